@@ -1,0 +1,279 @@
+// Package api is the typed client of the Test Run Orchestration Service: wire
+// models, requests, retries and errors. It never prints anything but the
+// --debug log it is handed.
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/clock"
+)
+
+// maxBodyBytes bounds what one response may make us hold in memory.
+const maxBodyBytes = 64 << 20
+
+// Client talks to one service deployment with one key.
+type Client struct {
+	BaseURL       string // without /v1
+	LegacyBaseURL string
+	APIKey        string
+	// ProjectShortID is sent as projectShortId where the operation takes one;
+	// required with organization-scoped keys.
+	ProjectShortID    string
+	AllowInsecureHTTP bool
+	HTTPClient        *http.Client
+	UserAgent         string
+	Clock             clock.Clock
+	Retry             RetryPolicy
+	Debug             io.Writer      // nil: no debug log
+	Rand              func() float64 // jitter source; nil: math/rand
+}
+
+// UserAgent builds the User-Agent header value for a version.
+func UserAgent(version string) string {
+	return fmt.Sprintf("testctl/%s (%s/%s)", version, runtime.GOOS, runtime.GOARCH)
+}
+
+// WithRetries returns a copy of c with a different retry budget, for callers
+// such as run wait that pace their own retries.
+func (c *Client) WithRetries(n int) *Client {
+	cp := *c
+	cp.Retry.MaxRetries = n
+	return &cp
+}
+
+// request is one logical call; attempts may repeat it.
+type request struct {
+	method  string
+	base    string // BaseURL or LegacyBaseURL
+	path    string
+	query   url.Values
+	body    []byte
+	ctype   string
+	retryOn func(status int, err error) bool
+}
+
+// Response is a raw answer, for the api command.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	Body       []byte
+}
+
+func (c *Client) clock() clock.Clock {
+	if c.Clock == nil {
+		return clock.Real{}
+	}
+	return c.Clock
+}
+
+func (c *Client) rand() float64 {
+	if c.Rand != nil {
+		return c.Rand()
+	}
+	return rand.Float64()
+}
+
+// getJSON performs a GET and decodes the JSON answer into out.
+func (c *Client) getJSON(ctx context.Context, base, path string, query url.Values, out any) error {
+	resp, err := c.do(ctx, request{method: http.MethodGet, base: base, path: path, query: query, retryOn: retryGET})
+	if err != nil {
+		return err
+	}
+	return decode(http.MethodGet, pathWithQuery(path, query), resp, out)
+}
+
+// postJSON sends in as JSON and decodes the answer into out.
+func (c *Client) postJSON(ctx context.Context, path string, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("encoding request: %w", err)
+	}
+	resp, err := c.do(ctx, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body,
+		ctype: "application/json", retryOn: retryPOST})
+	if err != nil {
+		return err
+	}
+	return decode(http.MethodPost, path, resp, out)
+}
+
+// Raw performs any request, for operations without published shapes. A
+// non-2xx answer is returned together with an *HTTPError.
+func (c *Client) Raw(ctx context.Context, method, path string, query url.Values, body []byte) (*Response, error) {
+	retry := retryPOST
+	if method == http.MethodGet || method == http.MethodHead {
+		retry = retryGET
+	}
+	ctype := ""
+	if body != nil {
+		ctype = "application/json"
+	}
+	return c.do(ctx, request{method: method, base: c.BaseURL, path: path, query: query, body: body, ctype: ctype, retryOn: retry})
+}
+
+func retryGET(status int, err error) bool {
+	if err != nil {
+		return true
+	}
+	return retryableStatus(status)
+}
+
+// retryPOST repeats a POST only when the server surely did not act on it.
+func retryPOST(status int, err error) bool {
+	if err != nil {
+		return notSent(err)
+	}
+	return status == http.StatusTooManyRequests
+}
+
+// do runs the attempts of one request. Every non-2xx final answer becomes an
+// *HTTPError; the Response is returned alongside for callers that want the body.
+func (c *Client) do(ctx context.Context, r request) (*Response, error) {
+	target, err := c.url(r)
+	if err != nil {
+		return nil, err
+	}
+	shown := pathWithQuery(r.path, r.query)
+	for attempt := 1; ; attempt++ {
+		resp, err := c.attempt(ctx, r, target, attempt)
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		if err == nil && status < 300 {
+			return resp, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if attempt > c.Retry.MaxRetries || !r.retryOn(status, err) {
+			if err != nil {
+				return nil, &TransportError{Method: r.method, Path: shown, Err: err}
+			}
+			return resp, httpError(r.method, shown, resp)
+		}
+		var retryAfter time.Duration
+		if resp != nil {
+			retryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), c.clock().Now())
+		}
+		wait := c.Retry.backoff(attempt, retryAfter, c.rand)
+		c.debugf("* retry %d/%d in %s\n", attempt, c.Retry.MaxRetries, wait.Round(time.Millisecond))
+		if err := c.clock().Sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *Client) url(r request) (string, error) {
+	if r.base == "" {
+		return "", errors.New("no base URL configured")
+	}
+	u, err := url.Parse(strings.TrimRight(r.base, "/") + r.path)
+	if err != nil {
+		return "", fmt.Errorf("invalid base URL %q: %w", r.base, err)
+	}
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return "", fmt.Errorf("invalid base URL %q: it must start with https://", r.base)
+	}
+	if u.Scheme == "http" && c.APIKey != "" && !c.AllowInsecureHTTP && !isLoopback(u.Hostname()) {
+		return "", &InsecureTransportError{Host: u.Host}
+	}
+	if len(r.query) > 0 {
+		u.RawQuery = r.query.Encode()
+	}
+	return u.String(), nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (c *Client) attempt(ctx context.Context, r request, target string, n int) (*Response, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, target, body)
+	if err != nil {
+		return nil, err
+	}
+	if c.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	req.Header.Set("Accept", "application/json")
+	if r.ctype != "" {
+		req.Header.Set("Content-Type", r.ctype)
+	}
+	if c.UserAgent != "" {
+		req.Header.Set("User-Agent", c.UserAgent)
+	}
+	c.logRequest(req, r.body, n)
+	start := time.Now()
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		c.debugf("< error after %s: %v\n", time.Since(start).Round(time.Millisecond), c.redact(err.Error()))
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	if err != nil {
+		c.debugf("< HTTP %d, body failed after %s: %v\n", resp.StatusCode, time.Since(start).Round(time.Millisecond), err)
+		return nil, err
+	}
+	if len(data) > maxBodyBytes {
+		return nil, fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
+	}
+	c.logResponse(resp, data, time.Since(start))
+	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}
+
+func httpError(method, path string, resp *Response) *HTTPError {
+	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path, Hint: hintFor(resp.StatusCode)}
+	var body ErrorBody
+	if json.Unmarshal(resp.Body, &body) == nil {
+		e.Message = body.Message
+		if e.Message == "" {
+			e.Message = body.StatusText
+		}
+	} else if len(resp.Body) > 0 {
+		e.Message = excerpt(resp.Body)
+	}
+	return e
+}
+
+func decode(method, path string, resp *Response, out any) error {
+	if len(bytes.TrimSpace(resp.Body)) == 0 {
+		return &DecodeError{Method: method, Path: path, Status: resp.StatusCode, Err: errors.New("empty body")}
+	}
+	if err := json.Unmarshal(resp.Body, out); err != nil {
+		return &DecodeError{Method: method, Path: path, Status: resp.StatusCode, Excerpt: excerpt(resp.Body), Err: err}
+	}
+	return nil
+}
+
+func pathWithQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+// maxLoggedBody keeps --debug readable when a page of 100 runs comes back.
+const maxLoggedBody = 4096
+
+func (c *Client) debugf(format string, args ...any) {
+	if c.Debug != nil {
+		fmt.Fprintf(c.Debug, format, args...)
+	}
+}
+
+// redact removes the key wherever it might have been echoed back.
+func (c *Client) redact(s string) string {
+	if c.APIKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.APIKey, "[REDACTED]")
+}
+
+func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
+	if c.Debug == nil {
+		return
+	}
+	c.debugf("> %s %s (attempt %d)\n", req.Method, c.redact(req.URL.String()), attempt)
+	names := make([]string, 0, len(req.Header))
+	for name := range req.Header {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		value := strings.Join(req.Header[name], ", ")
+		if name == "Authorization" {
+			value = "Bearer [REDACTED]"
+		}
+		c.debugf("> %s: %s\n", name, c.redact(value))
+	}
+	if len(body) > 0 {
+		c.debugf("> %s\n", c.redact(clip(body)))
+	}
+}
+
+func (c *Client) logResponse(resp *http.Response, body []byte, took time.Duration) {
+	if c.Debug == nil {
+		return
+	}
+	c.debugf("< HTTP %d in %s\n", resp.StatusCode, took.Round(time.Millisecond))
+	if ra := resp.Header.Get("Retry-After"); ra != "" {
+		c.debugf("< Retry-After: %s\n", ra)
+	}
+	if len(body) > 0 {
+		c.debugf("< %s\n", c.redact(clip(body)))
+	}
+}
+
+// clip shortens a body and strips terminal controls: the debug log goes to a
+// terminal too, and the body is the service's text.
+func clip(body []byte) string {
+	s := string(body)
+	if len(s) > maxLoggedBody {
+		s = s[:maxLoggedBody] + fmt.Sprintf("… (%d bytes)", len(body))
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || (r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f)) {
+			return r
+		}
+		return -1
+	}, s)
+}

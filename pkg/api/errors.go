@@ -1,0 +1,140 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// Exit codes of the contract that API failures map to. They live here, next to
+// the errors, so every error type states its own code.
+const (
+	exitUsage    = 2
+	exitAuth     = 4
+	exitNotFound = 5
+	exitService  = 6
+)
+
+// HTTPError is a non-2xx answer of the service.
+type HTTPError struct {
+	StatusCode int
+	Method     string
+	Path       string // path and query as sent, never the host's credentials
+	Message    string // the service's own message, sanitised by whoever prints it
+	Hint       string // what the user can do about it
+}
+
+func (e *HTTPError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: HTTP %d", e.Method, e.Path, e.StatusCode)
+	if text := http.StatusText(e.StatusCode); text != "" {
+		fmt.Fprintf(&b, " %s", text)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	}
+	if e.Hint != "" {
+		fmt.Fprintf(&b, "\n%s", e.Hint)
+	}
+	return b.String()
+}
+
+// ExitCode maps the status to the contract's exit codes.
+func (e *HTTPError) ExitCode() int {
+	switch {
+	case e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity:
+		return exitUsage
+	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
+		return exitAuth
+	case e.StatusCode == http.StatusNotFound:
+		return exitNotFound
+	default:
+		return exitService
+	}
+}
+
+// TransportError is a failure to get any answer: connection refused, reset,
+// timeout, name resolution.
+type TransportError struct {
+	Method string
+	Path   string
+	Err    error
+}
+
+func (e *TransportError) Error() string {
+	return fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
+}
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// ExitCode is always the contract's "service or network failed".
+func (e *TransportError) ExitCode() int { return exitService }
+
+// DecodeError is an answer that could not be read as the expected JSON.
+type DecodeError struct {
+	Method  string
+	Path    string
+	Status  int
+	Excerpt string // the start of the body, for the user to recognise an HTML page or a proxy error
+	Err     error
+}
+
+func (e *DecodeError) Error() string {
+	msg := fmt.Sprintf("%s %s: unreadable response (HTTP %d): %v", e.Method, e.Path, e.Status, e.Err)
+	if e.Excerpt != "" {
+		msg += fmt.Sprintf("\nresponse began: %q", e.Excerpt)
+	}
+	return msg
+}
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// ExitCode is the contract's "unreadable response".
+func (e *DecodeError) ExitCode() int { return exitService }
+
+// InsecureTransportError refuses to send a key over plain HTTP to a remote host.
+type InsecureTransportError struct{ Host string }
+
+func (e *InsecureTransportError) Error() string {
+	return fmt.Sprintf("refusing to send the API key over plain http:// to %s: anyone on the network could read it.\n"+
+		"Use an https:// base URL, or pass --allow-insecure-http if this network is trusted.", e.Host)
+}
+
+// ExitCode: it is a configuration problem, nothing was sent.
+func (e *InsecureTransportError) ExitCode() int { return exitUsage }
+
+// IsNotFound reports whether err is the service's 404.
+func IsNotFound(err error) bool {
+	var he *HTTPError
+	return errors.As(err, &he) && he.StatusCode == http.StatusNotFound
+}
+
+// excerpt returns a short, printable start of a body for error messages.
+func excerpt(body []byte) string {
+	const max = 120
+	if len(body) > max {
+		body = body[:max]
+	}
+	s := strings.ToValidUTF8(string(body), "")
+	for !utf8.ValidString(s) && len(s) > 0 {
+		s = s[:len(s)-1]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func hintFor(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "The API key is missing or invalid. Store one with `testctl auth login`, or set TESTCTL_API_KEY or --api-key."
+	case http.StatusForbidden:
+		return "The key is not allowed to do this (or the organization is suspended). Check the key's scope and the project (--project)."
+	case http.StatusPaymentRequired:
+		return "The organization has reached its usage limit."
+	case http.StatusTooManyRequests:
+		return "The service is rate limiting this key; try again shortly."
+	}
+	if status >= 500 {
+		return "The service failed; try again shortly."
+	}
+	return ""
+}

@@ -1,0 +1,168 @@
+package api
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Query objects go on the wire as flat, exploded keys (service-notes.md).
+
+// StartRun starts a run (POST /v1/run). It is never repeated after the
+// service may have seen it: a second POST could start a second run.
+func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunResponse, error) {
+	if req.ProjectShortID == "" {
+		req.ProjectShortID = c.ProjectShortID
+	}
+	var out StartRunResponse
+	if err := c.postJSON(ctx, "/v1/run", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetRunOptions are the query members of get run.
+type GetRunOptions struct {
+	TestCases string // "all" or "failed"; empty sends nothing and the service returns no test cases
+	Issues    bool
+}
+
+// GetRun reads one run (GET /v1/run/{shortId}).
+func (c *Client) GetRun(ctx context.Context, shortID string, opts GetRunOptions) (*RunDetail, error) {
+	q := c.projectQuery()
+	if opts.TestCases != "" {
+		q.Set("testCases", opts.TestCases)
+	}
+	if opts.Issues {
+		q.Set("issues", "true")
+	}
+	var out RunDetail
+	if err := c.getJSON(ctx, c.BaseURL, "/v1/run/"+url.PathEscape(shortID), q, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetLegacyRun reads a run from the deprecated legacy address.
+func (c *Client) GetLegacyRun(ctx context.Context, projectUUID, shortID string) (*LegacyRunDetail, error) {
+	var out LegacyRunDetail
+	path := "/projects/" + url.PathEscape(projectUUID) + "/runs/" + url.PathEscape(shortID)
+	if err := c.getJSON(ctx, c.LegacyBaseURL, path, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListRunsOptions filter and page GET /v1/run. Filter names are the service
+// notes' best guess; zero values are not sent.
+type ListRunsOptions struct {
+	Status, Result, Trigger, Branch, TestPlanShortID string
+	Limit, Offset                                    int
+}
+
+// ListRuns reads one page of runs, newest first.
+func (c *Client) ListRuns(ctx context.Context, opts ListRunsOptions) (*RunList, error) {
+	q := c.projectQuery()
+	setIf(q, "status", opts.Status)
+	setIf(q, "result", opts.Result)
+	setIf(q, "trigger", opts.Trigger)
+	setIf(q, "branch", opts.Branch)
+	setIf(q, "testPlanShortId", opts.TestPlanShortID)
+	setPaging(q, opts.Limit, opts.Offset)
+	var out RunList
+	if err := c.getJSON(ctx, c.BaseURL, "/v1/run", q, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListTestCasesOptions filter and page GET /v1/test-cases.
+type ListTestCasesOptions struct {
+	ApplicationShortID string
+	Labels             []string
+	IsEnabled          *bool
+	Limit, Offset      int
+}
+
+// ListTestCases reads one page of the project's test cases.
+func (c *Client) ListTestCases(ctx context.Context, opts ListTestCasesOptions) (*TestCaseList, error) {
+	q := c.projectQuery()
+	setIf(q, "applicationShortId", opts.ApplicationShortID)
+	if len(opts.Labels) > 0 {
+		q.Set("labels", strings.Join(opts.Labels, ","))
+	}
+	if opts.IsEnabled != nil {
+		q.Set("isEnabled", strconv.FormatBool(*opts.IsEnabled))
+	}
+	setPaging(q, opts.Limit, opts.Offset)
+	var out TestCaseList
+	if err := c.getJSON(ctx, c.BaseURL, "/v1/test-cases", q, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CreateTestCase creates a test case (POST /v1/test-cases). The project comes
+// from the key, so no projectShortId is sent.
+func (c *Client) CreateTestCase(ctx context.Context, req CreateTestCaseRequest) (*CreateTestCaseResponse, error) {
+	var out CreateTestCaseResponse
+	if err := c.postJSON(ctx, "/v1/test-cases", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetRunTestCaseLogs reads the telemetry of one run test case.
+func (c *Client) GetRunTestCaseLogs(ctx context.Context, shortID string, lq LogsQuery) (*LogsResponse, error) {
+	q := c.projectQuery()
+	q.Set("kind", lq.Kind)
+	setIf(q, "urlPattern", lq.URLPattern)
+	setIf(q, "statusFilter", lq.StatusFilter)
+	if lq.IncludeWarnings {
+		q.Set("includeWarnings", "true")
+	}
+	if lq.IncludeInfo {
+		q.Set("includeInfo", "true")
+	}
+	var out LogsResponse
+	if err := c.getJSON(ctx, c.BaseURL, "/v1/run-test-case/"+url.PathEscape(shortID)+"/logs", q, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetTunnelStatus reads a remote tunnel's health. When the service omits the
+// status field it is derived from the connection count.
+func (c *Client) GetTunnelStatus(ctx context.Context, runnerID string) (*TunnelStatus, error) {
+	var out TunnelStatus
+	path := "/v1/remote-tunnels/" + url.PathEscape(runnerID) + "/status"
+	if err := c.getJSON(ctx, c.BaseURL, path, c.projectQuery(), &out); err != nil {
+		return nil, err
+	}
+	if out.Status == "" {
+		out.Status = TunnelHealthFor(out.Connections)
+	}
+	return &out, nil
+}
+
+func (c *Client) projectQuery() url.Values {
+	q := url.Values{}
+	setIf(q, "projectShortId", c.ProjectShortID)
+	return q
+}
+
+func setIf(q url.Values, key, value string) {
+	if value != "" {
+		q.Set(key, value)
+	}
+}
+
+func setPaging(q url.Values, limit, offset int) {
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	if offset > 0 {
+		q.Set("offset", strconv.Itoa(offset))
+	}
+}

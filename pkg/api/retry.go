@@ -1,0 +1,81 @@
+package api
+
+import (
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// RetryPolicy says how often and how patiently a request is repeated.
+type RetryPolicy struct {
+	MaxRetries int           // retries after the first attempt
+	BaseDelay  time.Duration // first backoff ceiling; doubles per retry
+	MaxDelay   time.Duration // ceiling of one backoff
+}
+
+// DefaultRetryPolicy matches what the service's own CI integration tolerates.
+var DefaultRetryPolicy = RetryPolicy{MaxRetries: 3, BaseDelay: time.Second, MaxDelay: 30 * time.Second}
+
+// maxRetryAfter caps a server's Retry-After so a bad header cannot park a CI job.
+const maxRetryAfter = 60 * time.Second
+
+// retryableStatus lists the answers that mean "try again" for a GET.
+func retryableStatus(code int) bool {
+	switch code {
+	case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusInternalServerError,
+		http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// notSent reports whether a transport error surely happened before the
+// request reached the server: only then may a POST be repeated, because a
+// second POST /v1/run that the server did receive would start a second run.
+func notSent(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}
+
+// backoff returns the wait before retry number attempt (1-based): full jitter
+// over an exponentially growing ceiling, or the server's Retry-After when given.
+func (p RetryPolicy) backoff(attempt int, retryAfter time.Duration, rnd func() float64) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, maxRetryAfter)
+	}
+	ceiling := float64(p.BaseDelay) * math.Pow(2, float64(attempt-1))
+	if p.MaxDelay > 0 && ceiling > float64(p.MaxDelay) {
+		ceiling = float64(p.MaxDelay)
+	}
+	return time.Duration(rnd() * ceiling)
+}
+
+// ParseRetryAfter reads a Retry-After header in seconds or as an HTTP date.
+func ParseRetryAfter(value string, now time.Time) time.Duration {
+	if value == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(value); err == nil {
+		if secs < 0 {
+			return 0
+		}
+		return min(time.Duration(secs)*time.Second, maxRetryAfter)
+	}
+	if at, err := http.ParseTime(value); err == nil {
+		if d := at.Sub(now); d > 0 {
+			return min(d, maxRetryAfter)
+		}
+	}
+	return 0
+}
