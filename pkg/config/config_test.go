@@ -1,0 +1,242 @@
+package config
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// globalFlags mirrors the root command's flags that carry settings.
+func globalFlags() *pflag.FlagSet {
+	fs := pflag.NewFlagSet("testctl", pflag.ContinueOnError)
+	for _, s := range Settings() {
+		if s.Flag != "" {
+			fs.String(s.Flag, "", s.Help)
+		}
+	}
+	fs.String("config-file", "", "")
+	return fs
+}
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "testctl", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// valuesFor gives each setting a valid value per layer.
+func valuesFor(key, layer string) string {
+	switch key {
+	case KeyBaseURL, KeyLegacyBaseURL:
+		return "https://" + layer + ".example.com"
+	case KeyProject:
+		return "proj_" + layer
+	case KeyOutput:
+		return map[string]string{"flag": "json", "env": "yaml", "profile": "json"}[layer]
+	case KeyHTTPTimeout:
+		return map[string]string{"flag": "11s", "env": "12s", "profile": "13s"}[layer]
+	}
+	return layer + "-value"
+}
+
+func TestPrecedenceMatrix(t *testing.T) {
+	for _, s := range Settings() {
+		if s.Key == KeyCurrentProfile {
+			continue
+		}
+		for _, layers := range [][]string{{"flag", "env", "profile"}, {"env", "profile"}, {"profile"}, {}} {
+			name := s.Key + "/" + strings.Join(layers, "+")
+			t.Run(name, func(t *testing.T) {
+				has := map[string]bool{}
+				for _, l := range layers {
+					has[l] = true
+				}
+				profile := ""
+				if has["profile"] {
+					profile = "    " + s.Key + ": " + valuesFor(s.Key, "profile") + "\n"
+				}
+				path := writeConfig(t, "current_profile: work\nprofiles:\n  work:\n"+profile+"    unrelated: x\n")
+				fs := globalFlags()
+				args := []string{"--config-file", path}
+				if has["flag"] && s.Flag != "" {
+					args = append(args, "--"+s.Flag, valuesFor(s.Key, "flag"))
+				}
+				if err := fs.Parse(args); err != nil {
+					t.Fatal(err)
+				}
+				e := map[string]string{}
+				if has["env"] && s.Env != "" {
+					e[s.Env] = valuesFor(s.Key, "env")
+				}
+				c, err := Load(Options{Flags: fs, LookupEnv: env(e)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, src := c.GetWithSource(s.Key)
+				want, wantSrc := s.Default, SourceDefault
+				for _, l := range []string{"profile", "env", "flag"} {
+					if has[l] && (l != "env" || s.Env != "") && (l != "flag" || s.Flag != "") {
+						want, wantSrc = valuesFor(s.Key, l), Source(l)
+					}
+				}
+				if want == "" {
+					wantSrc = SourceNone
+				}
+				if got != want || src != wantSrc {
+					t.Errorf("got %q from %s, want %q from %s", got, src, want, wantSrc)
+				}
+			})
+		}
+	}
+}
+
+func TestProfileSelection(t *testing.T) {
+	path := writeConfig(t, "current_profile: a\nprofiles:\n  a: {project: proj_a}\n  b: {project: proj_b}\n  c: {project: proj_c}\n")
+	cases := []struct {
+		flag, env, want string
+	}{
+		{"", "", "proj_a"}, {"", "b", "proj_b"}, {"c", "b", "proj_c"},
+	}
+	for _, tc := range cases {
+		fs := globalFlags()
+		args := []string{"--config-file", path}
+		if tc.flag != "" {
+			args = append(args, "--profile", tc.flag)
+		}
+		_ = fs.Parse(args)
+		e := map[string]string{}
+		if tc.env != "" {
+			e["TESTCTL_PROFILE"] = tc.env
+		}
+		c, err := Load(Options{Flags: fs, LookupEnv: env(e)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Get(KeyProject); got != tc.want {
+			t.Errorf("flag=%q env=%q: project %q, want %q", tc.flag, tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestConfigPathResolution(t *testing.T) {
+	fs := globalFlags()
+	c, err := Load(Options{Flags: fs, LookupEnv: env(map[string]string{"XDG_CONFIG_HOME": "/x"})})
+	if err != nil || c.Path() != "/x/testctl/config.yaml" {
+		t.Errorf("XDG: %q %v", c.Path(), err)
+	}
+	c, _ = Load(Options{Flags: fs, LookupEnv: env(map[string]string{"XDG_CONFIG_HOME": "/x", "TESTCTL_CONFIG": "/e.yaml"})})
+	if c.Path() != "/e.yaml" {
+		t.Errorf("env: %q", c.Path())
+	}
+	_ = fs.Parse([]string{"--config-file", "/f.yaml"})
+	c, _ = Load(Options{Flags: fs, LookupEnv: env(map[string]string{"TESTCTL_CONFIG": "/e.yaml"})})
+	if c.Path() != "/f.yaml" {
+		t.Errorf("flag: %q", c.Path())
+	}
+}
+
+func TestSetCreatesPrivateFileAndDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cfg", "testctl", "config.yaml")
+	fs := globalFlags()
+	_ = fs.Parse([]string{"--config-file", path})
+	c, err := Load(Options{Flags: fs, LookupEnv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(KeyBaseURL, "https://api.example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(KeyAPIKey, "k-123"); err != nil {
+		t.Fatal(err)
+	}
+	assertMode(t, path, 0o600)
+	assertMode(t, filepath.Dir(path), 0o700)
+	c2, _ := Load(Options{Flags: fs, LookupEnv: env(nil)})
+	if got, src := c2.GetWithSource(KeyBaseURL); got != "https://api.example.com" || src != SourceProfile {
+		t.Errorf("reloaded %q from %s", got, src)
+	}
+	if removed, err := c2.Unset(KeyBaseURL); !removed || err != nil {
+		t.Errorf("unset: %v %v", removed, err)
+	}
+	c3, _ := Load(Options{Flags: fs, LookupEnv: env(nil)})
+	if got := c3.Get(KeyBaseURL); got != "" {
+		t.Errorf("after unset: %q", got)
+	}
+	assertMode(t, path, 0o600)
+}
+
+func assertMode(t *testing.T, path string, want os.FileMode) {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.Mode().Perm(); got != want {
+		t.Errorf("%s: mode %04o, want %04o", path, got, want)
+	}
+}
+
+func TestWarnsAboutReadableFileWithKey(t *testing.T) {
+	path := writeConfig(t, "profiles:\n  default:\n    api_key: k\n")
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := globalFlags()
+	_ = fs.Parse([]string{"--config-file", path})
+	var warn bytes.Buffer
+	if _, err := Load(Options{Flags: fs, LookupEnv: env(nil), Warn: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), "chmod 600") || strings.Contains(warn.String(), ": k") {
+		t.Errorf("warning: %q", warn.String())
+	}
+	// Without a key, loose permissions are nobody's business.
+	path2 := writeConfig(t, "profiles:\n  default:\n    project: proj_x\n")
+	_ = os.Chmod(path2, 0o644)
+	fs2 := globalFlags()
+	_ = fs2.Parse([]string{"--config-file", path2})
+	warn.Reset()
+	_, _ = Load(Options{Flags: fs2, LookupEnv: env(nil), Warn: &warn})
+	if warn.Len() != 0 {
+		t.Errorf("unexpected warning: %q", warn.String())
+	}
+}
+
+func TestValidation(t *testing.T) {
+	bad := map[string]string{
+		KeyBaseURL: "ftp://x", KeyProject: "project-1", KeyOutput: "xml",
+		KeyHTTPTimeout: "soon", KeyCurrentProfile: "no spaces",
+	}
+	for key, value := range bad {
+		s, _ := Lookup(key)
+		if s.Validate(value) == nil {
+			t.Errorf("%s=%q accepted", key, value)
+		}
+	}
+	if err := ValidateBaseURL("https://api.example.com/v1"); err == nil || !strings.Contains(err.Error(), "/v1") {
+		t.Errorf("a /v1 base URL was not explained: %v", err)
+	}
+}
+
+func TestInvalidFileIsAnError(t *testing.T) {
+	path := writeConfig(t, "profiles: [not, a, map")
+	fs := globalFlags()
+	_ = fs.Parse([]string{"--config-file", path})
+	if _, err := Load(Options{Flags: fs, LookupEnv: env(nil)}); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("got %v, want an error naming the file", err)
+	}
+}

@@ -1,0 +1,119 @@
+// Package config resolves testctl's settings: flag > environment > the active
+// profile of the config file > default, on a viper instance of its own.
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Keys of the settings, as written in the config file.
+const (
+	KeyAPIKey         = "api_key"
+	KeyBaseURL        = "base_url"
+	KeyLegacyBaseURL  = "legacy_base_url"
+	KeyProject        = "project"
+	KeyOutput         = "output"
+	KeyHTTPTimeout    = "http_timeout"
+	KeyCurrentProfile = "current_profile"
+)
+
+// Setting describes one setting: where it can come from and what it accepts.
+type Setting struct {
+	Key      string
+	Flag     string // global flag name, "" if none
+	Env      string // environment variable, "" if none
+	Default  string
+	Help     string
+	Validate func(string) error
+}
+
+// DefaultProfile is used when no profile is chosen anywhere.
+const DefaultProfile = "default"
+
+// Settings lists every setting of the contract's table that has a config key.
+func Settings() []Setting {
+	return []Setting{
+		{Key: KeyAPIKey, Flag: "api-key", Env: "TESTCTL_API_KEY", Help: "API key, sent as a Bearer token (stored only by `testctl auth login`)"},
+		{Key: KeyBaseURL, Flag: "base-url", Env: "TESTCTL_BASE_URL", Help: "service base URL, without /v1", Validate: ValidateBaseURL},
+		{Key: KeyLegacyBaseURL, Flag: "legacy-base-url", Env: "TESTCTL_LEGACY_BASE_URL", Help: "base URL of the deprecated legacy address", Validate: ValidateBaseURL},
+		{Key: KeyProject, Flag: "project", Env: "TESTCTL_PROJECT", Help: "project short id (projectShortId), needed with organization-scoped keys", Validate: ValidateProject},
+		{Key: KeyOutput, Flag: "output", Env: "TESTCTL_OUTPUT", Default: "table", Help: "output format: table, json or yaml", Validate: validateOutput},
+		{Key: KeyHTTPTimeout, Flag: "http-timeout", Default: "30s", Help: "timeout of one HTTP request", Validate: validateTimeout},
+		{Key: KeyCurrentProfile, Flag: "profile", Env: "TESTCTL_PROFILE", Help: "the active profile", Validate: ValidateProfileName},
+	}
+}
+
+// Lookup returns the setting with the given key.
+func Lookup(key string) (Setting, bool) {
+	for _, s := range Settings() {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// KeyNames lists the keys, for error messages and completion.
+func KeyNames() []string {
+	var names []string
+	for _, s := range Settings() {
+		names = append(names, s.Key)
+	}
+	return names
+}
+
+var (
+	projectPattern = regexp.MustCompile(`^proj(-.+_.+|_.+)$`)
+	profilePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+)
+
+// ValidateBaseURL accepts an absolute http(s) URL without the /v1 suffix.
+func ValidateBaseURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("%q is not an http(s) URL like https://api.example.com", s)
+	}
+	if strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/v1") {
+		return fmt.Errorf("%q ends in /v1: give the base URL without it; testctl adds /v1 itself", s)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q must not carry credentials, a query or a fragment", s)
+	}
+	return nil
+}
+
+// ValidateProject checks a projectShortId against the service's pattern.
+func ValidateProject(s string) error {
+	if !projectPattern.MatchString(s) {
+		return fmt.Errorf("%q is not a project short id: expected proj_<id> or proj-<slug>_<id>", s)
+	}
+	return nil
+}
+
+// ValidateProfileName keeps profile names usable as YAML keys and in shells.
+func ValidateProfileName(s string) error {
+	if !profilePattern.MatchString(s) {
+		return fmt.Errorf("%q is not a valid profile name: use letters, digits, '-', '_' and '.'", s)
+	}
+	return nil
+}
+
+func validateOutput(s string) error {
+	switch s {
+	case "table", "json", "yaml":
+		return nil
+	}
+	return fmt.Errorf("%q is not an output format: use table, json or yaml", s)
+}
+
+func validateTimeout(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("%q is not a positive duration like 30s or 2m", s)
+	}
+	return nil
+}
