@@ -1,0 +1,58 @@
+package iostreams
+
+// SetColorDisabled records --no-color.
+func (s *IOStreams) SetColorDisabled(v bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.colorDisabled = v
+	s.styles, s.errStyles = nil, nil
+}
+
+// SetNoColorEnv records whether NO_COLOR is set; System reads it from the
+// environment, tests set it here.
+func (s *IOStreams) SetNoColorEnv(v bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noColorEnv = v
+	s.styles, s.errStyles = nil, nil
+}
+
+// ColorEnabled reports whether stdout may carry colour.
+func (s *IOStreams) ColorEnabled() bool {
+	return s.IsStdoutTTY() && s.colorAllowed()
+}
+
+// ErrColorEnabled reports whether stderr may carry colour.
+func (s *IOStreams) ErrColorEnabled() bool {
+	return s.IsStderrTTY() && s.colorAllowed()
+}
+
+func (s *IOStreams) colorAllowed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.colorDisabled && !s.noColorEnv
+}
+
+// Styles returns the styles for text written to Out. They are rebuilt only
+// when a setter changed whether colour is on, so calling Styles per row is
+// cheap.
+func (s *IOStreams) Styles() *Styles {
+	on := s.ColorEnabled()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.styles == nil || s.styles.enabled != on {
+		s.styles = newStyles(s.Out, on)
+	}
+	return s.styles
+}
+
+// ErrStyles returns the styles for text written to ErrOut.
+func (s *IOStreams) ErrStyles() *Styles {
+	on := s.ErrColorEnabled()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.errStyles == nil || s.errStyles.enabled != on {
+		s.errStyles = newStyles(s.ErrOut, on)
+	}
+	return s.errStyles
+}

@@ -1,0 +1,146 @@
+// Package iostreams carries the three standard streams together with what
+// commands need to know about them: whether each is a terminal, whether
+// colour is allowed, how wide the terminal is. Commands take an *IOStreams
+// instead of touching os.Stdout, so tests can swap in buffers and pretend
+// to be (or not be) a terminal.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/briandowns/spinner"
+	"golang.org/x/term"
+)
+
+// defaultWidth is used when stdout is not a terminal or its size is unknown.
+const defaultWidth = 80
+
+type ttyState uint8
+
+const (
+	ttyUnknown ttyState = iota
+	ttyYes
+	ttyNo
+)
+
+// IOStreams is safe for concurrent use; the exported streams themselves are
+// only as safe as the writers they hold.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	mu            sync.Mutex
+	stdinTTY      ttyState
+	stdoutTTY     ttyState
+	stderrTTY     ttyState
+	colorDisabled bool // --no-color
+	noColorEnv    bool // NO_COLOR is set, whatever its value
+	spinnerOff    bool
+	termWidth     int // 0: ask the terminal
+	styles        *Styles
+	errStyles     *Styles
+
+	spinMu  sync.Mutex
+	spinner *spinner.Spinner
+}
+
+// System returns streams bound to the process's standard streams. Nothing is
+// asked of the terminal here: TTY detection happens on first use, and the
+// terminal is never queried with escape sequences (some terminals never
+// answer, which would hang the command).
+func System() *IOStreams {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return &IOStreams{
+		In:         os.Stdin,
+		Out:        os.Stdout,
+		ErrOut:     os.Stderr,
+		noColorEnv: noColor,
+	}
+}
+
+// Test returns streams over fresh buffers; none of them is a terminal until
+// a test says so with SetStdoutTTY and friends.
+func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{
+		In:        in,
+		Out:       out,
+		ErrOut:    errOut,
+		stdinTTY:  ttyNo,
+		stdoutTTY: ttyNo,
+		stderrTTY: ttyNo,
+	}, in, out, errOut
+}
+
+type fder interface{ Fd() uintptr }
+
+func isTerminal(v any) bool {
+	f, ok := v.(fder)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// isTTY resolves a cached TTY state, detecting it on first use.
+func (s *IOStreams) isTTY(state *ttyState, stream any) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if *state == ttyUnknown {
+		*state = ttyNo
+		if isTerminal(stream) {
+			*state = ttyYes
+		}
+	}
+	return *state == ttyYes
+}
+
+func (s *IOStreams) setTTY(state *ttyState, v bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	*state = ttyNo
+	if v {
+		*state = ttyYes
+	}
+	s.styles, s.errStyles = nil, nil
+}
+
+func (s *IOStreams) IsStdinTTY() bool  { return s.isTTY(&s.stdinTTY, s.In) }
+func (s *IOStreams) IsStdoutTTY() bool { return s.isTTY(&s.stdoutTTY, s.Out) }
+func (s *IOStreams) IsStderrTTY() bool { return s.isTTY(&s.stderrTTY, s.ErrOut) }
+
+func (s *IOStreams) SetStdinTTY(v bool)  { s.setTTY(&s.stdinTTY, v) }
+func (s *IOStreams) SetStdoutTTY(v bool) { s.setTTY(&s.stdoutTTY, v) }
+func (s *IOStreams) SetStderrTTY(v bool) { s.setTTY(&s.stderrTTY, v) }
+
+// CanPrompt reports whether an interactive question can be asked: the
+// answer comes from stdin and the question goes to stderr.
+func (s *IOStreams) CanPrompt() bool { return s.IsStdinTTY() && s.IsStderrTTY() }
+
+// TerminalWidth is the width of the terminal on stdout, or 80 when stdout is
+// not a terminal. It is asked each time because the terminal may be resized.
+func (s *IOStreams) TerminalWidth() int {
+	s.mu.Lock()
+	w := s.termWidth
+	s.mu.Unlock()
+	if w > 0 {
+		return w
+	}
+	if s.IsStdoutTTY() {
+		if f, ok := s.Out.(fder); ok {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+				return w
+			}
+		}
+	}
+	return defaultWidth
+}
+
+// SetTerminalWidth fixes the width TerminalWidth reports; 0 restores asking
+// the terminal.
+func (s *IOStreams) SetTerminalWidth(w int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.termWidth = w
+}

@@ -1,0 +1,57 @@
+package iostreams
+
+import "testing"
+
+func TestSpinnerIsNoOpOffTTY(t *testing.T) {
+	ios, _, out, errOut := Test()
+	ios.StartSpinner("waiting for run-1")
+	ios.UpdateSpinner("still waiting")
+	ios.StopSpinner()
+	ios.StopSpinner() // stopping twice, or without a start, is fine
+	if out.Len() != 0 || errOut.Len() != 0 {
+		t.Fatalf("spinner wrote off a terminal: out=%q err=%q", out, errOut)
+	}
+}
+
+func TestSpinnerRespectsNoColorAndDisable(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		setup func(*IOStreams)
+	}{
+		{"NO_COLOR", func(s *IOStreams) { s.SetNoColorEnv(true) }},
+		{"--no-color", func(s *IOStreams) { s.SetColorDisabled(true) }},
+		{"disabled", func(s *IOStreams) { s.SetSpinnerDisabled(true) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, errOut := Test()
+			ios.SetStderrTTY(true)
+			tt.setup(ios)
+			if ios.spinnerAllowed() {
+				t.Fatal("spinner must not be allowed")
+			}
+			ios.StartSpinner("x")
+			ios.StopSpinner()
+			if errOut.Len() != 0 {
+				t.Fatalf("spinner wrote: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestSpinnerSuffixIsSanitised(t *testing.T) {
+	if got := suffix("run \x1b]0;pwned\x07name\n"); got != " run name " {
+		t.Fatalf("suffix = %q", got)
+	}
+}
+
+func TestSpinnerLifecycleOnTTY(t *testing.T) {
+	ios, _, out, _ := Test()
+	ios.SetStderrTTY(true)
+	ios.StartSpinner("one")
+	ios.StartSpinner("two") // only changes the message
+	ios.UpdateSpinner("three")
+	ios.StopSpinner()
+	if out.Len() != 0 {
+		t.Fatalf("spinner wrote to stdout: %q", out)
+	}
+}
