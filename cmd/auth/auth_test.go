@@ -1,0 +1,83 @@
+package auth_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+func TestLoginStoresVerifiedKeyFromStdin(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_API_KEY", "")
+	r := e.RunWith(cmdtest.RunOptions{Stdin: sandbox.ProjectKey + "\n"}, "auth", "login").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "Logged in", "****-key")
+	if strings.Contains(r.Output(), sandbox.ProjectKey) {
+		t.Fatalf("login echoed the key:\n%s", r.Output())
+	}
+	if e.Requests("GET /v1/run") != 1 {
+		t.Errorf("%d verification calls, want 1", e.Requests("GET /v1/run"))
+	}
+	data, err := os.ReadFile(e.Getenv("TESTCTL_CONFIG"))
+	if err != nil || !strings.Contains(string(data), sandbox.ProjectKey) {
+		t.Fatalf("key not stored: %v\n%s", err, data)
+	}
+	info, _ := os.Stat(e.Getenv("TESTCTL_CONFIG"))
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("config mode %04o", info.Mode().Perm())
+	}
+
+	r = e.Run("auth", "status", "-o", "json").Expect(t, 0)
+	var st map[string]any
+	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st["keySource"] != "profile" || st["keyLastFour"] != "-key" {
+		t.Errorf("status: %v", st)
+	}
+	if strings.Contains(r.Output(), sandbox.ProjectKey) {
+		t.Fatal("status printed the key")
+	}
+
+	e.Run("auth", "logout").Expect(t, 0)
+	r = e.Run("auth", "status").Expect(t, 4)
+	cmdtest.Contains(t, "status after logout", r.Output(), "No API key", "auth login")
+}
+
+func TestLoginRejectedKeyIsNotStored(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_API_KEY", "")
+	r := e.RunWith(cmdtest.RunOptions{Stdin: "not-a-real-key\n"}, "auth", "login").Expect(t, 4)
+	cmdtest.Contains(t, "stderr", r.Stderr, "rejected", "nothing was stored")
+	if _, err := os.Stat(e.Getenv("TESTCTL_CONFIG")); !os.IsNotExist(err) {
+		t.Error("a rejected key was stored")
+	}
+	if strings.Contains(r.Output(), "not-a-real-key") {
+		t.Error("the rejected key was echoed")
+	}
+}
+
+func TestLoginNeedsAKey(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.RunWith(cmdtest.RunOptions{Stdin: "\n"}, "auth", "login").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "no API key given")
+	if e.Requests("GET /v1/run") != 0 {
+		t.Error("an empty key was sent to the service")
+	}
+	// The key is never an argument.
+	r = e.Run("auth", "login", sandbox.ProjectKey).Expect(t, 2)
+	if strings.Contains(r.Output(), sandbox.ProjectKey) {
+		t.Error("the key given as an argument was echoed")
+	}
+}
+
+func TestStatusNamesEnvSource(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("auth", "status").Expect(t, 0)
+	cmdtest.Contains(t, "stdout", r.Stdout, "****-key", "TESTCTL_API_KEY")
+	r = e.Run("auth", "status", "--api-key", "flag-key-9876").Expect(t, 0)
+	cmdtest.Contains(t, "stdout", r.Stdout, "****9876", "--api-key")
+}

@@ -1,0 +1,124 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	configcmd "github.com/testctl/testctl/cmd/config"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
+)
+
+// LoginOptions are the inputs of `auth login`.
+type LoginOptions struct {
+	Factory  *cmdutil.Factory
+	NoVerify bool
+}
+
+// NewCmdLogin builds `auth login`.
+func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Command {
+	opts := &LoginOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Store an API key in the active profile",
+		Long: `Read an API key from standard input (when it is not a terminal) or from a
+hidden prompt, check it with a cheap authenticated call, and store it in the
+active profile of the config file (mode 0600). The key is never taken as an
+argument: arguments end up in shell history and process lists.`,
+		Example: `  # Interactive: paste at the hidden prompt
+  testctl auth login
+
+  # From a secret store or CI variable
+  printf '%s' "$TESTCTL_KEY" | testctl auth login --profile ci`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				// Not echoed: the argument may well be the key itself.
+				return cmdutil.FlagErrorf("auth login takes no arguments: the key is read from standard input or a hidden prompt, " +
+					"never from an argument, which would end up in shell history")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return loginRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.NoVerify, "no-verify", false, "store the key without checking it against the service")
+	return cmd
+}
+
+func loginRun(ctx context.Context, opts *LoginOptions) error {
+	ios := opts.Factory.IOStreams
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	raw, err := ios.ReadSecret("Paste your API key: ")
+	if err != nil {
+		return fmt.Errorf("reading the key: %w", err)
+	}
+	key := strings.TrimSpace(raw)
+	if key == "" {
+		return cmdutil.FlagErrorf("no API key given: pipe it on standard input or paste it at the prompt")
+	}
+	if strings.IndexFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return cmdutil.FlagErrorf("the API key contains spaces or control characters; copy it again")
+	}
+	if !opts.NoVerify {
+		if err := verifyKey(ctx, opts.Factory, key); err != nil {
+			return err
+		}
+	}
+	if err := cfg.Set(config.KeyAPIKey, key); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Logged in: key %s stored in profile %q (%s)\n",
+		ios.ErrStyles().SuccessIcon(), configcmd.MaskKey(key), cfg.Profile(), cfg.Path())
+	if src := keySource(cfg); src == config.SourceEnv || src == config.SourceFlag {
+		fmt.Fprintf(ios.ErrOut, "%s a key from the %s still takes precedence over the stored one\n", ios.ErrStyles().WarningIcon(), src)
+	}
+	return nil
+}
+
+func keySource(cfg *config.Config) config.Source {
+	_, src := cfg.GetWithSource(config.KeyAPIKey)
+	return src
+}
+
+// verifyKey makes the cheapest authenticated call. A 400 means the key was
+// accepted but needs a project (organization scope), which is fine to store.
+func verifyKey(ctx context.Context, f *cmdutil.Factory, key string) error {
+	client, err := f.PublicAPIClient()
+	if err != nil {
+		return err
+	}
+	client.APIKey = key
+	_, err = client.ListRuns(ctx, api.ListRunsOptions{Limit: 1})
+	var he *api.HTTPError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &he) && he.StatusCode == http.StatusBadRequest:
+		fmt.Fprintf(f.IOStreams.ErrOut, "%s the key looks organization-scoped: set a project with `testctl config set project proj_…`\n", f.IOStreams.ErrStyles().WarningIcon())
+		return nil
+	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
+		return &cmdutil.AuthError{Err: fmt.Errorf("the service rejected this key (HTTP %d%s); nothing was stored", he.StatusCode, messageSuffix(he))}
+	}
+	return fmt.Errorf("could not check the key (nothing was stored; --no-verify skips the check): %w", err)
+}
+
+func messageSuffix(he *api.HTTPError) string {
+	if he.Message == "" {
+		return ""
+	}
+	return ": " + he.Message
+}

@@ -1,0 +1,121 @@
+package auth
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	configcmd "github.com/testctl/testctl/cmd/config"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+// StatusOptions are the inputs of `auth status`.
+type StatusOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// Status is what `auth status` reports, also its JSON shape.
+type Status struct {
+	Profile       string `json:"profile"`
+	KeyConfigured bool   `json:"keyConfigured"`
+	KeySource     string `json:"keySource"`
+	KeyLastFour   string `json:"keyLastFour,omitempty"`
+	BaseURL       string `json:"baseUrl"`
+	BaseURLSource string `json:"baseUrlSource"`
+	Project       string `json:"project,omitempty"`
+	ConfigFile    string `json:"configFile"`
+}
+
+// NewCmdStatus builds `auth status`.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{Factory: f}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show which key is in use and where it comes from",
+		Long: `Show where the API key comes from (flag, environment or profile) and its last
+four characters, with the base URL and project in use. Exits 4 when no key is
+configured.`,
+		Example: `  testctl auth status
+  testctl auth status -o json --jq .keySource`,
+		Args: cobra.NoArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return statusRun(opts)
+		},
+	}
+}
+
+func statusRun(opts *StatusOptions) error {
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	out, err := opts.Factory.Output()
+	if err != nil {
+		return err
+	}
+	key, keySrc := cfg.GetWithSource(config.KeyAPIKey)
+	base, baseSrc := cfg.GetWithSource(config.KeyBaseURL)
+	st := Status{
+		Profile: cfg.Profile(), KeyConfigured: key != "", KeySource: string(keySrc),
+		BaseURL: base, BaseURLSource: string(baseSrc), Project: cfg.Get(config.KeyProject), ConfigFile: cfg.Path(),
+	}
+	if key != "" {
+		st.KeyLastFour = lastFour(key)
+	}
+	ios := opts.Factory.IOStreams
+	if out.IsStructured() {
+		if err := output.Print(ios.Out, out, st); err != nil {
+			return err
+		}
+	} else {
+		s := ios.Styles()
+		if key == "" {
+			fmt.Fprintf(ios.Out, "%s No API key configured (profile %q)\n", s.FailureIcon(), st.Profile)
+		} else {
+			fmt.Fprintf(ios.Out, "%s API key %s from %s\n", s.SuccessIcon(), configcmd.MaskKey(key), describeSource(keySrc, "TESTCTL_API_KEY", "--api-key", st.Profile))
+		}
+		fmt.Fprintf(ios.Out, "  Base URL: %s\n", orNone(base, baseSrc))
+		fmt.Fprintf(ios.Out, "  Project:  %s\n", orNone(st.Project, ""))
+		fmt.Fprintf(ios.Out, "  Profile:  %s\n", st.Profile)
+		fmt.Fprintf(ios.Out, "  Config:   %s\n", st.ConfigFile)
+	}
+	if key == "" {
+		return &cmdutil.ExitError{Code: cmdutil.ExitAuth, Err: fmt.Errorf("no API key: run `testctl auth login`, or set TESTCTL_API_KEY")}
+	}
+	return nil
+}
+
+func lastFour(key string) string {
+	r := []rune(key)
+	if len(r) <= 8 {
+		return ""
+	}
+	return string(r[len(r)-4:])
+}
+
+func describeSource(src config.Source, env, flag, profile string) string {
+	switch src {
+	case config.SourceEnv:
+		return "the environment (" + env + ")"
+	case config.SourceFlag:
+		return "the " + flag + " flag"
+	case config.SourceProfile:
+		return fmt.Sprintf("profile %q", profile)
+	}
+	return string(src)
+}
+
+func orNone(v string, src config.Source) string {
+	if v == "" {
+		return "(not set)"
+	}
+	if src != "" {
+		return fmt.Sprintf("%s (from %s)", v, src)
+	}
+	return v
+}

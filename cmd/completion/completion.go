@@ -1,0 +1,47 @@
+// Package completion implements `testctl completion`.
+package completion
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// NewCmdCompletion builds `testctl completion SHELL`.
+func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "completion bash|zsh|fish|powershell",
+		Short: "Print a shell completion script",
+		Long: `Print the completion script for a shell. Completion covers commands, flags,
+enum values, profile names and, when a key is configured, recent run ids.`,
+		Example: `  # bash, current shell / permanently
+  source <(testctl completion bash)
+  testctl completion bash > /etc/bash_completion.d/testctl
+
+  # zsh
+  testctl completion zsh > "${fpath[1]}/_testctl"
+
+  # fish
+  testctl completion fish > ~/.config/fish/completions/testctl.fish
+
+  # PowerShell
+  testctl completion powershell | Out-String | Invoke-Expression`,
+		ValidArgs:             []string{"bash", "zsh", "fish", "powershell"},
+		Args:                  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		DisableFlagsInUseLine: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := f.IOStreams.Out
+			root := cmd.Root()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(out, true)
+			case "zsh":
+				return root.GenZshCompletion(out)
+			case "fish":
+				return root.GenFishCompletion(out, true)
+			default:
+				return root.GenPowerShellCompletionWithDesc(out)
+			}
+		},
+	}
+}

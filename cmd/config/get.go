@@ -1,0 +1,53 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// GetOptions are the inputs of `config get`.
+type GetOptions struct {
+	Factory *cmdutil.Factory
+	Key     string
+}
+
+// NewCmdGet builds `config get KEY`.
+func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{Factory: f}
+	return &cobra.Command{
+		Use:   "get KEY",
+		Short: "Print a setting's effective value",
+		Long:  "Print the value a command would use, after flags, environment and profile. api_key is shown masked.",
+		Example: `  testctl config get base_url
+  TESTCTL_PROFILE=staging testctl config get project`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeKeys,
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.Key = args[0]
+			if err := checkKey(opts.Key); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return getRun(opts)
+		},
+	}
+}
+
+func getRun(opts *GetOptions) error {
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	value, src := cfg.GetWithSource(opts.Key)
+	ios := opts.Factory.IOStreams
+	fmt.Fprintln(ios.Out, display(opts.Key, value))
+	if ios.IsStderrTTY() {
+		fmt.Fprintf(ios.ErrOut, "%s\n", ios.ErrStyles().Muted(fmt.Sprintf("(from %s)", src)))
+	}
+	return nil
+}

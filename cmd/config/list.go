@@ -1,0 +1,68 @@
+package config
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+// ListOptions are the inputs of `config list`.
+type ListOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// Entry is one row of `config list`, also its JSON shape.
+type Entry struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+// NewCmdList builds `config list`.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Factory: f}
+	return &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "Show every setting, its value and where it comes from",
+		Example: `  testctl config list
+  testctl config list -o json --jq '.[] | select(.source == "env") | .key'`,
+		Args: cobra.NoArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
+		},
+	}
+}
+
+func listRun(opts *ListOptions) error {
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	out, err := opts.Factory.Output()
+	if err != nil {
+		return err
+	}
+	var entries []Entry
+	for _, s := range config.Settings() {
+		value, src := cfg.GetWithSource(s.Key)
+		entries = append(entries, Entry{Key: s.Key, Value: display(s.Key, value), Source: string(src)})
+	}
+	ios := opts.Factory.IOStreams
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, entries)
+	}
+	t := output.NewTable(ios, "KEY", "VALUE", "SOURCE")
+	for _, e := range entries {
+		t.AddField(e.Key)
+		t.AddField(e.Value)
+		t.AddField(e.Source, output.WithColor(ios.Styles().Muted))
+		t.EndRow()
+	}
+	return t.Render()
+}

@@ -1,0 +1,75 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
+)
+
+// SetOptions are the inputs of `config set`.
+type SetOptions struct {
+	Factory    *cmdutil.Factory
+	Key, Value string
+}
+
+// NewCmdSet builds `config set KEY VALUE`.
+func NewCmdSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
+	opts := &SetOptions{Factory: f}
+	return &cobra.Command{
+		Use:   "set KEY VALUE",
+		Short: "Store a setting in the active profile",
+		Long: `Store a setting in the active profile of the config file (created with mode 0600).
+current_profile is stored at the top level and picks the profile later commands use.
+api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
+		Example: `  testctl config set base_url https://api.example.com
+  testctl config set project proj-shop_a1b2 --profile staging
+  testctl config set current_profile staging`,
+		Args:              cobra.ExactArgs(2),
+		ValidArgsFunction: completeKeys,
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.Key, opts.Value = args[0], args[1]
+			if opts.Key == config.KeyAPIKey {
+				return cmdutil.FlagErrorf("api_key is stored only by `testctl auth login`, which reads it from standard input " +
+					"or a hidden prompt: a key typed as an argument ends up in shell history and process lists")
+			}
+			if err := checkKey(opts.Key); err != nil {
+				return err
+			}
+			s, _ := config.Lookup(opts.Key)
+			if s.Validate != nil {
+				if err := s.Validate(opts.Value); err != nil {
+					return cmdutil.FlagErrorf("invalid %s: %v", opts.Key, err)
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return setRun(opts)
+		},
+	}
+}
+
+func setRun(opts *SetOptions) error {
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	if err := cfg.Set(opts.Key, opts.Value); err != nil {
+		return err
+	}
+	ios := opts.Factory.IOStreams
+	where := profileNote(cfg)
+	if opts.Key == config.KeyCurrentProfile {
+		where = cfg.Path()
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Set %s to %s (%s)\n", ios.ErrStyles().SuccessIcon(), opts.Key, opts.Value, where)
+	if s, _ := config.Lookup(opts.Key); s.Env != "" {
+		if v, ok := opts.Factory.LookupEnv(s.Env); ok && v != "" {
+			fmt.Fprintf(ios.ErrOut, "%s %s is set in the environment and takes precedence over the config file\n", ios.ErrStyles().WarningIcon(), s.Env)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// UnsetOptions are the inputs of `config unset`.
+type UnsetOptions struct {
+	Factory *cmdutil.Factory
+	Key     string
+}
+
+// NewCmdUnset builds `config unset KEY`.
+func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Command {
+	opts := &UnsetOptions{Factory: f}
+	return &cobra.Command{
+		Use:               "unset KEY",
+		Short:             "Remove a setting from the active profile",
+		Example:           `  testctl config unset project --profile staging`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeKeys,
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.Key = args[0]
+			if err := checkKey(opts.Key); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return unsetRun(opts)
+		},
+	}
+}
+
+func unsetRun(opts *UnsetOptions) error {
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	removed, err := cfg.Unset(opts.Key)
+	if err != nil {
+		return err
+	}
+	ios := opts.Factory.IOStreams
+	if !removed {
+		fmt.Fprintf(ios.ErrOut, "%s was not set in %s\n", opts.Key, profileNote(cfg))
+		return nil
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Removed %s (%s)\n", ios.ErrStyles().SuccessIcon(), opts.Key, profileNote(cfg))
+	return nil
+}

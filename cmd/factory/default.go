@@ -1,0 +1,185 @@
+// Package factory wires the real dependencies of every command.
+package factory
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+// Options replace the real world in tests.
+type Options struct {
+	IOStreams *iostreams.IOStreams
+	LookupEnv func(string) (string, bool)
+	Clock     clock.Clock
+	// Transport, when set, carries every HTTP request (tests).
+	Transport http.RoundTripper
+	// Sandbox configures the emulator that --sandbox starts; its Clock
+	// defaults to the factory's so a fake clock drives both sides.
+	Sandbox sandbox.Options
+}
+
+// New builds the factory and a cleanup function that stops what it started.
+func New(version string, opts Options) (*cmdutil.Factory, func()) {
+	if opts.IOStreams == nil {
+		opts.IOStreams = iostreams.System()
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.Real{}
+	}
+	f := &cmdutil.Factory{
+		AppVersion: version,
+		IOStreams:  opts.IOStreams,
+		Clock:      opts.Clock,
+		LookupEnv:  opts.LookupEnv,
+		Globals:    &cmdutil.GlobalFlags{},
+	}
+	w := &wiring{f: f, opts: opts}
+	f.Config = w.config
+	f.APIClient = func() (*api.Client, error) { return w.client(true) }
+	f.PublicAPIClient = func() (*api.Client, error) { return w.client(false) }
+	f.Output = w.output
+	return f, w.cleanup
+}
+
+type wiring struct {
+	f    *cmdutil.Factory
+	opts Options
+
+	once    sync.Once
+	cfg     *config.Config
+	cfgErr  error
+	sandbox *sandbox.Instance
+}
+
+func (w *wiring) config() (*config.Config, error) {
+	w.once.Do(func() {
+		w.cfg, w.cfgErr = config.Load(config.Options{
+			Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut,
+		})
+		if w.cfgErr != nil {
+			w.cfgErr = &cmdutil.UsageError{Err: w.cfgErr}
+			return
+		}
+		if w.f.Globals.Sandbox {
+			w.cfgErr = w.startSandbox()
+		}
+	})
+	return w.cfg, w.cfgErr
+}
+
+// startSandbox points this invocation at an emulator on a free loopback
+// port. An explicit --api-key or --project still wins, so the organization
+// key can be tried too.
+func (w *wiring) startSandbox() error {
+	so := w.opts.Sandbox
+	if so.Clock == nil {
+		so.Clock = w.f.Clock
+	}
+	inst, err := sandbox.Listen("127.0.0.1:0", so)
+	if err != nil {
+		return fmt.Errorf("starting the sandbox: %w", err)
+	}
+	w.sandbox = inst
+	w.cfg.Override(config.KeyBaseURL, inst.BaseURL)
+	w.cfg.Override(config.KeyLegacyBaseURL, inst.LegacyBaseURL)
+	if _, src := w.cfg.GetWithSource(config.KeyAPIKey); src != config.SourceFlag {
+		w.cfg.Override(config.KeyAPIKey, sandbox.ProjectKey)
+	}
+	if _, src := w.cfg.GetWithSource(config.KeyProject); src != config.SourceFlag {
+		w.cfg.Override(config.KeyProject, "")
+	}
+	return nil
+}
+
+func (w *wiring) cleanup() {
+	if w.sandbox != nil {
+		_ = w.sandbox.Close()
+	}
+}
+
+func (w *wiring) client(needKey bool) (*api.Client, error) {
+	cfg, err := w.config()
+	if err != nil {
+		return nil, err
+	}
+	base, src := cfg.GetWithSource(config.KeyBaseURL)
+	if base == "" {
+		return nil, cmdutil.UsageErrorf("no base URL configured. Set one of:\n" +
+			"  --base-url https://…                 (this command only)\n" +
+			"  TESTCTL_BASE_URL=https://…           (environment)\n" +
+			"  testctl config set base_url https://… (saved in the active profile)\n" +
+			"or try everything against the embedded emulator with --sandbox")
+	}
+	if err := config.ValidateBaseURL(base); err != nil {
+		return nil, cmdutil.UsageErrorf("invalid base URL (from %s): %v", src, err)
+	}
+	legacy := cfg.Get(config.KeyLegacyBaseURL)
+	if legacy != "" {
+		if err := config.ValidateBaseURL(legacy); err != nil {
+			return nil, cmdutil.UsageErrorf("invalid legacy base URL: %v", err)
+		}
+	}
+	key := cfg.Get(config.KeyAPIKey)
+	if needKey && key == "" {
+		return nil, &cmdutil.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
+			"set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)")}
+	}
+	project, psrc := cfg.GetWithSource(config.KeyProject)
+	if project != "" {
+		if err := config.ValidateProject(project); err != nil {
+			return nil, cmdutil.UsageErrorf("invalid project (from %s): %v", psrc, err)
+		}
+	}
+	timeout, err := cfg.HTTPTimeout()
+	if err != nil {
+		return nil, &cmdutil.UsageError{Err: err}
+	}
+	c := &api.Client{
+		BaseURL:           base,
+		LegacyBaseURL:     legacy,
+		APIKey:            key,
+		ProjectShortID:    project,
+		AllowInsecureHTTP: w.f.Globals.AllowInsecureHTTP,
+		HTTPClient:        &http.Client{Timeout: timeout, Transport: w.opts.Transport},
+		UserAgent:         api.UserAgent(w.f.AppVersion),
+		Clock:             w.f.Clock,
+		Retry:             api.DefaultRetryPolicy,
+	}
+	if w.f.Globals.Debug || w.f.Getenv("TESTCTL_DEBUG") == "1" {
+		c.Debug = w.f.IOStreams.ErrOut
+	}
+	return c, nil
+}
+
+func (w *wiring) output() (output.Options, error) {
+	cfg, err := w.config()
+	if err != nil {
+		return output.Options{}, err
+	}
+	raw, src := cfg.GetWithSource(config.KeyOutput)
+	format, err := output.ParseFormat(raw)
+	if err != nil {
+		if src == config.SourceFlag {
+			return output.Options{}, &cmdutil.FlagError{Err: fmt.Errorf("--output: %w", err)}
+		}
+		return output.Options{}, cmdutil.UsageErrorf("output format (from %s): %v", src, err)
+	}
+	o := output.Options{Format: format, JQ: w.f.Globals.JQ}
+	if err := o.Validate(); err != nil {
+		return output.Options{}, &cmdutil.FlagError{Err: err}
+	}
+	return o, nil
+}

@@ -1,0 +1,77 @@
+package root
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/cmd/factory"
+	"github.com/testctl/testctl/pkg/build"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Main runs testctl with the process's arguments and returns its exit code.
+// It is the only place that decides how an error ends the process.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f, cleanup := factory.New(build.Current().Version, factory.Options{})
+	defer cleanup()
+	return Run(ctx, f, os.Args[1:])
+}
+
+// Run executes one command line with the given factory, for Main and tests.
+func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(f.IOStreams.In)
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	cmd, err := root.ExecuteContextC(ctx)
+	return handleError(f, cmd, err)
+}
+
+func handleError(f *cmdutil.Factory, cmd *cobra.Command, err error) int {
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	errOut := f.IOStreams.ErrOut
+	if isCobraUsageError(err) {
+		err = &cmdutil.FlagError{Err: err}
+	}
+	var exitErr *cmdutil.ExitError
+	if errors.As(err, &exitErr) && exitErr.Silent() {
+		return exitErr.Code
+	}
+	code := cmdutil.ExitCodeOf(err)
+	if code == cmdutil.ExitInterrupted && errors.Is(err, context.Canceled) {
+		fmt.Fprintln(errOut, "interrupted")
+		return code
+	}
+	// Error messages can carry the service's text: never let it drive the terminal.
+	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(err.Error()))
+	var flagErr *cmdutil.FlagError
+	if errors.As(err, &flagErr) && cmd != nil {
+		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return code
+}
+
+// isCobraUsageError recognises cobra's own argument errors, which are plain
+// errors without a type.
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}

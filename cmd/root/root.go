@@ -1,0 +1,51 @@
+// Package root assembles the command tree and turns its errors into exit codes.
+package root
+
+import (
+	"github.com/spf13/cobra"
+
+	authcmd "github.com/testctl/testctl/cmd/auth"
+	completioncmd "github.com/testctl/testctl/cmd/completion"
+	configcmd "github.com/testctl/testctl/cmd/config"
+	versioncmd "github.com/testctl/testctl/cmd/version"
+	"github.com/testctl/testctl/pkg/build"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// NewCmdRoot returns the testctl command with every subcommand.
+func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "testctl <command> <subcommand> [flags]",
+		Short: "Run and inspect AI-driven test runs from the command line",
+		Long: `testctl starts test runs from a plan or a list of test cases, waits for their
+verdict, reports results as tables, JSON or JUnit, and reads the telemetry
+captured while tests ran.
+
+Try every command without an account against the embedded emulator:
+  testctl --sandbox run start --plan pln-passing_sandbox --wait`,
+		Example: `  # Configure once, then start a run and gate a CI step on its verdict
+  testctl config set base_url https://api.example.com
+  testctl auth login < key.txt
+  testctl run start --plan pln-checkout_a1b2 --codehost --wait --junit report.xml`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Version:       build.Current().Version,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if f.Globals.NoColor {
+				f.IOStreams.SetColorDisabled(true)
+			}
+			return nil
+		},
+	}
+	cmd.SetVersionTemplate("testctl {{.Version}}\n")
+	// Our own completion command documents installation and stays in the tree.
+	cmd.CompletionOptions.DisableDefaultCmd = true
+	cmdutil.AddGlobalFlags(cmd.PersistentFlags(), f.Globals)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &cmdutil.FlagError{Err: err} })
+
+	cmd.AddCommand(configcmd.NewCmdConfig(f))
+	cmd.AddCommand(authcmd.NewCmdAuth(f))
+	cmd.AddCommand(versioncmd.NewCmdVersion(f, nil))
+	cmd.AddCommand(completioncmd.NewCmdCompletion(f))
+	return cmd
+}

@@ -1,0 +1,61 @@
+package root_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+)
+
+func TestHelpListsTheContractsCommands(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("--help").Expect(t, 0)
+	for _, c := range []string{"auth", "completion", "config", "version"} {
+		if !strings.Contains(r.Stdout, "\n  "+c+" ") {
+			t.Errorf("--help lacks %q:\n%s", c, r.Stdout)
+		}
+	}
+	cmdtest.Contains(t, "--help", r.Stdout, "--sandbox", "--api-key", "--base-url", "--project", "--output", "--jq", "--no-color", "--debug", "--http-timeout", "--profile", "--config-file", "--legacy-base-url", "--allow-insecure-http")
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("frobnicate").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, `unknown command "frobnicate"`, "--help")
+	r = e.Run("config", "path", "--nope").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "unknown flag: --nope")
+	r = e.Run("config", "list", "-o", "xml").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "--output")
+	r = e.Run("config", "list", "--jq", ".[").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "--jq")
+}
+
+func TestNoBaseURLNamesTheThreeWays(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_BASE_URL", "")
+	r := e.RunWith(cmdtest.RunOptions{Stdin: "some-key-value\n"}, "auth", "login").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "no base URL", "--base-url", "TESTCTL_BASE_URL", "testctl config set base_url")
+}
+
+func TestVersion(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("version").Expect(t, 0)
+	if !strings.HasPrefix(r.Stdout, "testctl ") || r.Stderr != "" {
+		t.Errorf("version: %q %q", r.Stdout, r.Stderr)
+	}
+	r = e.Run("--version").Expect(t, 0)
+	cmdtest.Contains(t, "--version", r.Stdout, "testctl ")
+	r = e.Run("version", "-o", "json").Expect(t, 0)
+	cmdtest.Contains(t, "version json", r.Stdout, `"version":`, `"commit":`)
+}
+
+func TestCompletionScripts(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		r := e.Run("completion", sh).Expect(t, 0)
+		if len(r.Stdout) < 500 || !strings.Contains(r.Stdout, "testctl") {
+			t.Errorf("%s completion looks empty: %d bytes", sh, len(r.Stdout))
+		}
+	}
+	e.Run("completion", "tcsh").Expect(t, 2)
+}

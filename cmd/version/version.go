@@ -1,0 +1,63 @@
+// Package version implements `testctl version`.
+package version
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/build"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// Options are the inputs of `version`.
+type Options struct {
+	Factory *cmdutil.Factory
+	JSON    bool
+}
+
+// NewCmdVersion builds `testctl version`. It reads no config: it must work,
+// and fast, on a machine where nothing is set up.
+func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version, commit and build date",
+		Example: "  testctl version\n  testctl version -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o := cmd.Flags().Lookup("output"); o != nil && o.Value.String() == "json" {
+				opts.JSON = true
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return run(opts)
+		},
+	}
+}
+
+func run(opts *Options) error {
+	info := build.Current()
+	out := opts.Factory.IOStreams.Out
+	if opts.JSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(info)
+	}
+	fmt.Fprintf(out, "testctl %s", info.Version)
+	if info.Commit != "" || info.Date != "" {
+		fmt.Fprintf(out, " (commit %s, built %s)", orUnknown(info.Commit), orUnknown(info.Date))
+	}
+	fmt.Fprintf(out, " %s/%s\n", runtime.GOOS, runtime.GOARCH)
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

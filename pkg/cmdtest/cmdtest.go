@@ -1,0 +1,181 @@
+// Package cmdtest runs the real command tree in-process against an embedded
+// sandbox with a fake clock, so end-to-end tests of waiting commands take
+// milliseconds and assert what a user sees: stdout, stderr, the exit code and
+// the requests that reached the server.
+package cmdtest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/cmd/factory"
+	"github.com/testctl/testctl/cmd/root"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+// Env is one user's machine: environment variables, a config file location,
+// a clock, and a sandbox the settings point at.
+type Env struct {
+	t       testing.TB
+	Clock   *clock.Fake
+	Sandbox *sandbox.Instance
+	Dir     string // a scratch directory; the config file lives in Dir/config
+	mu      sync.Mutex
+	vars    map[string]string
+}
+
+// Result is what one command line produced.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// Option adjusts the sandbox of a new Env.
+type Option func(*sandbox.Options)
+
+// WithSandbox sets sandbox options (the clock is always the Env's).
+func WithSandbox(o sandbox.Options) Option {
+	return func(so *sandbox.Options) { *so = o }
+}
+
+// New starts a sandbox on a free loopback port and an environment pointing
+// at it with the project-scoped key. The sandbox stops when the test ends.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	fake := clock.NewFake(time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
+	so := sandbox.Options{}
+	for _, o := range opts {
+		o(&so)
+	}
+	so.Clock = fake
+	inst, err := sandbox.Listen("127.0.0.1:0", so)
+	if err != nil {
+		t.Fatalf("starting sandbox: %v", err)
+	}
+	t.Cleanup(func() { _ = inst.Close() })
+	dir := t.TempDir()
+	e := &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, vars: map[string]string{
+		"TESTCTL_BASE_URL":        inst.BaseURL,
+		"TESTCTL_LEGACY_BASE_URL": inst.LegacyBaseURL,
+		"TESTCTL_API_KEY":         sandbox.ProjectKey,
+		"TESTCTL_CONFIG":          filepath.Join(dir, "config", "config.yaml"),
+		"HOME":                    dir,
+	}}
+	return e
+}
+
+// Setenv sets a variable; an empty value unsets it.
+func (e *Env) Setenv(key, value string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if value == "" {
+		delete(e.vars, key)
+		return
+	}
+	e.vars[key] = value
+}
+
+// Getenv reads a variable of the Env.
+func (e *Env) Getenv(key string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.vars[key]
+}
+
+func (e *Env) lookup(key string) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, ok := e.vars[key]
+	return v, ok
+}
+
+// Run executes a command line with empty stdin and non-terminal streams.
+func (e *Env) Run(args ...string) Result {
+	return e.RunWith(RunOptions{}, args...)
+}
+
+// RunOptions shape one invocation.
+type RunOptions struct {
+	Stdin string
+	TTY   bool // stdin, stdout and stderr are terminals
+	Ctx   context.Context
+}
+
+// RunWith executes a command line with the given stdin and terminal state.
+func (e *Env) RunWith(ro RunOptions, args ...string) Result {
+	e.t.Helper()
+	ios, in, out, errOut := iostreams.Test()
+	in.WriteString(ro.Stdin)
+	if ro.TTY {
+		ios.SetStdinTTY(true)
+		ios.SetStdoutTTY(true)
+		ios.SetStderrTTY(true)
+	}
+	if _, ok := e.lookup("NO_COLOR"); ok {
+		ios.SetNoColorEnv(true)
+	}
+	f, cleanup := factory.New("test", factory.Options{
+		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock,
+		Sandbox: sandbox.Options{Clock: e.Clock},
+	})
+	defer cleanup()
+	ctx := ro.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	code := root.Run(ctx, f, args)
+	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
+}
+
+// Requests returns how many requests of "METHOD /route" reached the sandbox.
+func (e *Env) Requests(route string) int {
+	return e.Sandbox.Server.Stats().Requests[route]
+}
+
+// WriteFile writes a file under Dir and returns its path.
+func (e *Env) WriteFile(name, content string) string {
+	e.t.Helper()
+	path := filepath.Join(e.Dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return path
+}
+
+// Contains fails the test unless s holds every want.
+func Contains(t testing.TB, what, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, s)
+		}
+	}
+}
+
+// Expect fails the test unless the result has the exit code.
+func (r Result) Expect(t testing.TB, code int) Result {
+	t.Helper()
+	if r.Code != code {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.Code, code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// Output joins both streams, for messages whose stream doesn't matter.
+func (r Result) Output() string {
+	var b bytes.Buffer
+	b.WriteString(r.Stdout)
+	b.WriteString(r.Stderr)
+	return b.String()
+}

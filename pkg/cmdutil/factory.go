@@ -1,0 +1,39 @@
+package cmdutil
+
+import (
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+// Factory hands commands their dependencies. Everything costly is a lazy
+// function, so commands that need no key (help, version, completion) never
+// read the config file or build a client.
+type Factory struct {
+	AppVersion string
+	IOStreams  *iostreams.IOStreams
+	Clock      clock.Clock
+	// LookupEnv reads the environment (CI detection, GitHub Actions files);
+	// tests inject their own.
+	LookupEnv func(string) (string, bool)
+	// Globals holds the root command's global flags once they are parsed.
+	Globals *GlobalFlags
+
+	// Config resolves the settings (flag > env > profile > default).
+	Config func() (*config.Config, error)
+	// APIClient is a client with a base URL and a key; without either it
+	// fails with exit 2 or 4 and says how to set them.
+	APIClient func() (*api.Client, error)
+	// PublicAPIClient needs a base URL but no key, for public endpoints.
+	PublicAPIClient func() (*api.Client, error)
+	// Output returns the validated -o / --jq choice.
+	Output func() (output.Options, error)
+}
+
+// Getenv returns an environment variable's value or "".
+func (f *Factory) Getenv(key string) string {
+	v, _ := f.LookupEnv(key)
+	return v
+}

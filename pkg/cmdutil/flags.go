@@ -1,0 +1,44 @@
+package cmdutil
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// GlobalFlags are the root command's persistent flags that are not settings
+// resolved by config (those are read from the flag set itself).
+type GlobalFlags struct {
+	FlagSet           *pflag.FlagSet
+	Sandbox           bool
+	Debug             bool
+	NoColor           bool
+	AllowInsecureHTTP bool
+	JQ                string
+}
+
+// AddGlobalFlags registers every global flag of the contract on fs.
+func AddGlobalFlags(fs *pflag.FlagSet, g *GlobalFlags) {
+	g.FlagSet = fs
+	fs.String("api-key", "", "API key (prefer 'testctl auth login' or TESTCTL_API_KEY: flags end up in shell history)")
+	fs.String("base-url", "", "service base URL without /v1 (env TESTCTL_BASE_URL)")
+	fs.String("legacy-base-url", "", "base URL of the deprecated legacy address (env TESTCTL_LEGACY_BASE_URL)")
+	fs.StringP("project", "p", "", "project short id, proj_… (env TESTCTL_PROJECT); required with organization-scoped keys")
+	fs.String("profile", "", "config profile to use (env TESTCTL_PROFILE)")
+	fs.String("config-file", "", "config file (env TESTCTL_CONFIG; default $XDG_CONFIG_HOME/testctl/config.yaml)")
+	fs.StringP("output", "o", "", "output format: table, json or yaml (env TESTCTL_OUTPUT; default table)")
+	fs.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression (implies -o json)")
+	fs.BoolVar(&g.NoColor, "no-color", false, "disable colour (also NO_COLOR)")
+	fs.BoolVar(&g.Debug, "debug", false, "log HTTP requests and responses to stderr, key redacted (also TESTCTL_DEBUG=1)")
+	fs.String("http-timeout", "", "timeout of one HTTP request (default 30s)")
+	fs.BoolVar(&g.AllowInsecureHTTP, "allow-insecure-http", false, "allow sending the API key over plain http:// to a non-loopback host")
+	fs.BoolVar(&g.Sandbox, "sandbox", false, "run against an embedded emulator of the service; nothing else needs configuring")
+}
+
+// Durations parsed by flags of several commands share their validation.
+func ValidatePositiveDuration(name string, d time.Duration) error {
+	if d <= 0 {
+		return FlagErrorf("--%s must be a positive duration, like 30s or 5m", name)
+	}
+	return nil
+}
