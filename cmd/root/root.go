@@ -47,5 +47,6 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(authcmd.NewCmdAuth(f))
 	cmd.AddCommand(versioncmd.NewCmdVersion(f, nil))
 	cmd.AddCommand(completioncmd.NewCmdCompletion(f))
+	addHelpTopics(cmd)
 	return cmd
 }

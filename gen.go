@@ -1,0 +1,5 @@
+package main
+
+// The command reference, man pages and completion scripts are generated from
+// the command tree; CI regenerates them and fails on any difference.
+//go:generate go run ./scripts/gendocs -out .
