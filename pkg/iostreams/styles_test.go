@@ -86,3 +86,15 @@ func TestStatusColours(t *testing.T) {
 		t.Errorf("unknown status must be unchanged, got %q", got)
 	}
 }
+
+func TestSGRMatchesLipgloss(t *testing.T) {
+	ios, _, _, _ := Test()
+	ios.SetStdoutTTY(true)
+	st := ios.Styles()
+	if got, want := st.Failure("boom"), "\x1b[31mboom\x1b[0m"; got != want {
+		t.Fatalf("Failure = %q, want %q", got, want)
+	}
+	if got, want := st.Bold("x"), "\x1b[1mx\x1b[0m"; got != want {
+		t.Fatalf("Bold = %q, want %q", got, want)
+	}
+}
