@@ -1,0 +1,217 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+// ListWriter writes a list that arrives page by page (`--all`) as one
+// document, without holding the list in memory where the format allows:
+//
+//   - JSON streams the service's own envelope, {"<key>": [item, …],
+//     <meta…>}, item by item, indented exactly as Print would indent it.
+//     If the listing fails half-way the document is left unterminated, so a
+//     consumer fails loudly instead of taking a partial list as complete.
+//   - Table renders each Add as it comes: the header once, column widths
+//     stable across pages (see Table.Render).
+//   - YAML and jq need the whole document (YAML to place the metadata, jq
+//     because a filter may look at any part of it), so those buffer the
+//     items, as compact JSON, until Close.
+//
+// Usage: lw := NewListWriter(ios, opts, "runs", headers, rowFn); call
+// lw.Add(page.Runs...) per page; then lw.Close(map[string]any{"total": …}).
+type ListWriter[T any] struct {
+	opts  Options
+	key   string
+	row   func(*Table, T)
+	table *Table
+	out   *bufio.Writer
+	count int
+	items []json.RawMessage // YAML and jq only
+	item  *itemEncoder      // JSON only
+	begun bool              // JSON only: the opening of the document is written
+	done  bool
+	err   error
+}
+
+// NewListWriter prepares a list document for ios.Out. key names the array
+// ("runs", "testCases"); headers and row are used only for the table
+// format, where row adds one item's fields to t.
+func NewListWriter[T any](ios *iostreams.IOStreams, o Options, key string, headers []string, row func(t *Table, item T)) *ListWriter[T] {
+	l := &ListWriter[T]{opts: o, key: key, row: row, out: bufio.NewWriterSize(ios.Out, 64<<10)}
+	if !o.IsStructured() {
+		l.table = NewTable(ios, headers...)
+	}
+	return l
+}
+
+// Count is the number of items added so far.
+func (l *ListWriter[T]) Count() int { return l.count }
+
+// Add writes (or, for YAML and jq, keeps) one page of items.
+func (l *ListWriter[T]) Add(items ...T) error {
+	if l.err != nil {
+		return l.err
+	}
+	if l.done {
+		return fmt.Errorf("output: Add after Close")
+	}
+	l.err = l.add(items)
+	return l.err
+}
+
+func (l *ListWriter[T]) add(items []T) error {
+	switch {
+	case l.table != nil:
+		for _, it := range items {
+			l.row(l.table, it)
+			l.table.EndRow()
+		}
+		l.count += len(items)
+		return l.table.Render()
+	case l.opts.format() == FormatJSON && l.opts.JQ == "":
+		if l.item == nil {
+			l.item = newItemEncoder("    ", "  ")
+		}
+		for _, it := range items {
+			b, err := l.item.encode(it)
+			if err != nil {
+				return err
+			}
+			l.beginJSON()
+			if l.count > 0 {
+				l.out.WriteByte(',')
+			}
+			l.out.WriteString("\n    ")
+			l.out.Write(b)
+			l.count++
+		}
+		return l.out.Flush()
+	default:
+		for _, it := range items {
+			b, err := json.Marshal(it)
+			if err != nil {
+				return fmt.Errorf("encoding JSON: %w", err)
+			}
+			l.items = append(l.items, b)
+			l.count++
+		}
+		return nil
+	}
+}
+
+func (l *ListWriter[T]) beginJSON() {
+	if l.begun {
+		return
+	}
+	key, _ := json.Marshal(l.key)
+	l.out.WriteString("{\n  ")
+	l.out.Write(key)
+	l.out.WriteString(": [")
+	l.begun = true
+}
+
+// Close finishes the document. meta ("total", "limit", "offset") follows the
+// array with its keys sorted; an entry named like the array is ignored. In
+// the table format meta is not printed.
+func (l *ListWriter[T]) Close(meta map[string]any) error {
+	if l.err != nil || l.done {
+		return l.err
+	}
+	l.done = true
+	l.err = l.close(meta)
+	return l.err
+}
+
+func (l *ListWriter[T]) close(meta map[string]any) error {
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		if k != l.key {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+
+	switch {
+	case l.table != nil:
+		if !l.table.started {
+			return l.table.Render() // the header, so scripts always get one
+		}
+		return nil
+	case l.opts.format() == FormatJSON && l.opts.JQ == "":
+		l.beginJSON()
+		if l.count > 0 {
+			l.out.WriteString("\n  ")
+		}
+		l.out.WriteByte(']')
+		for _, k := range keys {
+			kb, _ := json.Marshal(k)
+			vb, err := marshalJSON(meta[k], "  ", "  ")
+			if err != nil {
+				return err
+			}
+			l.out.WriteString(",\n  ")
+			l.out.Write(kb)
+			l.out.WriteString(": ")
+			l.out.Write(vb)
+		}
+		l.out.WriteString("\n}\n")
+		return l.out.Flush()
+	}
+
+	doc, err := l.document(keys, meta)
+	if err != nil {
+		return err
+	}
+	l.items = nil
+	if l.opts.JQ != "" {
+		v, err := decodeGeneric(doc)
+		if err != nil {
+			return err
+		}
+		err = runJQ(l.out, l.opts.JQ, v)
+		if ferr := l.out.Flush(); err == nil {
+			err = ferr
+		}
+		return err
+	}
+	if err := writeYAMLFromJSON(l.out, doc); err != nil {
+		return err
+	}
+	return l.out.Flush()
+}
+
+// document assembles the buffered items and meta as compact JSON, in the
+// order the streamed JSON uses.
+func (l *ListWriter[T]) document(keys []string, meta map[string]any) ([]byte, error) {
+	var doc bytes.Buffer
+	key, _ := json.Marshal(l.key)
+	doc.WriteByte('{')
+	doc.Write(key)
+	doc.WriteString(":[")
+	for i, it := range l.items {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		doc.Write(it)
+	}
+	doc.WriteByte(']')
+	for _, k := range keys {
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(meta[k])
+		if err != nil {
+			return nil, fmt.Errorf("encoding JSON: %w", err)
+		}
+		doc.WriteByte(',')
+		doc.Write(kb)
+		doc.WriteByte(':')
+		doc.Write(vb)
+	}
+	doc.WriteByte('}')
+	return doc.Bytes(), nil
+}

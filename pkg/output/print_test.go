@@ -1,0 +1,128 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+type sample struct {
+	ShortID string   `json:"shortId"`
+	Name    string   `json:"name"`
+	Count   int64    `json:"count"`
+	Ratio   float64  `json:"ratio"`
+	Enabled bool     `json:"isEnabled"`
+	Branch  *string  `json:"branch"`
+	Labels  []string `json:"labels"`
+}
+
+func mustPrint(t *testing.T, o Options, data any) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Print(&buf, o, data); err != nil {
+		t.Fatalf("Print: %v", err)
+	}
+	return buf.String()
+}
+
+func TestPrintJSON(t *testing.T) {
+	got := mustPrint(t, Options{Format: FormatJSON}, sample{ShortID: "run-1", Name: "a<b>&c", Labels: []string{"x"}})
+	want := `{
+  "shortId": "run-1",
+  "name": "a<b>&c",
+  "count": 0,
+  "ratio": 0,
+  "isEnabled": false,
+  "branch": null,
+  "labels": [
+    "x"
+  ]
+}
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestPrintJSONEscapesControls(t *testing.T) {
+	name := "\x1b]0;pwned\x07 \u009b31m \x7f \u202eevil"
+	got := mustPrint(t, Options{Format: FormatJSON}, map[string]string{"name": name})
+	for _, bad := range []string{"\x1b", "\x07", "\u009b", "\x7f", "\u202e"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("output contains raw %q: %q", bad, got)
+		}
+	}
+	for _, esc := range []string{`\u001b`, `\u0007`, `\u009b`, `\u007f`, `\u202e`} {
+		if !strings.Contains(got, esc) {
+			t.Errorf("output lacks %s: %s", esc, got)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal([]byte(got), &back); err != nil || back["name"] != name {
+		t.Fatalf("escaped JSON must decode to the same value: %q, %v", back["name"], err)
+	}
+}
+
+func TestPrintYAML(t *testing.T) {
+	branch := "main"
+	got := mustPrint(t, Options{Format: FormatYAML}, sample{
+		ShortID: "run-1", Name: "true", Count: 12345678901234, Ratio: 0.5, Enabled: true, Branch: &branch, Labels: []string{"123"},
+	})
+	want := `shortId: run-1
+name: "true"
+count: 12345678901234
+ratio: 0.5
+isEnabled: true
+branch: main
+labels:
+  - "123"
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestPrintYAMLEscapesControls(t *testing.T) {
+	got := mustPrint(t, Options{Format: FormatYAML}, map[string]string{"msg": "a\x1b[31mb\nline2"})
+	if strings.Contains(got, "\x1b") {
+		t.Fatalf("YAML contains a raw ESC: %q", got)
+	}
+}
+
+func TestPrintJQ(t *testing.T) {
+	data := map[string]any{
+		"runs":  []sample{{ShortID: "run-1", Name: "one"}, {ShortID: "run-2", Name: "t\x1b]0;x\x07wo"}},
+		"total": 2,
+	}
+	tests := []struct{ expr, want string }{
+		{".runs[].shortId", "run-1\nrun-2\n"},
+		{".runs[1].name", "two\n"}, // raw strings are sanitised
+		{".total", "2\n"},
+		{".runs[0] | {shortId, labels}", `{"labels":null,"shortId":"run-1"}` + "\n"},
+		{`.runs | map(.name | "<" + . + ">") | join(",")`, "<one>,<two>\n"},
+		{"empty", ""},
+	}
+	for _, tt := range tests {
+		if got := mustPrint(t, Options{JQ: tt.expr}, data); got != tt.want {
+			t.Errorf("--jq %s: got %q, want %q", tt.expr, got, tt.want)
+		}
+	}
+}
+
+func TestPrintJQRuntimeError(t *testing.T) {
+	var buf bytes.Buffer
+	err := Print(&buf, Options{JQ: `.a, error("boom")`}, map[string]int{"a": 1})
+	if err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("err = %v, want the jq error", err)
+	}
+	if buf.String() != "1\n" {
+		t.Fatalf("results before the error must be printed, got %q", buf.String())
+	}
+}
+
+func TestPrintTableFormatIsAnError(t *testing.T) {
+	if err := Print(&bytes.Buffer{}, Options{}, 1); err == nil {
+		t.Fatal("want an error for the table format")
+	}
+}

@@ -1,0 +1,216 @@
+package output
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+func newIOS(tty bool, width int) (*iostreams.IOStreams, *strings.Builder) {
+	ios, _, _, _ := iostreams.Test()
+	var out strings.Builder
+	ios.Out = &out
+	ios.SetStdoutTTY(tty)
+	ios.SetTerminalWidth(width)
+	return ios, &out
+}
+
+const evil = "\x1b]0;pwned\x07na\x1b[2Jme\twith\ttabs\nand lines"
+
+func TestTablePlain(t *testing.T) {
+	ios, out := newIOS(false, 20)
+	tb := NewTable(ios, "id", "Status", "name")
+	tb.AddField("run-1")
+	tb.AddField("PASSED", WithColor(ios.Styles().Status), WithColor(func(s string) string { return "\x1b[31m" + s }))
+	tb.AddField(evil, WithTruncate(3))
+	tb.EndRow()
+	tb.AddField("run-2")
+	tb.AddField("")
+	tb.AddField(strings.Repeat("long ", 20))
+	tb.EndRow()
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	want := "ID\tSTATUS\tNAME\n" +
+		"run-1\tPASSED\tname with tabs and lines\n" +
+		"run-2\t\t" + strings.Repeat("long ", 20) + "\n"
+	if out.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", out.String(), want)
+	}
+}
+
+func TestTableTTY(t *testing.T) {
+	ios, out := newIOS(true, 80)
+	st := ios.Styles()
+	tb := NewTable(ios, "ID", "STATUS", "NAME")
+	tb.AddField("run-1")
+	tb.AddField("PASSED", WithColor(st.Status))
+	tb.AddField(evil)
+	tb.EndRow()
+	tb.AddField("run-22")
+	tb.AddField("FAILED", WithColor(st.Status))
+	tb.AddField("short")
+	tb.EndRow()
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	want := st.Bold("ID") + "      " + st.Bold("STATUS") + "  " + st.Bold("NAME") + "\n" +
+		"run-1   " + st.Success("PASSED") + "  name with tabs and lines\n" +
+		"run-22  " + st.Failure("FAILED") + "  short\n"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+	if strings.Contains(ansi.Strip(got), "\x1b") || strings.Contains(got, "pwned") || strings.Contains(got, "\x1b[2J") {
+		t.Errorf("service escapes leaked: %q", got)
+	}
+}
+
+func TestTableTTYNoColor(t *testing.T) {
+	ios, out := newIOS(true, 80)
+	ios.SetNoColorEnv(true)
+	tb := NewTable(ios, "id", "status")
+	tb.AddField("run-1")
+	tb.AddField("PASSED", WithColor(ios.Styles().Status))
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "ID     STATUS\nrun-1  PASSED\n"; out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+func TestTableTTYTruncatesWidestColumnToFit(t *testing.T) {
+	ios, out := newIOS(true, 40)
+	tb := NewTable(ios, "id", "name", "url")
+	tb.AddField("run-1")
+	tb.AddField("a rather long test case name that goes on")
+	tb.AddField("https://x.io/r/1")
+	tb.EndRow()
+	tb.AddField("run-2")
+	tb.AddField("名前はとても長いテストケースです、本当に長い")
+	tb.AddField("https://x.io/r/2", WithColor(ios.Styles().Info))
+	tb.EndRow()
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	for _, l := range lines {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line wider than the terminal (%d): %q", w, l)
+		}
+		if strings.HasSuffix(l, " ") {
+			t.Errorf("trailing white space: %q", l)
+		}
+	}
+	if !strings.Contains(lines[1], "…") || !strings.Contains(lines[2], "…") {
+		t.Errorf("the name column should be truncated:\n%s", out)
+	}
+	if !strings.Contains(lines[1], "https://x.io/r/1") || !strings.Contains(ansi.Strip(lines[2]), "https://x.io/r/2") {
+		t.Errorf("narrower columns must stay whole:\n%s", out)
+	}
+	col := func(l string) int { l = ansi.Strip(l); return ansi.StringWidth(l[:strings.Index(l, "https")]) }
+	if col(lines[1]) != col(lines[2]) {
+		t.Errorf("columns not aligned:\n%s", ansi.Strip(out.String()))
+	}
+}
+
+func TestTableWithTruncate(t *testing.T) {
+	ios, out := newIOS(true, 200)
+	tb := NewTable(ios, "name", "x")
+	tb.AddField("abcdefghijkl", WithTruncate(5))
+	tb.AddField("y")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "NAME   X\nabcd…  y\n"; ansi.Strip(out.String()) != want {
+		t.Errorf("got %q, want %q", ansi.Strip(out.String()), want)
+	}
+}
+
+func TestTableRenderAgainKeepsHeaderAndWidths(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		t.Run(fmt.Sprint("tty=", tty), func(t *testing.T) {
+			ios, out := newIOS(tty, 80)
+			tb := NewTable(ios, "id", "status")
+			tb.AddField("run-100")
+			tb.AddField("PASSED")
+			tb.Render()
+			tb.AddField("r2")
+			tb.AddField("OK")
+			tb.Render()
+			got := ansi.Strip(out.String())
+			if strings.Count(got, "ID") != 1 {
+				t.Errorf("header must be written once: %q", got)
+			}
+			if tty && got != "ID       STATUS\nrun-100  PASSED\nr2       OK\n" {
+				t.Errorf("widths must carry over: %q", got)
+			}
+		})
+	}
+}
+
+func TestFit(t *testing.T) {
+	tests := []struct {
+		widths []int
+		room   int
+		want   []int
+	}{
+		{[]int{5, 10}, 20, []int{5, 10}},
+		{[]int{5, 40}, 30, []int{5, 25}},
+		{[]int{30, 30, 4}, 44, []int{20, 20, 4}},
+		{[]int{30, 29, 4}, 44, []int{20, 20, 4}},
+		{[]int{50, 12, 4}, 30, []int{14, 12, 4}},
+		{[]int{20, 20}, 10, []int{8, 8}}, // does not go below the minimum
+	}
+	for _, tt := range tests {
+		got := append([]int(nil), tt.widths...)
+		fit(got, tt.room)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("fit(%v, %d) = %v, want %v", tt.widths, tt.room, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkTableRender10k(b *testing.B) {
+	for _, tty := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "tty"}[tty], func(b *testing.B) {
+			ios, _, _, _ := iostreams.Test()
+			ios.Out = discard{}
+			ios.SetStdoutTTY(tty)
+			ios.SetTerminalWidth(100)
+			st := ios.Styles()
+			for b.Loop() {
+				tb := NewTable(ios, "id", "status", "result", "branch", "created", "name")
+				for i := range 10_000 {
+					tb.AddField(fmt.Sprintf("run-%05d", i))
+					tb.AddField("COMPLETED", WithColor(st.Status))
+					tb.AddField("PASSED", WithColor(st.Status))
+					tb.AddField("feature/some-branch-name")
+					tb.AddField("2025-01-02T03:04:05Z", WithColor(st.Muted))
+					tb.AddField("checkout flow with a fairly long descriptive test case name")
+					tb.EndRow()
+				}
+				if err := tb.Render(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestStyledWidth(t *testing.T) {
+	for _, s := range []string{"", "plain", "\x1b[31mred\x1b[0m", "\x1b[1;38;5;42mx\x1b[m", "✓ \x1b[32mok\x1b[0m", "\x1b]8;;u\x1b\\l\x1b]8;;\x1b\\", "a\x1b[2Kb"} {
+		if got, want := styledWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("styledWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

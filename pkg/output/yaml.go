@@ -1,0 +1,89 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"gopkg.in/yaml.v3"
+)
+
+// printYAML goes through JSON so that YAML shows the same field names as
+// JSON (the service's), and builds a yaml.Node tree from the JSON tokens so
+// that fields also keep their JSON order; a map would sort them.
+func printYAML(w io.Writer, data any) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("encoding JSON: %w", err)
+	}
+	return writeYAMLFromJSON(w, b)
+}
+
+func writeYAMLFromJSON(w io.Writer, b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	node, err := yamlNode(dec)
+	if err != nil {
+		return fmt.Errorf("converting to YAML: %w", err)
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(node); err != nil {
+		return fmt.Errorf("encoding YAML: %w", err)
+	}
+	return enc.Close()
+}
+
+// yamlNode reads one JSON value from dec. Scalars carry explicit tags so the
+// encoder quotes strings that would otherwise read as numbers or booleans.
+func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		if t == '{' {
+			n.Kind, n.Tag = yaml.MappingNode, "!!map"
+		}
+		for dec.More() {
+			if n.Kind == yaml.MappingNode {
+				key, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, scalar("!!str", key.(string)))
+			}
+			child, err := yamlNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, child)
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+		return n, nil
+	case string:
+		return scalar("!!str", t), nil
+	case json.Number:
+		if _, err := t.Int64(); err == nil {
+			return scalar("!!int", t.String()), nil
+		}
+		return scalar("!!float", t.String()), nil
+	case bool:
+		if t {
+			return scalar("!!bool", "true"), nil
+		}
+		return scalar("!!bool", "false"), nil
+	case nil:
+		return scalar("!!null", "null"), nil
+	}
+	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+func scalar(tag, value string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+}
