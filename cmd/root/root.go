@@ -41,6 +41,8 @@ Try every command without an account against the embedded emulator:
 	// Our own completion command documents installation and stays in the tree.
 	cmd.CompletionOptions.DisableDefaultCmd = true
 	cmdutil.AddGlobalFlags(cmd.PersistentFlags(), f.Globals)
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteEnum("table", "json", "yaml"))
+	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles(f))
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &cmdutil.FlagError{Err: err} })
 
 	cmd.AddCommand(configcmd.NewCmdConfig(f))

@@ -59,3 +59,13 @@ func TestCompletionScripts(t *testing.T) {
 	}
 	e.Run("completion", "tcsh").Expect(t, 2)
 }
+
+func TestCompletionOfGlobalEnumsAndProfiles(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("__complete", "config", "list", "-o", "").Expect(t, 0)
+	cmdtest.Contains(t, "-o completion", r.Stdout, "table\n", "json\n", "yaml\n")
+	e.Run("config", "set", "project", "proj_a", "--profile", "staging").Expect(t, 0)
+	e.Run("config", "set", "project", "proj_b", "--profile", "prod").Expect(t, 0)
+	r = e.Run("__complete", "config", "list", "--profile", "").Expect(t, 0)
+	cmdtest.Contains(t, "--profile completion", r.Stdout, "prod\n", "staging\n")
+}
