@@ -1,0 +1,143 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Keys of the sandbox organization. They are documentation, not secrets.
+const (
+	ProjectKey     = "sandbox-project-key"   // project-scoped, project ProjectShortID
+	OrgKey         = "sandbox-org-key"       // organization-scoped: projectShortId required
+	SuspendedKey   = "sandbox-suspended-key" // every authenticated call answers 403
+	LimitKey       = "sandbox-limit-key"     // like ProjectKey, but starting a run answers 402
+	ProjectShortID = "proj-demo_sandbox"
+	ProjectUUID    = "5a4db000-0000-4000-8000-0000000000e0" // the project's id on the legacy address
+	LegacyPrefix   = "/legacy"                              // legacy base URL = base URL + LegacyPrefix
+)
+
+type keyKind int
+
+const (
+	keyNone keyKind = iota
+	keyProject
+	keyOrg
+	keySuspended
+	keyLimit
+)
+
+const (
+	msgSuspended = "Invalid token or organization suspended"
+	msgLimit     = "Organization has reached usage limit"
+)
+
+func keyFor(token string) keyKind {
+	switch token {
+	case ProjectKey:
+		return keyProject
+	case OrgKey:
+		return keyOrg
+	case SuspendedKey:
+		return keySuspended
+	case LimitKey:
+		return keyLimit
+	}
+	return keyNone
+}
+
+// bearer extracts the token of an "Authorization: Bearer" header.
+func bearer(r *http.Request) (token string, present bool) {
+	h := strings.TrimSpace(r.Header.Get("Authorization"))
+	if h == "" {
+		return "", false
+	}
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", true
+	}
+	return strings.TrimSpace(tok), true
+}
+
+// call is one authenticated request being handled.
+type call struct {
+	w   http.ResponseWriter
+	r   *http.Request
+	key keyKind
+	q   params
+	now float64 // sandbox seconds, read once so one answer is consistent
+}
+
+func (c *call) fail(status int, format string, args ...any) { writeError(c.w, status, format, args...) }
+
+// authed checks the key and parses the query object before h runs.
+func (s *Server) authed(h func(*call)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		token, present := bearer(r)
+		key := keyFor(token)
+		switch {
+		case !present:
+			writeError(w, http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer <key>")
+			return
+		case token == "":
+			writeError(w, http.StatusUnauthorized, "malformed Authorization header: expected Bearer <key>")
+			return
+		case key == keyNone:
+			writeError(w, http.StatusUnauthorized, "invalid API key")
+			return
+		case key == keySuspended:
+			writeError(w, http.StatusForbidden, msgSuspended)
+			return
+		}
+		q, err := parseQuery(r.URL.RawQuery)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		h(&call{w: w, r: r, key: key, q: q, now: s.now()})
+	}
+}
+
+// project applies the scope rules of service-api.md section 5 to the
+// projectShortId of the query (or fromBody). A project-scoped key may omit
+// it; naming another, well-formed project is 403 (the key is valid but not
+// allowed there). An organization-scoped key must name it (400 otherwise);
+// an unknown project is 404. A malformed id is always 400. It writes the
+// error and returns false when the call must stop.
+func (c *call) project(fromBody string) bool {
+	return c.resolveProject(fromBody, c.key == keyOrg)
+}
+
+// projectOptional is project for operations that infer the project from
+// the key even for an organization-scoped key (POST /v1/test-cases): the
+// sandbox organization has exactly one project, so that one is meant.
+func (c *call) projectOptional(fromBody string) bool {
+	return c.resolveProject(fromBody, false)
+}
+
+func (c *call) resolveProject(fromBody string, required bool) bool {
+	id := c.q["projectShortId"]
+	if id != "" && fromBody != "" && id != fromBody {
+		c.fail(http.StatusBadRequest, "projectShortId differs between the query (%q) and the body (%q)", id, fromBody)
+		return false
+	}
+	if id == "" {
+		id = fromBody
+	}
+	switch {
+	case id == "" && required:
+		c.fail(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
+		return false
+	case id == "":
+		return true
+	case !projectIDPattern.MatchString(id):
+		c.fail(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
+		return false
+	case id == ProjectShortID:
+		return true
+	case c.key == keyOrg:
+		c.fail(http.StatusNotFound, "project %s not found", id)
+		return false
+	}
+	c.fail(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
+	return false
+}

@@ -1,0 +1,127 @@
+package sandbox
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+)
+
+// Everything the sandbox invents (ids, history, telemetry, faults) is derived
+// from hashes of the seed and a stable name instead of a shared random
+// stream, so one request can never change what another one sees and a seed
+// reproduces the same world whatever the order of requests.
+
+// mix is splitmix64's finaliser: a cheap, well-distributed bijection.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// hashOf hashes the seed together with a list of names.
+func hashOf(seed int64, parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return mix(h.Sum64() ^ mix(uint64(seed)))
+}
+
+// rngFor returns a generator private to one named thing.
+func rngFor(seed int64, parts ...string) *rand.Rand {
+	h := hashOf(seed, parts...)
+	return rand.New(rand.NewPCG(h, mix(h)))
+}
+
+// uuidFor returns a version-4-shaped UUID that is stable for its inputs.
+func uuidFor(seed int64, parts ...string) string {
+	a := hashOf(seed, parts...)
+	b := mix(a ^ 0x5a4db)
+	a = a&^(0xf<<12) | 0x4<<12 // version 4
+	b = b&^(0x3<<62) | 0x2<<62 // RFC 4122 variant
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x",
+		a>>32, (a>>16)&0xffff, a&0xffff, b>>48, b&0xffffffffffff)
+}
+
+// hexFor returns n lowercase hex digits (n <= 64) stable for its inputs.
+func hexFor(n int, seed int64, parts ...string) string {
+	var sb strings.Builder
+	h := hashOf(seed, parts...)
+	for sb.Len() < n {
+		fmt.Fprintf(&sb, "%016x", h)
+		h = mix(h)
+	}
+	return sb.String()[:n]
+}
+
+// Run short ids are six characters, like the service's (the legacy address
+// documents 6-character ids). The first character tells the two id spaces
+// apart: 'h' for generated history, 'r' for runs started in this process;
+// the other five are a seeded permutation of the index in base 36, so ids
+// look random but decode back to their index without a lookup table.
+const (
+	idAlphabet   = "0123456789abcdefghijklmnopqrstuvwxyz"
+	idSpace      = 36 * 36 * 36 * 36 * 36 // 60,466,176 ids per prefix
+	idMultiplier = 7368787                // odd and not a multiple of 3: coprime to 36^5
+)
+
+// idMultiplierInverse is idMultiplier's inverse modulo idSpace.
+var idMultiplierInverse = modInverse(idMultiplier, idSpace)
+
+func modInverse(a, m int64) int64 {
+	t, newT, r, newR := int64(0), int64(1), m, a
+	for newR != 0 {
+		q := r / newR
+		t, newT = newT, t-q*newT
+		r, newR = newR, r-q*newR
+	}
+	if t < 0 {
+		t += m
+	}
+	return t
+}
+
+func (s *Server) encodeRunID(prefix byte, index int) string {
+	offset := int64(hashOf(s.opts.Seed, "run-id", string(prefix)) % idSpace)
+	v := (int64(index)*idMultiplier + offset) % idSpace
+	b := []byte{prefix, 0, 0, 0, 0, 0}
+	for i := 5; i >= 1; i-- {
+		b[i] = idAlphabet[v%36]
+		v /= 36
+	}
+	return string(b)
+}
+
+// decodeRunID reverses encodeRunID; ok is false for ids of another shape.
+func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
+	if len(id) != 6 || (id[0] != 'h' && id[0] != 'r') {
+		return 0, 0, false
+	}
+	var v int64
+	for i := 1; i < 6; i++ {
+		d := strings.IndexByte(idAlphabet, id[i])
+		if d < 0 {
+			return 0, 0, false
+		}
+		v = v*36 + int64(d)
+	}
+	offset := int64(hashOf(s.opts.Seed, "run-id", id[:1]) % idSpace)
+	v = ((v-offset)%idSpace + idSpace) % idSpace
+	return id[0], int(v * idMultiplierInverse % idSpace), true
+}
+
+// Identifier formats of service-api.md section 2.1.
+var (
+	projectIDPattern = regexp.MustCompile(`^proj(-.+_.+|_.+)$`)
+	planIDPattern    = regexp.MustCompile(`^pln(-.+_.+|_.+)$`)
+	uuidPattern      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+)
+
+// hasPrefixID reports whether id is prefix followed by at least one character.
+func hasPrefixID(id, prefix string) bool {
+	return len(id) > len(prefix) && strings.HasPrefix(id, prefix)
+}

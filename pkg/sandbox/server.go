@@ -1,0 +1,206 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/testctl/testctl/pkg/clock"
+)
+
+// Options tune a sandbox. The zero value is a usable sandbox running in real
+// time with 50 runs of history and no faults.
+type Options struct {
+	// Clock is the time source; nil means the wall clock. Tests pass a
+	// clock.Fake shared with the client so simulated runs finish as fast
+	// as the client waits.
+	Clock clock.Clock
+	// Speed makes sandbox time run this many times faster than Clock; 0
+	// (or less) means 1.
+	Speed float64
+	// FaultRate is the share of requests (0..1) that fail transiently.
+	FaultRate float64
+	// Latency is a real-time delay added before each response.
+	Latency time.Duration
+	// History is the number of generated past runs in GET /v1/run: 0 means
+	// 50, a negative value none, at most MaxHistory.
+	History int
+	// Seed makes everything random (history, telemetry, ids, faults)
+	// reproducible.
+	Seed int64
+}
+
+// MaxHistory bounds Options.History; the compact history index costs a few
+// bytes per run.
+const MaxHistory = 1_000_000
+
+// DefaultHistory is the number of past runs when Options.History is 0.
+const DefaultHistory = 50
+
+// Server is the emulator; it implements http.Handler.
+type Server struct {
+	opts    Options
+	clock   clock.Clock
+	start   time.Time
+	speed   float64
+	mux     *http.ServeMux
+	history []historyAttr
+
+	faultRate  atomic.Uint64 // math.Float64bits of the rate
+	requestSeq atomic.Uint64
+
+	mu          sync.RWMutex
+	runs        map[string]*run
+	runOrder    []*run // oldest first
+	created     []*testCase
+	createdByID map[string]*testCase
+
+	statsMu sync.Mutex
+	stats   Stats
+}
+
+// New returns a sandbox whose clock starts now.
+func New(opts Options) *Server {
+	s := &Server{opts: opts, clock: opts.Clock, speed: opts.Speed,
+		runs: map[string]*run{}, createdByID: map[string]*testCase{}}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
+	if s.speed <= 0 {
+		s.speed = 1
+	}
+	switch {
+	case opts.History == 0:
+		s.opts.History = DefaultHistory
+	case opts.History < 0:
+		s.opts.History = 0
+	case opts.History > MaxHistory:
+		s.opts.History = MaxHistory
+	}
+	s.start = s.clock.Now()
+	s.history = buildHistory(s.opts.Seed, s.opts.History)
+	s.SetFaultRate(opts.FaultRate)
+	s.stats = Stats{Requests: map[string]int{}, Faults: map[string]int{}}
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /_sandbox/stats", s.handleStats)
+	m.HandleFunc("POST /v1/run", s.authed(s.handleStartRun))
+	m.HandleFunc("GET /v1/run", s.authed(s.handleListRuns))
+	m.HandleFunc("GET /v1/run/{shortId}", s.authed(s.handleGetRun))
+	m.HandleFunc("POST /v1/run/{shortId}", s.authed(s.handleRerun))
+	m.HandleFunc("GET /v1/run-test-case/{shortId}/logs", s.authed(s.handleLogs))
+	m.HandleFunc("GET /v1/test-cases", s.authed(s.handleListTestCases))
+	m.HandleFunc("POST /v1/test-cases", s.authed(s.handleCreateTestCase))
+	m.HandleFunc("GET /v1/remote-tunnels", s.authed(s.handleListTunnels))
+	m.HandleFunc("GET /v1/remote-tunnels/{runnerId}/status", s.authed(s.handleTunnelStatus))
+	m.HandleFunc("GET /v1/applications", s.authed(s.handleApplications))
+	m.HandleFunc("GET /v1/applications/{app}/environments", s.authed(s.handleEnvironments))
+	m.HandleFunc("GET /v1/outbound-ips", s.handleOutboundIPs)
+	m.HandleFunc("GET /v1/badge.svg", s.handleBadge)
+	m.HandleFunc("GET "+LegacyPrefix+"/projects/{projectUuid}/runs/{shortId}", s.handleLegacyRun)
+	m.HandleFunc(LegacyPrefix+"/", func(w http.ResponseWriter, r *http.Request) {
+		writeLegacyError(w, http.StatusNotFound, "Not Found")
+	})
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such operation: %s %s", r.Method, r.URL.Path)
+	})
+	s.mux = m
+}
+
+// ServeHTTP counts the request, then delays it and perhaps fails it before
+// any handler runs, so a faulted request has no effect on the sandbox. The
+// /_sandbox/ routes are exempt: tests read them to check the rest.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, pattern := s.mux.Handler(r)
+	s.count(routeKey(r.Method, pattern))
+	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") {
+		if s.opts.Latency > 0 {
+			if err := (clock.Real{}).Sleep(r.Context(), s.opts.Latency); err != nil {
+				return // the client gave up; nobody reads an answer
+			}
+		}
+		if s.injectFault(w, r) {
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// routeKey names a route for Stats: the mux pattern, method included.
+func routeKey(method, pattern string) string {
+	if strings.Contains(pattern, " ") {
+		return pattern
+	}
+	if pattern == "" {
+		pattern = "/"
+	}
+	return method + " " + pattern
+}
+
+// now is the sandbox time in seconds since the server started.
+func (s *Server) now() float64 {
+	return s.clock.Now().Sub(s.start).Seconds() * s.speed
+}
+
+// timeAt turns sandbox seconds into a wall-clock timestamp. Sandbox time
+// runs Speed times faster, so at a high speed timestamps run ahead of the
+// real clock; that keeps durations in the data consistent with the speed.
+func (s *Server) timeAt(sec float64) time.Time {
+	return s.start.Add(time.Duration(sec * float64(time.Second))).UTC()
+}
+
+func (s *Server) stamp(sec float64) string { return s.timeAt(sec).Format(time.RFC3339) }
+
+// Instance is a sandbox listening on a TCP address.
+type Instance struct {
+	BaseURL       string // e.g. http://127.0.0.1:8787
+	LegacyBaseURL string // BaseURL + LegacyPrefix
+	Server        *Server
+
+	http      *http.Server
+	served    chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Listen starts a sandbox on addr ("127.0.0.1:0" picks a free port).
+func Listen(addr string, opts Options) (*Instance, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := New(opts)
+	base := "http://" + ln.Addr().String()
+	inst := &Instance{BaseURL: base, LegacyBaseURL: base + LegacyPrefix, Server: srv,
+		http: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}, served: make(chan struct{})}
+	go func() {
+		defer close(inst.served)
+		_ = inst.http.Serve(ln) // returns ErrServerClosed after Close
+	}()
+	return inst, nil
+}
+
+// Close stops accepting connections and waits up to five seconds for
+// requests in flight (a --latency delay, say) before cutting them off.
+func (i *Instance) Close() error {
+	i.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := i.http.Shutdown(ctx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = i.http.Close()
+		}
+		<-i.served
+		i.closeErr = err
+	})
+	return i.closeErr
+}

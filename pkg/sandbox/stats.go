@@ -1,0 +1,49 @@
+package sandbox
+
+import (
+	"maps"
+	"net/http"
+)
+
+// Stats counts what the sandbox saw, so end-to-end tests can assert, for
+// example, that a retried request did not start a run twice.
+type Stats struct {
+	// Requests counts arrivals by route ("POST /v1/run"), including those
+	// that were then failed by fault injection. Unknown paths count as
+	// "METHOD /".
+	Requests map[string]int `json:"requests"`
+	// RunsStarted counts runs actually created (start and rerun).
+	RunsStarted int `json:"runsStarted"`
+	// TestCasesCreated counts accepted POST /v1/test-cases.
+	TestCasesCreated int `json:"testCasesCreated"`
+	// FaultsInjected counts requests failed on purpose; Faults splits them
+	// by kind: "500", "502", "503", "429" and "drop".
+	FaultsInjected int            `json:"faultsInjected"`
+	Faults         map[string]int `json:"faults"`
+}
+
+// Stats returns a copy of the counters.
+func (s *Server) Stats() Stats {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	out := s.stats
+	out.Requests = maps.Clone(s.stats.Requests)
+	out.Faults = maps.Clone(s.stats.Faults)
+	return out
+}
+
+func (s *Server) count(route string) {
+	s.statsMu.Lock()
+	s.stats.Requests[route]++
+	s.statsMu.Unlock()
+}
+
+func (s *Server) countWith(f func(*Stats)) {
+	s.statsMu.Lock()
+	f(&s.stats)
+	s.statsMu.Unlock()
+}
+
+func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.Stats())
+}
