@@ -1,0 +1,113 @@
+package sandbox
+
+import "github.com/testctl/testctl/pkg/api"
+
+// Fixture plans. Each is a hand-written timeline (sandbox seconds after the
+// run was started) rather than the output of the dependency scheduler, so
+// the documented durations hold exactly: the passing plan completes at 10 s,
+// the slow one at 3600 s. The timelines still respect the fixtures'
+// dependencies (resume-from cases start when their dependency ends).
+type plan struct {
+	ShortID string
+	Name    string
+	Status  string // final run status
+	Result  string // final run result, "" unless COMPLETED
+	Cases   []planCase
+}
+
+// planCase is one test case of a plan's timeline. An empty title means the
+// test case's own pass or fail text.
+type planCase struct {
+	TC             string
+	Start, End     float64
+	Status, Result string
+	Title, Thought string
+	Issues         []string
+}
+
+const (
+	PlanPassing   = "pln-passing_sandbox"
+	PlanFailing   = "pln-failing_sandbox"
+	PlanErroring  = "pln-erroring_sandbox"
+	PlanCancelled = "pln-cancelled_sandbox"
+	PlanSkipped   = "pln-skipped_sandbox"
+	PlanSlow      = "pln-slow_sandbox"
+)
+
+func passed(tc string, start, end float64) planCase {
+	return planCase{TC: tc, Start: start, End: end, Status: api.StatusCompleted, Result: api.ResultPassed}
+}
+
+func failed(tc string, start, end float64) planCase {
+	return planCase{TC: tc, Start: start, End: end, Status: api.StatusCompleted, Result: api.ResultFailed}
+}
+
+const (
+	cancelTitle   = "Cancelled: the run was cancelled by sandbox-bot"
+	cancelThought = "A user cancelled the run before this test case could finish."
+	skipTitle     = "Skipped: no device is available for preset_sandbox-pixel"
+	skipThought   = "The plan targets the Pixel device preset and the sandbox device farm has none free, so the test case was skipped without running."
+)
+
+var fixturePlans = []*plan{
+	{ShortID: PlanPassing, Name: "Smoke (passing)", Status: api.StatusCompleted, Result: api.ResultPassed, Cases: []planCase{
+		passed(TestCaseLogin, 1, 4), passed(TestCaseSearch, 1.5, 7.5), passed(TestCaseHealthAPI, 2, 4),
+		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
+	}},
+	{ShortID: PlanFailing, Name: "Checkout regression (failing)", Status: api.StatusCompleted, Result: api.ResultFailed, Cases: []planCase{
+		passed(TestCaseLogin, 1, 4), failed(TestCaseExpiredCoupon, 1.5, 6.5), failed(TestCaseDeclinedCard, 2, 8),
+		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
+		{TC: TestCaseOrderEmail, Start: 10, End: 10, Status: api.StatusCompleted, Result: api.ResultSkipped,
+			Title:   skippedByDependencyTitle(fixtureByID(TestCaseExpiredCoupon).Name),
+			Thought: skippedByDependencyThought(fixtureByID(TestCaseExpiredCoupon).Name, api.ResultFailed)},
+		passed(TestCaseOrderHistory, 10, 12),
+	}},
+	{ShortID: PlanErroring, Name: "Staging environment (erroring)", Status: api.StatusError, Cases: []planCase{
+		passed(TestCaseLogin, 1, 4), passed(TestCaseHealthAPI, 1.5, 3),
+		{TC: TestCaseSearch, Start: 2, End: 6, Status: api.StatusError,
+			Title:   "Environment " + envStagingURL + " stopped responding",
+			Thought: "Three page loads in a row timed out after 30 s, so the agent stopped the test case with an error.",
+			Issues:  []string{"environment-down"}},
+		{TC: TestCaseAddToCart, Start: 4, End: 6, Status: api.StatusError,
+			Title: "Not finished: the run ended in error", Thought: "The environment became unreachable while this test case was running."},
+	}},
+	{ShortID: PlanCancelled, Name: "Nightly full suite (cancelled)", Status: api.StatusCancelled, Cases: []planCase{
+		passed(TestCaseLogin, 1, 4), passed(TestCaseHealthAPI, 2, 3.5),
+		{TC: TestCaseSearch, Start: 1.5, End: 6, Status: api.StatusCancelled, Title: cancelTitle, Thought: cancelThought},
+		{TC: TestCaseAddToCart, Start: 4, End: 6, Status: api.StatusCancelled, Title: cancelTitle, Thought: cancelThought},
+		{TC: TestCaseCheckout, Start: 6, End: 6, Status: api.StatusCancelled, Title: cancelTitle, Thought: cancelThought},
+	}},
+	{ShortID: PlanSkipped, Name: "Mobile checkout (skipped)", Status: api.StatusCompleted, Result: api.ResultSkipped, Cases: []planCase{
+		{TC: TestCaseLogin, Start: 1, End: 3, Status: api.StatusCompleted, Result: api.ResultSkipped, Title: skipTitle, Thought: skipThought},
+		{TC: TestCaseAddToCart, Start: 1.5, End: 3.5, Status: api.StatusCompleted, Result: api.ResultSkipped, Title: skipTitle, Thought: skipThought},
+	}},
+	{ShortID: PlanSlow, Name: "Full regression (slow)", Status: api.StatusCompleted, Result: api.ResultPassed, Cases: []planCase{
+		passed(TestCaseLogin, 2, 1200), passed(TestCaseHealthAPI, 3, 1800), passed(TestCaseSearch, 2, 2400),
+		passed(TestCaseAddToCart, 1200, 3600),
+	}},
+}
+
+func findPlan(shortID string) *plan {
+	for _, p := range fixturePlans {
+		if p.ShortID == shortID {
+			return p
+		}
+	}
+	return nil
+}
+
+func fixtureByID(id string) *testCase {
+	if i, ok := fixtureIndex[id]; ok {
+		return fixtureTestCases[i]
+	}
+	return nil
+}
+
+func skippedByDependencyTitle(depName string) string {
+	return "Not run: waits for \"" + depName + "\", which did not pass"
+}
+
+func skippedByDependencyThought(depName, depOutcome string) string {
+	return "Wait-for dependencies must all end COMPLETED with PASSED before this test case starts. \"" +
+		depName + "\" ended " + depOutcome + ", so this test case did not run."
+}

@@ -1,0 +1,231 @@
+package sandbox
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// burnIn is how long (sandbox seconds) a created test case stays
+// GENERATING before its recorded steps are saved.
+const burnIn = 60
+
+// testCaseItem is api.TestCase plus what the sandbox knows beyond the
+// published shape: the generation status and the dependencies.
+type testCaseItem struct {
+	api.TestCase
+	GenerationStatus string   `json:"generationStatus"`
+	ResumeFrom       string   `json:"resumeFromDependencyProjectTestCaseId,omitempty"`
+	WaitFor          []string `json:"waitForDependenciesProjectTestCaseIds,omitempty"`
+}
+
+// allTestCases lists the fixtures, then created test cases oldest first.
+func (s *Server) allTestCases() []*testCase {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append(slices.Clip(fixtureTestCases), s.created...)
+}
+
+func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
+	created := tc.createdAtS
+	if !tc.created {
+		created = -float64(90-fixtureIndex[tc.ID]) * 86400 // fixtures were written months ago
+	}
+	out := testCaseItem{TestCase: api.TestCase{ID: tc.ID, Name: tc.Name, IsEnabled: tc.Enabled,
+		Labels: append([]string{}, tc.Labels...), Classification: tc.Classification, ApplicationShortID: appWebID,
+		ApplicationName: appWebName, Goal: tc.Goal, CreatedAt: s.stamp(created), LastRun: s.lastRun(tc.ID, now)},
+		GenerationStatus: api.GenerationCompleted, ResumeFrom: tc.ResumeFrom, WaitFor: tc.WaitFor}
+	if tc.created && now < tc.generatedAt {
+		out.GenerationStatus = api.GenerationGenerating
+	}
+	return out
+}
+
+// lastRun is the latest run that included the test case: one started here,
+// else the newest past run whose kind includes it.
+func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
+	s.mu.RLock()
+	var found *run
+	for i := len(s.runOrder) - 1; i >= 0 && found == nil; i-- {
+		if slices.ContainsFunc(s.runOrder[i].cases, func(c caseRun) bool { return c.tc.ID == id }) {
+			found = s.runOrder[i]
+		}
+	}
+	s.mu.RUnlock()
+	for i := 0; found == nil && i < len(s.history) && i < 1000; i++ {
+		if slices.ContainsFunc(historyKinds[s.history[i].kind].cases, func(c caseRun) bool { return c.tc.ID == id }) {
+			found = s.historyRun(i)
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	e := found.elapsed(now)
+	for i := range found.cases {
+		if c := &found.cases[i]; c.tc.ID == id {
+			out := &api.TestCaseRun{ShortID: found.shortID}
+			out.Status, out.Result = c.stateAt(e)
+			if c.final(e) {
+				out.CompletedAt = s.stamp(found.created + c.end)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// handleListTestCases is GET /v1/test-cases. labels is comma-separated and
+// matches test cases carrying ANY of the labels.
+func (s *Server) handleListTestCases(c *call) {
+	if !c.project("") {
+		return
+	}
+	app := c.q["applicationShortId"]
+	if app != "" && !hasPrefixID(app, "app_") {
+		c.fail(http.StatusBadRequest, "applicationShortId %q must start with app_", app)
+		return
+	}
+	enabled, enabledSet, err := c.q.boolean("isEnabled")
+	limit, offset := 0, 0
+	if err == nil {
+		limit, err = c.q.integer("limit", 20, 1, 100)
+	}
+	if err == nil {
+		offset, err = c.q.integer("offset", 0, 0, maxInt)
+	}
+	if err != nil {
+		c.fail(http.StatusBadRequest, "%v", err)
+		return
+	}
+	if app != "" && app != appWebID {
+		c.fail(http.StatusNotFound, "application %s not found in project %s", app, ProjectShortID)
+		return
+	}
+	var labels []string
+	for _, l := range strings.Split(c.q["labels"], ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			labels = append(labels, l)
+		}
+	}
+	list := struct {
+		TestCases []testCaseItem `json:"testCases"`
+		Total     int32          `json:"total"`
+		Limit     int32          `json:"limit"`
+		Offset    int32          `json:"offset"`
+	}{TestCases: []testCaseItem{}, Limit: int32(limit), Offset: int32(min(offset, 1<<31-1))}
+	for _, tc := range s.allTestCases() {
+		if enabledSet && tc.Enabled != enabled {
+			continue
+		}
+		if len(labels) > 0 && !slices.ContainsFunc(labels, func(l string) bool { return slices.Contains(tc.Labels, l) }) {
+			continue
+		}
+		if int(list.Total) >= offset && len(list.TestCases) < limit {
+			list.TestCases = append(list.TestCases, s.testCaseItem(tc, c.now))
+		}
+		list.Total++
+	}
+	writeJSON(c.w, http.StatusOK, list)
+}
+
+// createTestCaseBody also accepts projectShortId, which the service infers
+// from the key but an organization-scoped client may send anyway.
+type createTestCaseBody struct {
+	api.CreateTestCaseRequest
+	ProjectShortID string `json:"projectShortId,omitempty"`
+}
+
+type createTestCaseResponse struct {
+	api.CreateTestCaseResponse
+	ApplicationShortID string `json:"applicationShortId"`
+	CreatedAt          string `json:"createdAt"`
+}
+
+// handleCreateTestCase is POST /v1/test-cases. Format errors (400) are
+// reported before unknown references (404).
+func (s *Server) handleCreateTestCase(c *call) {
+	var body createTestCaseBody
+	if !decodeBody(c.w, c.r, &body, false) || !c.projectOptional(body.ProjectShortID) {
+		return
+	}
+	req := &body.CreateTestCaseRequest
+	if err := s.validateCreate(req); err != nil {
+		c.failErr(err)
+		return
+	}
+	tc := &testCase{Name: req.Name, Goal: req.Goal, ExpectedResult: req.ExpectedResult, Labels: []string{},
+		Classification: "UI", ResumeFrom: strings.ToLower(req.ResumeFromDependencyProjectTestCaseID),
+		Duration: 4, Profile: profileUI, Scenario: req.ScenarioShortID, Configs: req.ConfigShortIDs,
+		PassTitle:   "Goal reached: " + req.Goal,
+		PassThought: "The recorded steps reached the goal and nothing contradicted the expected result.",
+		created:     true, createdAtS: c.now, generatedAt: c.now + burnIn}
+	for _, d := range req.WaitForDependenciesProjectTestCaseIDs {
+		if d = strings.ToLower(d); !slices.Contains(tc.WaitFor, d) {
+			tc.WaitFor = append(tc.WaitFor, d)
+		}
+	}
+	s.mu.Lock()
+	tc.ID = uuidFor(s.opts.Seed, "created-test-case", strconv.Itoa(len(s.created)))
+	s.created = append(s.created, tc)
+	s.createdByID[tc.ID] = tc
+	s.mu.Unlock()
+	s.countWith(func(st *Stats) { st.TestCasesCreated++ })
+	writeJSON(c.w, http.StatusOK, createTestCaseResponse{
+		CreateTestCaseResponse: api.CreateTestCaseResponse{ID: tc.ID, Name: tc.Name, IsEnabled: false, GenerationStatus: api.GenerationGenerating},
+		ApplicationShortID:     appWebID, CreatedAt: s.stamp(c.now)})
+}
+
+func (s *Server) validateCreate(req *api.CreateTestCaseRequest) *apiError {
+	n := utf8.RuneCountInString(req.Name)
+	switch {
+	case strings.TrimSpace(req.Name) == "":
+		return errorf(http.StatusBadRequest, "name is required (1 to 80 characters)")
+	case n > 80:
+		return errorf(http.StatusBadRequest, "name is %d characters long; it must be 1 to 80 characters", n)
+	case strings.TrimSpace(req.Goal) == "":
+		return errorf(http.StatusBadRequest, "goal is required")
+	case req.ApplicationShortID == "":
+		return errorf(http.StatusBadRequest, "applicationShortId is required")
+	case !hasPrefixID(req.ApplicationShortID, "app_"):
+		return errorf(http.StatusBadRequest, "applicationShortId %q must start with app_", req.ApplicationShortID)
+	case req.ScenarioShortID != "" && !hasPrefixID(req.ScenarioShortID, "scenario_"):
+		return errorf(http.StatusBadRequest, "scenarioShortId %q must start with scenario_", req.ScenarioShortID)
+	case req.ResumeFromDependencyProjectTestCaseID != "" && !uuidPattern.MatchString(req.ResumeFromDependencyProjectTestCaseID):
+		return errorf(http.StatusBadRequest, "resumeFromDependencyProjectTestCaseId %q is not a UUID", req.ResumeFromDependencyProjectTestCaseID)
+	}
+	for i, cfg := range req.ConfigShortIDs {
+		if !hasPrefixID(cfg, "cfg_") {
+			return errorf(http.StatusBadRequest, "configShortIds[%d] %q must start with cfg_", i, cfg)
+		}
+	}
+	for i, d := range req.WaitForDependenciesProjectTestCaseIDs {
+		if !uuidPattern.MatchString(d) {
+			return errorf(http.StatusBadRequest, "waitForDependenciesProjectTestCaseIds[%d] %q is not a UUID", i, d)
+		}
+	}
+	if req.ApplicationShortID != appWebID {
+		return errorf(http.StatusNotFound, "application %s not found in project %s", req.ApplicationShortID, ProjectShortID)
+	}
+	if req.ScenarioShortID != "" && !knownScenarios[req.ScenarioShortID] {
+		return errorf(http.StatusNotFound, "scenario %s not found in project %s", req.ScenarioShortID, ProjectShortID)
+	}
+	for _, cfg := range req.ConfigShortIDs {
+		if !knownConfigs[cfg] {
+			return errorf(http.StatusNotFound, "config %s not found in project %s", cfg, ProjectShortID)
+		}
+	}
+	deps := req.WaitForDependenciesProjectTestCaseIDs
+	if r := req.ResumeFromDependencyProjectTestCaseID; r != "" {
+		deps = append([]string{r}, deps...)
+	}
+	for _, d := range deps {
+		if s.lookupTestCase(strings.ToLower(d)) == nil {
+			return errorf(http.StatusNotFound, "dependency test case %s not found in project %s", d, ProjectShortID)
+		}
+	}
+	return nil
+}
