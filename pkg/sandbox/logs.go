@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// logsResponse is api.LogsResponse whose list of the requested kind is
+// present even when empty, so "nothing matched" reads as [] rather than as
+// a missing field.
+type logsResponse struct {
+	api.LogsResponse
+	Network  *[]api.NetworkEntry `json:"network,omitempty"`
+	Console  *[]api.ConsoleEntry `json:"console,omitempty"`
+	APICalls *[]api.APICallEntry `json:"apiCalls,omitempty"`
+}
+
+// logFilter is the parsed query object of the logs operation.
+type logFilter struct {
+	kind, status          string
+	url                   *regexp.Regexp
+	warnings, includeInfo bool
+}
+
+func parseLogFilter(q params) (logFilter, error) {
+	var f logFilter
+	var err error
+	if q["kind"] == "" {
+		return f, fmt.Errorf("kind is required: network, console or apiCalls")
+	}
+	if f.kind, err = q.oneOf("kind", "", api.LogKindNetwork, api.LogKindConsole, api.LogKindAPICalls); err != nil {
+		return f, err
+	}
+	if f.status, err = q.oneOf("statusFilter", "all", "all", "errors", "success"); err != nil {
+		return f, err
+	}
+	if f.warnings, _, err = q.boolean("includeWarnings"); err != nil {
+		return f, err
+	}
+	if f.includeInfo, _, err = q.boolean("includeInfo"); err != nil {
+		return f, err
+	}
+	if p := q["urlPattern"]; p != "" {
+		if f.url, err = regexp.Compile("(?i)" + p); err != nil {
+			return f, fmt.Errorf("urlPattern is not a valid regular expression: %v", err)
+		}
+	}
+	return f, nil
+}
+
+func (f logFilter) statusOK(code int32, failed bool) bool {
+	switch f.status {
+	case "errors":
+		return failed || code >= 400
+	case "success":
+		return !failed && code >= 200 && code < 400
+	}
+	return true
+}
+
+func (f logFilter) urlOK(u string) bool { return f.url == nil || f.url.MatchString(u) }
+
+// handleLogs is GET /v1/run-test-case/{shortId}/logs. urlPattern and
+// statusFilter apply to network and apiCalls, includeWarnings and
+// includeInfo to console; each is ignored for the other kinds.
+func (s *Server) handleLogs(c *call) {
+	if !c.project("") {
+		return
+	}
+	f, err := parseLogFilter(c.q)
+	if err != nil {
+		c.fail(http.StatusBadRequest, "%v", err)
+		return
+	}
+	short := c.r.PathValue("shortId")
+	r, i := s.findRunTestCase(short)
+	if r == nil {
+		c.fail(http.StatusNotFound, "run test case %s not found in project %s", short, ProjectShortID)
+		return
+	}
+	cr := &r.cases[i]
+	e := r.elapsed(c.now)
+	full := s.captureFor(short, cr)
+	progress := 1.0
+	switch {
+	case cr.start >= cr.end || e < cr.start: // did not run, or not yet
+		progress = 0
+	case e < cr.end:
+		progress = (e - cr.start) / (cr.end - cr.start)
+	}
+	part := func(n int) int { return int(float64(n) * progress) }
+
+	resp := logsResponse{LogsResponse: api.LogsResponse{RunTestCaseShortID: short, Kind: f.kind}}
+	var captured, matched int
+	switch f.kind {
+	case api.LogKindNetwork:
+		list := []api.NetworkEntry{}
+		all := full.network[:part(len(full.network))]
+		for _, n := range all {
+			if f.urlOK(n.URL) && f.statusOK(n.StatusCode, n.StatusCode == 0 || n.IsError) {
+				list = append(list, n)
+			}
+		}
+		captured, matched = len(all), len(list)
+		list = list[:min(len(list), LogsPerCallCap)]
+		resp.Network = &list
+	case api.LogKindAPICalls:
+		list := []api.APICallEntry{}
+		all := full.apiCalls[:part(len(full.apiCalls))]
+		for _, a := range all {
+			code := int32(0)
+			if a.StatusCode != nil {
+				code = *a.StatusCode
+			}
+			if f.urlOK(a.URL) && f.statusOK(code, a.StatusCode == nil || !a.Success) {
+				list = append(list, a)
+			}
+		}
+		captured, matched = len(all), len(list)
+		list = list[:min(len(list), LogsPerCallCap)]
+		resp.APICalls = &list
+	case api.LogKindConsole:
+		list := []api.ConsoleEntry{}
+		all := full.console[:part(len(full.console))]
+		for _, m := range all {
+			if (m.Level != "warning" || f.warnings) && (m.Level != "info" || f.includeInfo) {
+				list = append(list, m)
+			}
+		}
+		captured, matched = len(all), len(list)
+		list = list[:min(len(list), LogsPerCallCap)]
+		resp.Console = &list
+	}
+	resp.TotalMatched = int32(matched)
+	resp.Returned = int32(min(matched, LogsPerCallCap))
+	resp.HasMore = matched > LogsPerCallCap
+	resp.Message = logsMessage(f.kind, cr, e, captured, matched)
+	writeJSON(c.w, http.StatusOK, resp)
+}
+
+func logsMessage(kind string, c *caseRun, e float64, captured, matched int) string {
+	switch {
+	case c.start >= c.end:
+		return "Nothing was captured: this test case did not run."
+	case e < c.start:
+		return "Nothing was captured yet: this test case has not started."
+	case captured == 0 && kind == api.LogKindAPICalls:
+		return "Nothing was captured: API calls are recorded only for API tests."
+	case captured == 0 && c.tc.Profile == profileAPI:
+		return "Nothing was captured: this is an API test, which has no browser; read kind apiCalls."
+	case captured == 0:
+		return "Nothing was captured for this test case."
+	case matched > LogsPerCallCap:
+		return fmt.Sprintf("Showing the first %d of %d matching entries; narrow the result with urlPattern or statusFilter.", LogsPerCallCap, matched)
+	case matched == 0 && kind == api.LogKindConsole:
+		return fmt.Sprintf("None of the %d captured console entries match; warnings and info-level entries are hidden unless includeWarnings or includeInfo is true.", captured)
+	case matched == 0:
+		return fmt.Sprintf("None of the %d captured entries match; use a broader urlPattern or statusFilter=all.", captured)
+	case e < c.end:
+		return "The test case is still running; more entries may be captured."
+	}
+	return ""
+}

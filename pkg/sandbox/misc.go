@@ -1,0 +1,118 @@
+package sandbox
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// Operations the service publishes without shapes; the sandbox gives them
+// small, plausible ones so `testctl api` has something to try.
+
+// handleApplications is GET /v1/applications.
+func (s *Server) handleApplications(c *call) {
+	if !c.project("") {
+		return
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"applications": sandboxApplications})
+}
+
+// handleEnvironments is GET /v1/applications/{app}/environments.
+func (s *Server) handleEnvironments(c *call) {
+	if !c.project("") {
+		return
+	}
+	app := c.r.PathValue("app")
+	if !hasPrefixID(app, "app_") {
+		c.fail(http.StatusBadRequest, "%q is not an application short id (app_<id>)", app)
+		return
+	}
+	envs, ok := sandboxEnvironments[app]
+	if !ok {
+		c.fail(http.StatusNotFound, "application %s not found in project %s", app, ProjectShortID)
+		return
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"environments": envs})
+}
+
+// OutboundIPs are the documentation-range addresses the sandbox claims its
+// test agents connect from.
+var OutboundIPs = []string{"192.0.2.10", "198.51.100.24", "203.0.113.77"}
+
+// handleOutboundIPs is GET /v1/outbound-ips, public like the service's.
+func (s *Server) handleOutboundIPs(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"ips": OutboundIPs})
+}
+
+// handleBadge is GET /v1/badge.svg?token=…&testPlanShortId=…, public (no
+// Authorization header): the token in the query is one of the sandbox keys.
+// It shows the latest run of the plan.
+func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
+	q, err := parseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	token, planID := q["token"], q["testPlanShortId"]
+	switch k := keyFor(token); {
+	case token == "" || planID == "":
+		writeError(w, http.StatusBadRequest, "token and testPlanShortId are required")
+		return
+	case k == keyNone:
+		writeError(w, http.StatusUnauthorized, "invalid badge token")
+		return
+	case k == keySuspended:
+		writeError(w, http.StatusForbidden, msgSuspended)
+		return
+	}
+	p, apiErr := lookupPlan(planID)
+	if apiErr != nil {
+		writeError(w, apiErr.status, "%s", apiErr.msg)
+		return
+	}
+	label, colour := s.badgeState(p.ShortID)
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-cache")
+	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="150" height="20" role="img" aria-label="testctl: %[1]s">`+
+		`<title>%[3]s: %[1]s</title><rect width="60" height="20" fill="#555"/><rect x="60" width="90" height="20" fill="%[2]s"/>`+
+		`<g fill="#fff" font-family="Verdana,sans-serif" font-size="11"><text x="6" y="14">testctl</text>`+
+		`<text x="66" y="14">%[1]s</text></g></svg>`, label, colour, html.EscapeString(p.Name))
+}
+
+// badgeState describes the newest run of a plan: one started here, else
+// the newest past one.
+func (s *Server) badgeState(planID string) (label, colour string) {
+	now := s.now()
+	var latest *run
+	s.mu.RLock()
+	for i := len(s.runOrder) - 1; i >= 0 && latest == nil; i-- {
+		if p := s.runOrder[i].plan; p != nil && p.ShortID == planID {
+			latest = s.runOrder[i]
+		}
+	}
+	s.mu.RUnlock()
+	for i := 0; latest == nil && i < len(s.history) && i < 1000; i++ {
+		if p := historyKinds[s.history[i].kind].plan; p != nil && p.ShortID == planID {
+			latest = s.historyRun(i)
+		}
+	}
+	if latest == nil {
+		return "no runs", "#9f9f9f"
+	}
+	status, result := latest.stateAt(latest.elapsed(now))
+	switch {
+	case result != nil && *result == api.ResultPassed:
+		return "passing", "#4c1"
+	case result != nil && *result == api.ResultFailed:
+		return "failing", "#e05d44"
+	case result != nil:
+		return "skipped", "#dfb317"
+	case status == api.StatusError:
+		return "error", "#e05d44"
+	case status == api.StatusCancelled:
+		return "cancelled", "#9f9f9f"
+	}
+	return "running", "#007ec6"
+}

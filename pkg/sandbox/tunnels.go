@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// Remote tunnel fixtures. runner-nostatus omits the status field, as a
+// client must be ready for (service-notes.md): the status is derived from
+// connections. runner-warming comes up over the first 20 s of sandbox time
+// (inactive, then degraded from 10 s, healthy from 20 s) so that waiting
+// for a healthy tunnel can be rehearsed.
+type tunnel struct {
+	id         string
+	ports      []int
+	omitStatus bool
+	conns      func(now float64) int
+}
+
+func fixed(n int) func(float64) int { return func(float64) int { return n } }
+
+var tunnels = []tunnel{
+	{id: "runner-healthy", ports: []int{3000, 8080}, conns: fixed(4)},
+	{id: "runner-degraded", ports: []int{3000}, conns: fixed(2)},
+	{id: "runner-inactive", conns: fixed(0)},
+	{id: "runner-nostatus", ports: []int{5173}, omitStatus: true, conns: fixed(5)},
+	{id: "runner-warming", ports: []int{4200}, conns: func(now float64) int {
+		switch {
+		case now < 10:
+			return 0
+		case now < 20:
+			return 2
+		}
+		return 4
+	}},
+}
+
+func findTunnel(id string) *tunnel {
+	for i := range tunnels {
+		if tunnels[i].id == id {
+			return &tunnels[i]
+		}
+	}
+	return nil
+}
+
+func (t *tunnel) status(now float64) api.TunnelStatus {
+	n := t.conns(now)
+	out := api.TunnelStatus{Status: api.TunnelHealthFor(n), Connections: n, Hostnames: []api.TunnelHostname{}}
+	if n > 0 {
+		for _, p := range t.ports {
+			out.Hostnames = append(out.Hostnames, api.TunnelHostname{LocalPort: p,
+				URL: "https://" + t.id + "-" + strconv.Itoa(p) + ".tunnel.sandbox.testctl.invalid"})
+		}
+	}
+	return out
+}
+
+// handleTunnelStatus is GET /v1/remote-tunnels/{runnerId}/status. Runners
+// belong to the organization, so projectShortId is optional even for an
+// organization-scoped key; when given it must be allowed for the key.
+func (s *Server) handleTunnelStatus(c *call) {
+	if !c.projectOptional("") {
+		return
+	}
+	t := findTunnel(c.r.PathValue("runnerId"))
+	if t == nil {
+		c.fail(http.StatusNotFound, "remote tunnel %s not found", c.r.PathValue("runnerId"))
+		return
+	}
+	st := t.status(c.now)
+	if t.omitStatus {
+		writeJSON(c.w, http.StatusOK, struct {
+			Connections int                  `json:"connections"`
+			Hostnames   []api.TunnelHostname `json:"hostnames"`
+		}{st.Connections, st.Hostnames})
+		return
+	}
+	writeJSON(c.w, http.StatusOK, st)
+}
+
+// handleListTunnels is GET /v1/remote-tunnels, published without a shape.
+func (s *Server) handleListTunnels(c *call) {
+	if !c.projectOptional("") {
+		return
+	}
+	type item struct {
+		RunnerID    string `json:"runnerId"`
+		Connections int    `json:"connections"`
+	}
+	out := struct {
+		Tunnels []item `json:"tunnels"`
+	}{}
+	for _, t := range tunnels {
+		out.Tunnels = append(out.Tunnels, item{t.id, t.conns(c.now)})
+	}
+	writeJSON(c.w, http.StatusOK, out)
+}
