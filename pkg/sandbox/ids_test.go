@@ -1,0 +1,36 @@
+package sandbox
+
+import "testing"
+
+func TestRunIDsRoundTrip(t *testing.T) {
+	s, _ := newSandbox(t, Options{Seed: 99})
+	seen := map[string]bool{}
+	for _, prefix := range []byte{'h', 'r'} {
+		for _, i := range []int{0, 1, 2, 35, 36, 1000, 99999, MaxHistory - 1} {
+			id := s.encodeRunID(prefix, i)
+			p, j, ok := s.decodeRunID(id)
+			if len(id) != 6 || !ok || p != prefix || j != i || seen[id] {
+				t.Errorf("%c %d -> %q -> %c %d %v", prefix, i, id, p, j, ok)
+			}
+			seen[id] = true
+		}
+	}
+	for _, bad := range []string{"", "h", "x12345", "h1234", "h12345x", "h-2345", "HABCDE"} {
+		if _, _, ok := s.decodeRunID(bad); ok {
+			t.Errorf("%q decoded", bad)
+		}
+	}
+	if s.findRun(s.encodeRunID('h', 50)) != nil {
+		t.Error("a history id past the history was found")
+	}
+}
+
+func TestUUIDs(t *testing.T) {
+	a, b := uuidFor(1, "x"), uuidFor(1, "y")
+	if !uuidPattern.MatchString(a) || a[14] != '4' || a == b || a != uuidFor(1, "x") || a == uuidFor(2, "x") {
+		t.Errorf("uuids %s %s", a, b)
+	}
+	if v := a[19]; v != '8' && v != '9' && v != 'a' && v != 'b' {
+		t.Errorf("variant of %s", a)
+	}
+}
