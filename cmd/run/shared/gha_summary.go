@@ -1,0 +1,113 @@
+package shared
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// stepSummary renders the runs as GitHub-flavoured Markdown. Service text is
+// escaped so that it cannot add links, HTML or table columns.
+func stepSummary(reports []runReport) string {
+	var b strings.Builder
+	for _, r := range reports {
+		fmt.Fprintf(&b, "### %s testctl run `%s`: %s\n\n", runEmoji(r), mdText(r.ShortID), mdText(runHeadline(r)))
+		var facts []string
+		if link := mdLink("Open the run", r.URL); link != "" {
+			facts = append(facts, link)
+		}
+		if r.Detail != nil {
+			facts = append(facts, countCases(r.Detail.RunTestCases).String())
+		}
+		if r.Err != nil {
+			facts = append(facts, mdText(firstLine(r.Err.Error())))
+		}
+		if len(facts) > 0 {
+			b.WriteString(strings.Join(facts, " · ") + "\n\n")
+		}
+		if r.Detail == nil || len(r.Detail.RunTestCases) == 0 {
+			continue
+		}
+		b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
+		for _, tc := range r.Detail.RunTestCases {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", caseEmoji(tc), mdText(tc.Name), mdText(caseOutcome(tc)), mdText(tc.ResultTitle))
+		}
+		b.WriteString("\n")
+		writeReasons(&b, r.Detail)
+	}
+	return b.String()
+}
+
+// writeReasons lists why test cases did not pass, with the evaluation.
+func writeReasons(b *strings.Builder, d *api.RunDetail) {
+	first := true
+	for _, tc := range d.RunTestCases {
+		if !isTestCaseFailure(tc) && tc.Result != api.ResultSkipped {
+			continue
+		}
+		if first {
+			b.WriteString("#### Why test cases did not pass\n\n")
+			first = false
+		}
+		fmt.Fprintf(b, "**%s** (`%s`) — %s: %s\n\n", mdText(tc.Name), mdText(tc.ShortID), mdText(caseOutcome(tc)), mdText(tc.ResultTitle))
+		if thought := strings.TrimSpace(termtext.Sanitize(tc.EvaluationThought)); thought != "" {
+			for _, line := range strings.Split(thought, "\n") {
+				fmt.Fprintf(b, "> %s\n", mdText(line))
+			}
+			b.WriteString("\n")
+		}
+	}
+}
+
+func runEmoji(r runReport) string {
+	switch {
+	case r.Detail == nil || r.Err != nil:
+		return "❌"
+	case r.Pending != "":
+		return "⏳"
+	case r.Code != 0:
+		return "❌"
+	case r.Detail.ResultOrEmpty() == api.ResultSkipped:
+		return "⚠️"
+	}
+	return "✅"
+}
+
+func caseEmoji(tc api.RunTestCase) string {
+	switch {
+	case !api.IsTerminalStatus(tc.Status):
+		return "⏳"
+	case isTestCaseFailure(tc):
+		return "❌"
+	case tc.Result == api.ResultSkipped:
+		return "⏭️"
+	}
+	return "✅"
+}
+
+// mdEscaper neutralises Markdown and HTML: entities for what starts HTML,
+// a backslash for the punctuation Markdown gives meaning (GFM allows a
+// backslash before any ASCII punctuation, so over-escaping is harmless).
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"|", `\|`, "#", `\#`, "~", `\~`, "!", `\!`, "(", `\(`, ")", `\)`,
+)
+
+// mdText is service text on one line, safe inside Markdown and table cells.
+func mdText(s string) string { return mdEscaper.Replace(termtext.SanitizeLine(s)) }
+
+// mdLink links only to web addresses; anything else is shown as text.
+func mdLink(label, url string) string {
+	url = termtext.SanitizeLine(url)
+	if url == "" {
+		return ""
+	}
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return mdText(url)
+	}
+	url = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(url)
+	return fmt.Sprintf("[%s](%s)", label, url)
+}

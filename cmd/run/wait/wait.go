@@ -1,0 +1,128 @@
+// Package wait is `testctl run wait`: block until runs reach a verdict and
+// exit with it.
+package wait
+
+import (
+	"context"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// Options are the inputs of `run wait`.
+type Options struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	RunIDs  []string
+	Wait    shared.WaitOptions
+}
+
+// NewCmdWait builds `run wait SHORTID…`.
+func NewCmdWait(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "wait SHORTID...",
+		Short: "Wait for runs to finish and exit with their verdict",
+		Long: `Poll runs every --interval until each is COMPLETED, ERROR or CANCELLED, then
+exit with the verdict, so a CI step can gate on it.
+
+Progress goes to stderr: on a terminal a live line with the elapsed time and
+the test cases by status, each test case printed as it finishes; elsewhere one
+line per change of state (a run status, a test case finishing), never one per
+poll. At the end stderr gets a summary of every test case that did not pass,
+with the reason the evaluation gave.
+
+Stdout carries only data: with -o json, -o yaml or --jq the final run detail
+(one object for one run, an array for several), otherwise a table of the test
+cases. On a timeout or Ctrl-C the last state seen is printed the same way.
+
+Brief failures of the service or the network (5xx, 429, timeouts, dropped
+connections, unreadable answers) never end a wait before --timeout: requests
+are retried with backoff, honouring Retry-After, and a run is given up (exit
+6) only after 10 failures in a row. A 404 in the first 30 seconds is taken as
+a run that is not visible yet.
+
+Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
+--fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
+run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not exist;
+6 the service kept failing; 7 --timeout passed; 130 interrupted. With several
+runs the largest code wins. After a timeout or Ctrl-C the runs go on; the
+command to resume waiting is printed.
+
+--junit FILE writes a JUnit XML report: one testsuite per run, one testcase
+per test case (failure, error or skipped), also partial after a timeout.
+
+In GitHub Actions (GITHUB_ACTIONS=true) a Markdown summary is appended to
+$GITHUB_STEP_SUMMARY, each test case that did not pass becomes an ::error
+annotation, and $GITHUB_OUTPUT gets run_short_id, run_url, run_status and
+run_result. With several runs each output holds one line per run, in the
+order given; runs_json holds them all as a JSON array.`,
+		Example: `  # Wait for a run and exit with its verdict
+  testctl run wait r0a1b2
+
+  # Several runs at once; the exit code is the worst of them
+  testctl run wait r0a1b2 r0c3d4 --timeout 30m
+
+  # CI: gate the job and publish a JUnit report
+  testctl run wait "$RUN_ID" --interval 20s --timeout 45m --junit results.xml
+
+  # Only the final status, for a script
+  testctl run wait r0a1b2 --jq .status
+
+  # GitHub Actions step
+  #   - run: testctl run wait ${{ steps.start.outputs.run_short_id }} --junit results.xml
+  #   - if: always()
+  #     uses: mikepenz/action-junit-report@v4
+  #     with: { report_paths: results.xml }`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ctx = cmd.Context()
+			opts.RunIDs = args
+			if err := validateIDs(args); err != nil {
+				return err
+			}
+			if err := opts.Wait.Validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return waitRun(opts)
+		},
+	}
+	shared.AddWaitFlags(cmd.Flags(), &opts.Wait)
+	return cmd
+}
+
+// validateIDs rejects what cannot be a run short id before anything is
+// sent: an empty argument from an unset CI variable, or one with spaces or
+// slashes that would change the request path.
+func validateIDs(ids []string) error {
+	for _, id := range ids {
+		if id == "" {
+			return cmdutil.FlagErrorf("empty run short id (is the variable holding it set?)")
+		}
+		if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' }) {
+			return cmdutil.FlagErrorf("invalid run short id %q", id)
+		}
+	}
+	return nil
+}
+
+func waitRun(opts *Options) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	targets := make([]shared.WaitTarget, 0, len(opts.RunIDs))
+	for _, id := range opts.RunIDs {
+		// The creation time is unknown here: a 404 counts as "not visible
+		// yet" for 30 s from the start of the wait.
+		targets = append(targets, shared.WaitTarget{ShortID: id})
+	}
+	return shared.WaitForRuns(ctx, opts.Factory, opts.Wait, targets)
+}
