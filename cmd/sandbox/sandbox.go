@@ -1,0 +1,174 @@
+// Package sandbox implements `testctl sandbox`: serving the embedded
+// emulator of the service for other processes (another shell, a CI script).
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+// DefaultAddr is where `testctl sandbox` listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:8787"
+
+// Options are the inputs of `testctl sandbox`.
+type Options struct {
+	Factory   *cmdutil.Factory
+	Ctx       context.Context
+	Addr      string
+	Speed     float64
+	FaultRate float64
+	Latency   time.Duration
+	History   int
+	Seed      int64
+
+	// onReady, for tests, receives the instance once it is listening.
+	onReady func(*sandbox.Instance)
+}
+
+// NewCmdSandbox builds `testctl sandbox`.
+func NewCmdSandbox(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Serve an emulator of the service to try testctl without an account",
+		Long: `Serve an in-memory emulator of the whole service over HTTP until interrupted
+(Ctrl-C or SIGTERM). Its base URL and keys are printed on stderr; point testctl
+(or any HTTP client) at it from another shell. To run a single command against
+a private emulator instead, use the global --sandbox flag.
+
+Fixtures:
+  keys      ` + sandbox.ProjectKey + `     project-scoped, project ` + sandbox.ProjectShortID + `
+            ` + sandbox.OrgKey + `         organization-scoped: pass --project ` + sandbox.ProjectShortID + `
+            ` + sandbox.LimitKey + `       starting a run answers 402 (usage limit)
+            ` + sandbox.SuspendedKey + `   every call answers 403 (suspended)
+  plans     pln-passing_sandbox (about 10 s), pln-failing_sandbox, pln-erroring_sandbox,
+            pln-cancelled_sandbox, pln-skipped_sandbox, pln-slow_sandbox (one hour)
+  app       app_sandbox-web with environment env_sandbox-staging
+  runners   runner-healthy, runner-degraded, runner-inactive, runner-nostatus,
+            runner-warming (healthy after 20 s)
+
+Times are sandbox time: --speed 60 turns the slow plan's hour into a minute.
+--fault-rate fails that share of requests with a transient 500, 502, 503, 429
+or dropped connection, to rehearse retries. Everything random (history, logs,
+faults) is reproducible for a --seed. GET /_sandbox/stats counts requests.`,
+		Example: `  # Serve on 127.0.0.1:8787, then use it from another shell
+  testctl sandbox
+  export TESTCTL_BASE_URL=http://127.0.0.1:8787 TESTCTL_API_KEY=sandbox-project-key
+  testctl run start --plan pln-failing_sandbox --wait
+
+  # Rehearse a CI script: time 60x faster, one request in five fails
+  testctl sandbox --speed 60 --fault-rate 0.2 --seed 7
+
+  # A free port (printed on stderr), 10,000 past runs, 200 ms per response
+  testctl sandbox --addr 127.0.0.1:0 --history 10000 --latency 200ms`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Ctx = cmd.Context()
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sandboxRun(opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Addr, "addr", DefaultAddr, "address to listen on, host:port (port 0 picks a free one)")
+	fl.Float64Var(&opts.Speed, "speed", 1, "how many times faster than real time sandbox time runs")
+	fl.Float64Var(&opts.FaultRate, "fault-rate", 0, "share of requests, 0 to 1, that fail transiently")
+	fl.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, like 150ms")
+	fl.IntVar(&opts.History, "history", sandbox.DefaultHistory, "number of past runs listed by run list (0 for none)")
+	fl.Int64Var(&opts.Seed, "seed", 0, "seed of everything random: history, telemetry, faults")
+	return cmd
+}
+
+func (o *Options) validate() error {
+	_, _, err := net.SplitHostPort(o.Addr)
+	switch {
+	case err != nil:
+		return cmdutil.FlagErrorf("--addr must be host:port, like %s, not %q", DefaultAddr, o.Addr)
+	case math.IsNaN(o.Speed) || math.IsInf(o.Speed, 0) || o.Speed <= 0:
+		return cmdutil.FlagErrorf("--speed must be a positive number, like 1 or 60")
+	case math.IsNaN(o.FaultRate) || o.FaultRate < 0 || o.FaultRate > 1:
+		return cmdutil.FlagErrorf("--fault-rate must be between 0 and 1, like 0.2")
+	case o.Latency < 0:
+		return cmdutil.FlagErrorf("--latency must not be negative")
+	case o.History < 0 || o.History > sandbox.MaxHistory:
+		return cmdutil.FlagErrorf("--history must be between 0 and %d", sandbox.MaxHistory)
+	}
+	return nil
+}
+
+func sandboxRun(o *Options) error {
+	history := o.History
+	if history == 0 {
+		history = -1 // the package reads 0 as "default"
+	}
+	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: o.Factory.Clock, Speed: o.Speed,
+		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed})
+	if err != nil {
+		return fmt.Errorf("cannot serve the sandbox on %s: %w", o.Addr, err)
+	}
+	errOut := o.Factory.IOStreams.ErrOut
+	printBanner(errOut, inst, o)
+	if o.onReady != nil {
+		o.onReady(inst)
+	}
+	<-o.Ctx.Done()
+	err = inst.Close()
+	st := inst.Server.Stats()
+	total := 0
+	for _, n := range st.Requests {
+		total += n
+	}
+	fmt.Fprintf(errOut, "Sandbox stopped after %d requests (%d runs started, %d faults injected).\n",
+		total, st.RunsStarted, st.FaultsInjected)
+	if err != nil {
+		return fmt.Errorf("stopping the sandbox: %w", err)
+	}
+	return nil
+}
+
+func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Sandbox serving the emulated service at %s\n\n", inst.BaseURL)
+	row := func(k, v string) { fmt.Fprintf(&b, "  %-16s %s\n", k, v) }
+	row("base URL", inst.BaseURL)
+	row("legacy base URL", inst.LegacyBaseURL)
+	row("project", sandbox.ProjectShortID+" (legacy UUID "+sandbox.ProjectUUID+")")
+	row("project key", sandbox.ProjectKey)
+	row("org key", sandbox.OrgKey+" (needs --project "+sandbox.ProjectShortID+")")
+	row("limit key", sandbox.LimitKey+" (starting a run answers 402)")
+	row("suspended key", sandbox.SuspendedKey+" (every call answers 403)")
+	row("plans", "pln-passing_sandbox pln-failing_sandbox pln-erroring_sandbox")
+	row("", "pln-cancelled_sandbox pln-skipped_sandbox pln-slow_sandbox")
+	row("runners", "runner-healthy runner-degraded runner-inactive runner-nostatus runner-warming")
+	fmt.Fprintf(&b, "  %-16s speed %gx, fault rate %g, latency %s, history %d, seed %d\n",
+		"settings", o.Speed, o.FaultRate, o.Latency, o.History, o.Seed)
+	if host, _, _ := net.SplitHostPort(o.Addr); !isLoopback(host) {
+		fmt.Fprintf(&b, "\nWarning: %s is not a loopback address; anyone who can reach it can use the sandbox, whose keys are public.\n", o.Addr)
+	}
+	fmt.Fprintf(&b, "\nIn another shell:\n  export TESTCTL_BASE_URL=%s TESTCTL_LEGACY_BASE_URL=%s TESTCTL_API_KEY=%s\n",
+		inst.BaseURL, inst.LegacyBaseURL, sandbox.ProjectKey)
+	b.WriteString("  testctl run start --plan pln-passing_sandbox --wait\n\nPress Ctrl-C to stop.\n")
+	_, _ = io.WriteString(w, b.String())
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
