@@ -1,0 +1,209 @@
+// Package create implements `testctl testcase create`.
+package create
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+const createPath = "/v1/test-cases"
+
+// Options are the inputs of `testcase create`.
+type Options struct {
+	Factory *cmdutil.Factory
+
+	Name, Goal, App string
+	ExpectedResult  string
+	Configs         []string
+	Scenario        string
+	ResumeFrom      string
+	WaitFor         []string
+	DryRun          bool
+
+	// Request is the validated body, built before runF is called.
+	Request api.CreateTestCaseRequest
+}
+
+// NewCmdCreate builds `testcase create`.
+func NewCmdCreate(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "create --name NAME --goal GOAL --app APP",
+		Short: "Create a test case from a goal",
+		Long: `Create a test case in the key's project. The platform generates its steps:
+the new test case is GENERATING while an automatic burn-in runs it against the
+application. It starts disabled, and test plans do not run it until it is
+enabled in the web interface.
+
+Dependencies are the UUIDs of project test cases (see testcase list -o json):
+--resume-from continues one test's browser session (cookies, local and
+session storage) and runs after it; --wait-for (repeatable) starts only after
+all the listed tests PASSED, in a fresh session. A test cannot do both with
+the same dependency.
+
+Everything is checked before sending: a bad flag exits 2 and creates nothing.
+Prints the new test case's id on stdout (the whole response with -o json).`,
+		Example: `  testctl testcase create --app app_x1y2 --name "Apply a coupon" \
+    --goal "Apply coupon SPRING-2025 at checkout and see the discount" \
+    --expected-result "The total drops by 20%" --config cfg_admin
+
+  # Continue the session of the login test
+  testctl testcase create --app app_x1y2 --name "Add to cart" --goal "Add a product to the cart" \
+    --resume-from 5a4db000-0000-4000-8000-000000000001
+
+  # See the request without sending it
+  testctl testcase create --app app_x1y2 --name "Smoke" --goal "Open the home page" --dry-run`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			req, err := opts.request()
+			if err != nil {
+				return err
+			}
+			opts.Request = req
+			if runF != nil {
+				return runF(opts)
+			}
+			return createRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Name, "name", "", "name of the test case, 1 to 80 characters (required)")
+	fl.StringVar(&opts.Goal, "goal", "", "the objective the test must reach (required)")
+	fl.StringVar(&opts.App, "app", "", "application to test, `app_ID` (required)")
+	fl.StringVar(&opts.ExpectedResult, "expected-result", "", "what success looks like")
+	fl.StringSliceVar(&opts.Configs, "config", nil, "config made available to the test, `cfg_ID` (repeatable)")
+	fl.StringVar(&opts.Scenario, "scenario", "", "scenario of the test, `scenario_ID`")
+	fl.StringVar(&opts.ResumeFrom, "resume-from", "", "continue the browser session of this test case (`UUID`)")
+	fl.StringSliceVar(&opts.WaitFor, "wait-for", nil, "start only after this test case passed (`UUID`, repeatable)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the request instead of sending it")
+	return cmd
+}
+
+func createRun(ctx context.Context, opts *Options) error {
+	f := opts.Factory
+	out, err := f.Output()
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(opts.Request)
+	if err != nil {
+		return err
+	}
+	if opts.DryRun {
+		return printDryRun(f, out, body)
+	}
+	client, err := f.APIClient()
+	if err != nil {
+		return err
+	}
+	// Raw rather than CreateTestCase: only the generation status of the
+	// answer is published, and -o json should show all of it, not just the
+	// fields our model knows. The retry policy is the same.
+	resp, err := client.Raw(ctx, http.MethodPost, createPath, nil, body)
+	if err != nil {
+		return err
+	}
+	var created api.CreateTestCaseResponse
+	doc, err := decodeResponse(resp, &created)
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	if out.IsStructured() {
+		err = output.Print(ios.Out, out, doc)
+	} else if created.ID != "" {
+		_, err = fmt.Fprintln(ios.Out, termtext.SanitizeLine(created.ID))
+	}
+	if err != nil {
+		return err
+	}
+	printNote(f, opts.Request.Name, created)
+	return nil
+}
+
+// decodeResponse reads the answer both as our model and as a generic
+// document that keeps every field and number as sent.
+func decodeResponse(resp *api.Response, into *api.CreateTestCaseResponse) (any, error) {
+	bad := func(err error) error {
+		return &api.DecodeError{Method: http.MethodPost, Path: createPath, Status: resp.StatusCode, Err: err}
+	}
+	if err := json.Unmarshal(resp.Body, into); err != nil {
+		return nil, bad(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(resp.Body))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, bad(err)
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return nil, bad(errors.New("expected a JSON object"))
+	}
+	return doc, nil
+}
+
+// printNote says on stderr what a new user would not guess: the test is
+// still being generated and will not run in plans until enabled.
+func printNote(f *cmdutil.Factory, name string, c api.CreateTestCaseResponse) {
+	ios := f.IOStreams
+	st := ios.ErrStyles()
+	status := c.GenerationStatus
+	if status == "" {
+		status = api.GenerationGenerating
+	}
+	id := ""
+	if c.ID != "" {
+		id = " (" + c.ID + ")"
+	}
+	fmt.Fprintf(ios.ErrOut, "%s Created test case %q%s.\n", st.SuccessIcon(), termtext.SanitizeLine(name), termtext.SanitizeLine(id))
+	fmt.Fprintf(ios.ErrOut, "  It is %s: an automatic burn-in runs it against the application to record its steps.\n",
+		st.Warning(termtext.SanitizeLine(status)))
+	if !c.IsEnabled {
+		fmt.Fprintln(ios.ErrOut, "  It starts disabled: enable it in the web interface before test plans will run it.")
+	}
+}
+
+// dryRun is the -o json form of a dry run.
+type dryRun struct {
+	Method string          `json:"method"`
+	URL    string          `json:"url"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// printDryRun shows the request on stdout. It needs no key, so a request can
+// be reviewed before one is configured; the base URL is shown when known.
+func printDryRun(f *cmdutil.Factory, out output.Options, body []byte) error {
+	target := createPath
+	if cfg, err := f.Config(); err != nil {
+		return err
+	} else if base := cfg.Get(config.KeyBaseURL); base != "" {
+		target = strings.TrimRight(base, "/") + createPath
+	}
+	ios := f.IOStreams
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, dryRun{Method: http.MethodPost, URL: target, Body: body})
+	}
+	if _, err := fmt.Fprintf(ios.Out, "%s %s\nContent-Type: application/json\n\n", http.MethodPost, termtext.SanitizeLine(target)); err != nil {
+		return err
+	}
+	// Print escapes C1 controls and bidi overrides a pasted flag value may
+	// hold, which encoding/json leaves as they are.
+	err := output.Print(ios.Out, output.Options{Format: output.FormatJSON}, json.RawMessage(body))
+	if err == nil && ios.IsStderrTTY() {
+		fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted("Dry run: nothing was sent."))
+	}
+	return err
+}

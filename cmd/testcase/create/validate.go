@@ -1,0 +1,103 @@
+package create
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/testctl/testctl/cmd/testcase/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// maxNameLen is the service's limit, in characters: "Café ✓" is 6, not 9.
+const maxNameLen = 80
+
+// request validates the flags and builds the request body. Every check the
+// service would make on the body's format is made here first, so a bad flag
+// exits 2 without creating anything; existence (of the app, configs,
+// dependencies) is left to the service.
+func (o *Options) request() (api.CreateTestCaseRequest, error) {
+	var req api.CreateTestCaseRequest
+	if err := checkName(o.Name); err != nil {
+		return req, err
+	}
+	if strings.TrimSpace(o.Goal) == "" {
+		return req, cmdutil.FlagErrorf("--goal is required: the objective the test must reach")
+	}
+	if err := shared.CheckPrefixed("app", o.App, "app_"); err != nil {
+		return req, err
+	}
+	configs, err := unique("config", o.Configs, func(v string) error { return shared.CheckPrefixed("config", v, "cfg_") })
+	if err != nil {
+		return req, err
+	}
+	if o.Scenario != "" {
+		if err := shared.CheckPrefixed("scenario", o.Scenario, "scenario_"); err != nil {
+			return req, err
+		}
+	}
+	// UUIDs are case-insensitive; lower case is their canonical form and
+	// makes the overlap check below exact.
+	resume := strings.ToLower(o.ResumeFrom)
+	if resume != "" {
+		if err := shared.CheckUUID("resume-from", resume); err != nil {
+			return req, err
+		}
+	}
+	waitFor := make([]string, len(o.WaitFor))
+	for i, id := range o.WaitFor {
+		waitFor[i] = strings.ToLower(id)
+	}
+	waitFor, err = unique("wait-for", waitFor, func(v string) error { return shared.CheckUUID("wait-for", v) })
+	if err != nil {
+		return req, err
+	}
+	// Resume From already orders the test after its dependency and keeps its
+	// browser session; Wait For on the same test would also demand a fresh
+	// session. The two rules contradict each other, so ask for one.
+	if resume != "" && slices.Contains(waitFor, resume) {
+		return req, cmdutil.FlagErrorf("--resume-from %s is also given to --wait-for: resuming already runs after it "+
+			"(keeping its browser session), waiting starts a fresh session; give it to only one of the two", resume)
+	}
+	return api.CreateTestCaseRequest{
+		Name: o.Name, Goal: o.Goal, ApplicationShortID: o.App, ExpectedResult: o.ExpectedResult,
+		ConfigShortIDs: configs, ScenarioShortID: o.Scenario,
+		ResumeFromDependencyProjectTestCaseID: resume, WaitForDependenciesProjectTestCaseIDs: waitFor,
+	}, nil
+}
+
+func checkName(name string) error {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case strings.TrimSpace(name) == "":
+		return cmdutil.FlagErrorf("--name is required (1 to %d characters)", maxNameLen)
+	case !utf8.ValidString(name):
+		return cmdutil.FlagErrorf("--name is not valid UTF-8")
+	case n > maxNameLen:
+		return cmdutil.FlagErrorf("--name is %d characters long; the service allows 1 to %d", n, maxNameLen)
+	case strings.ContainsFunc(name, unicode.IsControl):
+		return cmdutil.FlagErrorf("--name must be one line without control characters")
+	}
+	return nil
+}
+
+// unique checks each value and drops repeats, keeping the first: giving
+// the same config or dependency twice means it once.
+func unique(flag string, values []string, check func(string) error) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return nil, cmdutil.FlagErrorf("--%s must not be empty", flag)
+		}
+		if err := check(v); err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,89 @@
+package list
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+var headers = []string{"id", "name", "enabled", "labels", "application", "last result", "last run"}
+
+// shortIDLen is enough to tell a project's test cases apart at a glance; the
+// full id (for --resume-from, --wait-for and run start --test-case) is
+// printed off a terminal and in JSON.
+const shortIDLen = 8
+
+// newRowFunc returns the table row of one test case. Terminals get short
+// ids, colours and relative times; pipes get full ids and RFC 3339, which
+// sort and parse.
+func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
+	ios := f.IOStreams
+	tty := ios.IsStdoutTTY()
+	st := ios.Styles()
+	now := f.Clock.Now()
+	return func(t *output.Table, tc api.TestCase) {
+		id := tc.ID
+		if tty && len(id) > shortIDLen {
+			id = id[:shortIDLen]
+		}
+		t.AddField(id)
+		t.AddField(tc.Name)
+		if tc.IsEnabled {
+			t.AddField("yes")
+		} else {
+			t.AddField("no", output.WithColor(st.Muted))
+		}
+		t.AddField(strings.Join(tc.Labels, ","))
+		t.AddField(tc.ApplicationShortID)
+		verdict, when := lastRun(tc.LastRun)
+		t.AddField(verdict, output.WithColor(st.Status))
+		if tty {
+			when = relative(now, when)
+		}
+		t.AddField(when)
+	}
+}
+
+// lastRun is the last run's verdict (its status while it has none) and when
+// it completed, "-" for what is not known.
+func lastRun(r *api.TestCaseRun) (verdict, when string) {
+	if r == nil {
+		return "-", "-"
+	}
+	verdict, when = r.Result, r.CompletedAt
+	if verdict == "" {
+		verdict = r.Status
+	}
+	if verdict == "" {
+		verdict = "-"
+	}
+	if when == "" {
+		when = "-"
+	}
+	return verdict, when
+}
+
+// relative turns an RFC 3339 time into "5m ago"; anything else is returned
+// as is, so a value the service formats differently is still shown.
+func relative(now time.Time, stamp string) string {
+	t, err := time.Parse(time.RFC3339, stamp)
+	if err != nil {
+		return stamp
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute: // also a clock running behind the service's
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+	return t.In(now.Location()).Format("2006-01-02")
+}

@@ -1,0 +1,60 @@
+// Package shared holds what the testcase verbs have in common: checks of the
+// identifiers the service accepts, so bad input fails before any request.
+package shared
+
+import (
+	"strings"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// CheckPrefixed returns a usage error naming flag unless value is prefix
+// followed by at least one character (app_…, cfg_…, scenario_…). The service
+// answers 400 for these anyway; checking here keeps a typo from costing a
+// round trip, and from half-creating anything.
+func CheckPrefixed(flag, value, prefix string) error {
+	if len(value) <= len(prefix) || !strings.HasPrefix(value, prefix) {
+		return cmdutil.FlagErrorf("--%s %q is not a valid id: it must look like %s<id>", flag, value, prefix)
+	}
+	if strings.ContainsFunc(value, isSpaceOrControl) {
+		return cmdutil.FlagErrorf("--%s %q is not a valid id: it contains spaces or control characters", flag, value)
+	}
+	return nil
+}
+
+// IsUUID reports whether s is a UUID in its canonical 8-4-4-4-12 hex form,
+// the only form the dependency fields take.
+func IsUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !isHex(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CheckUUID returns a usage error naming flag unless value is a UUID.
+func CheckUUID(flag, value string) error {
+	if !IsUUID(value) {
+		return cmdutil.FlagErrorf("--%s %q is not a UUID (like 5a4db000-0000-4000-8000-000000000001): "+
+			"dependencies are the internal ids of project test cases, see `testctl testcase list -o json`", flag, value)
+	}
+	return nil
+}
+
+func isHex(c byte) bool {
+	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
