@@ -1,0 +1,113 @@
+package logs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+const masked = "****"
+
+// maskHeaders hides the values of credential headers the agent sent. They
+// are the tested application's secrets, and logs end up in CI output and
+// artifacts; the header names stay, so a reader sees a key was sent.
+func maskHeaders(calls []api.APICallEntry) {
+	for i := range calls {
+		for name, value := range calls[i].RequestHeaders {
+			if secretHeader(name) && value != "" {
+				calls[i].RequestHeaders[name] = maskValue(name, value)
+			}
+		}
+	}
+}
+
+func secretHeader(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie":
+		return true
+	}
+	for _, word := range []string{"token", "key", "secret", "password", "passwd", "session", "credential", "signature"} {
+		if strings.Contains(n, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskValue keeps the scheme of an authorization value ("Bearer ****"),
+// which tells a reader what kind of credential was used without showing it.
+func maskValue(name, value string) string {
+	if strings.HasSuffix(strings.ToLower(name), "authorization") {
+		if scheme, _, ok := strings.Cut(strings.TrimSpace(value), " "); ok && scheme != "" {
+			return termtext.SanitizeLine(scheme) + " " + masked
+		}
+	}
+	return masked
+}
+
+// printFull writes each API call as a block: the request line, verdict,
+// the agent's reading of the result, headers and bodies. Everything the
+// service sent is sanitised; multi-line text is indented under its label.
+func printFull(ios *iostreams.IOStreams, calls []api.APICallEntry) error {
+	st := ios.Styles()
+	w := bufio.NewWriter(ios.Out)
+	for i, c := range calls {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		w.WriteString(st.Bold(termtext.SanitizeLine(c.Method+" "+c.URL)) + "\n")
+		verdict := st.Success("success")
+		if !c.Success {
+			verdict = st.Failure("failure")
+		}
+		code := statusText(c.StatusCode)
+		w.WriteString("  status " + statusColor(st, c.StatusCode, c.Success)(code) + " · " + verdict + " · " + duration(c.DurationMs) + "\n")
+		if c.TextResult != nil && *c.TextResult != "" {
+			block(w, st, "result", *c.TextResult, false)
+		}
+		if c.ErrorMessage != "" {
+			block(w, st, "error", c.ErrorMessage, false)
+		}
+		if len(c.RequestHeaders) > 0 {
+			w.WriteString("  " + st.Muted("request headers:") + "\n")
+			names := make([]string, 0, len(c.RequestHeaders))
+			for n := range c.RequestHeaders {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				w.WriteString("    " + termtext.SanitizeLine(n) + ": " + termtext.SanitizeLine(c.RequestHeaders[n]) + "\n")
+			}
+		}
+		if c.RequestBody != "" {
+			block(w, st, "request body", c.RequestBody, c.RequestBodyTruncated)
+		}
+		if c.ResponseBody != "" {
+			block(w, st, "response body", c.ResponseBody, c.ResponseBodyTruncated)
+		}
+	}
+	return w.Flush()
+}
+
+// block writes a labelled, indented piece of service text. A body that is
+// whole JSON is indented for reading; a truncated one is shown as it came.
+func block(w *bufio.Writer, st *iostreams.Styles, label, text string, truncated bool) {
+	if truncated {
+		label += " (truncated by the service)"
+	}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, []byte(text), "", "  ") == nil {
+		text = pretty.String()
+	}
+	w.WriteString("  " + st.Muted(label+":") + "\n")
+	for _, line := range strings.Split(strings.TrimRight(termtext.Sanitize(text), "\n"), "\n") {
+		w.WriteString("    " + strings.ReplaceAll(line, "\t", "  ") + "\n")
+	}
+}

@@ -1,0 +1,201 @@
+// Package logs implements `testctl logs`: the telemetry captured while one
+// test case of a run executed.
+package logs
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Options are the inputs of `logs`.
+type Options struct {
+	Factory *cmdutil.Factory
+
+	ShortID string
+	// Query holds the kind as the service spells it (apiCalls) and only
+	// the filters that apply to it.
+	Query api.LogsQuery
+	Full  bool
+	// PatternWarning is said on stderr when --url could not be checked here.
+	PatternWarning string
+}
+
+// wireKind maps the command line's spelling of --kind to the service's.
+func wireKind(kind string) (string, bool) {
+	switch strings.ToLower(kind) {
+	case "network":
+		return api.LogKindNetwork, true
+	case "console":
+		return api.LogKindConsole, true
+	case "api-calls", "apicalls":
+		return api.LogKindAPICalls, true
+	}
+	return "", false
+}
+
+// NewCmdLogs builds `logs RUN_TEST_CASE_SHORTID`.
+func NewCmdLogs(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	var kind string
+	cmd := &cobra.Command{
+		Use:   "logs RUN_TEST_CASE_SHORTID --kind network|console|api-calls",
+		Short: "Show the network, console or API-call log of a test case in a run",
+		Long: `Show what was captured while one test case of a run executed: the browser's
+network requests, its console output, or (for API tests) the calls the agent
+made. RUN_TEST_CASE_SHORTID is a test case's shortId in a run (run get SHORTID).
+
+Filters, each for the kinds it applies to (others are a usage error):
+  --url REGEX          network, api-calls: case-insensitive match on the URL
+  --status VALUE       network, api-calls: all, errors (4xx, 5xx, failed), success
+  --warnings, --info   console: include warnings / info-level messages
+  --full               api-calls: request headers and bodies, response bodies
+
+The service caps the entries of one call; when it cut the result a note on
+stderr says how many were shown of how many matched. Console messages come
+from the tested page: escape sequences are removed from tables and escaped
+in JSON. Values of credential headers (Authorization, Cookie, and names
+holding token, key, secret, password or session) are masked in every format.`,
+		Example: `  # Failed and erroring requests to the API
+  testctl logs r7k2p9-3 --kind network --status errors --url '/api/'
+
+  # Console errors, warnings and info
+  testctl logs r7k2p9-3 --kind console --warnings --info
+
+  # Calls of an API test with headers and bodies
+  testctl logs r7k2p9-8 --kind api-calls --full`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.parse(cmd, args[0], kind); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return logsRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&kind, "kind", "", "which log: network, console or api-calls (required)")
+	fl.StringVar(&opts.Query.URLPattern, "url", "", "only entries whose URL matches this case-insensitive `REGEX` (network, api-calls)")
+	fl.StringVar(&opts.Query.StatusFilter, "status", "", "all, errors or success (network, api-calls; default all)")
+	fl.BoolVar(&opts.Query.IncludeWarnings, "warnings", false, "include console warnings (console)")
+	fl.BoolVar(&opts.Query.IncludeInfo, "info", false, "include info-level console messages (console)")
+	fl.BoolVar(&opts.Full, "full", false, "show request headers and bodies and response bodies (api-calls)")
+	_ = cmd.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions([]string{
+		"network\tbrowser network requests", "console\tbrowser console output",
+		"api-calls\tcalls made by an API test"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("status", cobra.FixedCompletions([]string{
+		"all\tevery entry", "errors\t4xx, 5xx and requests that never completed",
+		"success\t2xx and 3xx"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// filterFlag is a flag that means something for some kinds only.
+type filterFlag struct {
+	name  string
+	kinds []string
+	say   string
+}
+
+func filterFlags() []filterFlag {
+	return []filterFlag{
+		{"url", []string{api.LogKindNetwork, api.LogKindAPICalls}, "network or api-calls"},
+		{"status", []string{api.LogKindNetwork, api.LogKindAPICalls}, "network or api-calls"},
+		{"warnings", []string{api.LogKindConsole}, "console"},
+		{"info", []string{api.LogKindConsole}, "console"},
+		{"full", []string{api.LogKindAPICalls}, "api-calls"},
+	}
+}
+
+// parse validates the command line into opts; nothing is sent on failure.
+func (o *Options) parse(cmd *cobra.Command, shortID, kind string) error {
+	o.ShortID = strings.TrimSpace(shortID)
+	if o.ShortID == "" || strings.ContainsFunc(o.ShortID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
+		return cmdutil.FlagErrorf("%q is not a run test case short id (see the test cases of `testctl run get SHORTID`)", shortID)
+	}
+	if kind == "" {
+		return cmdutil.FlagErrorf("--kind is required: network, console or api-calls")
+	}
+	wire, ok := wireKind(kind)
+	if !ok {
+		return cmdutil.FlagErrorf("--kind must be network, console or api-calls, not %q", kind)
+	}
+	o.Query.Kind = wire
+	for _, ff := range filterFlags() {
+		if cmd.Flags().Changed(ff.name) && !slices.Contains(ff.kinds, wire) {
+			return cmdutil.FlagErrorf("--%s applies only to --kind %s, not %s", ff.name, ff.say, kind)
+		}
+	}
+	switch o.Query.StatusFilter {
+	case "", "all", "errors", "success":
+	default:
+		return cmdutil.FlagErrorf("--status must be all, errors or success, not %q", o.Query.StatusFilter)
+	}
+	if cmd.Flags().Changed("url") {
+		w, err := checkURLPattern(o.Query.URLPattern)
+		if err != nil {
+			return err
+		}
+		o.PatternWarning = w
+	}
+	return nil
+}
+
+func logsRun(ctx context.Context, opts *Options) error {
+	f := opts.Factory
+	out, err := f.Output()
+	if err != nil {
+		return err
+	}
+	client, err := f.APIClient()
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	if opts.PatternWarning != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrStyles().WarningIcon(), opts.PatternWarning)
+	}
+	resp, err := client.GetRunTestCaseLogs(ctx, opts.ShortID, opts.Query)
+	if err != nil {
+		return err
+	}
+	maskHeaders(resp.APICalls)
+	if out.IsStructured() {
+		err = output.Print(ios.Out, out, resp)
+	} else {
+		err = printTable(f, resp, opts.Full)
+	}
+	if err != nil {
+		return err
+	}
+	printNotes(ios, resp)
+	return nil
+}
+
+// printNotes writes the service's message and, when the per-call cap cut
+// the result, how much was shown and how to narrow it. Both go to stderr so
+// that stdout stays data in every format.
+func printNotes(ios *iostreams.IOStreams, resp *api.LogsResponse) {
+	w, st := ios.ErrOut, ios.ErrStyles()
+	if resp.Message != "" {
+		fmt.Fprintln(w, st.Muted(termtext.Sanitize(resp.Message)))
+	}
+	if !resp.HasMore {
+		return
+	}
+	narrow := "narrow with --url or --status"
+	if resp.Kind == api.LogKindConsole {
+		narrow = "narrow by leaving out --warnings or --info"
+	}
+	fmt.Fprintf(w, "%s showing %d of %d; %s\n", st.WarningIcon(), resp.Returned, resp.TotalMatched, narrow)
+}
