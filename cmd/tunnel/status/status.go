@@ -1,0 +1,147 @@
+// Package status implements `testctl tunnel status`.
+package status
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Defaults of --wait-until: a tunnel comes up in seconds, so minutes are a
+// generous bound for a CI step, and polling every few seconds is cheap.
+const (
+	DefaultTimeout  = 5 * time.Minute
+	DefaultInterval = 5 * time.Second
+)
+
+// Options are the inputs of `tunnel status`.
+type Options struct {
+	Factory *cmdutil.Factory
+
+	RunnerID  string
+	WaitUntil string // "", healthy or degraded
+	Timeout   time.Duration
+	Interval  time.Duration
+}
+
+// NewCmdStatus builds `tunnel status RUNNER_ID`.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "status RUNNER_ID",
+		Short: "Show a tunnel's health, or wait until it is healthy",
+		Long: `Show a remote tunnel's health (inactive, degraded or healthy), its number of
+edge connections and its public hostnames.
+
+--wait-until polls until the tunnel is at least that healthy (a healthy tunnel
+satisfies degraded) and exits 0, or exits 1 when --timeout passes first, so a
+CI step can wait for its tunnel before starting a run. Brief network or
+service errors while polling do not end the wait.`,
+		Example: `  testctl tunnel status runner-ci-42
+  testctl tunnel status runner-ci-42 -o json --jq .connections
+
+  # Gate a CI step on the tunnel, then start the run
+  testctl tunnel status runner-ci-42 --wait-until healthy --timeout 2m &&
+    testctl run start --plan pln-smoke_a1b2 --wait`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.parse(cmd, args[0]); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return statusRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.WaitUntil, "wait-until", "", "poll until the tunnel is `healthy` or at least degraded")
+	fl.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "with --wait-until: give up after this long (exit 1)")
+	fl.DurationVar(&opts.Interval, "interval", DefaultInterval, "with --wait-until: time between two polls")
+	_ = cmd.RegisterFlagCompletionFunc("wait-until", cobra.FixedCompletions([]string{
+		"healthy\t4 or more connections", "degraded\tat least 1 connection"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func (o *Options) parse(cmd *cobra.Command, runnerID string) error {
+	o.RunnerID = strings.TrimSpace(runnerID)
+	if o.RunnerID == "" || strings.ContainsFunc(o.RunnerID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
+		return cmdutil.FlagErrorf("%q is not a runner id", runnerID)
+	}
+	fl := cmd.Flags()
+	if o.WaitUntil == "" {
+		for _, name := range []string{"timeout", "interval"} {
+			if fl.Changed(name) {
+				return cmdutil.FlagErrorf("--%s applies only with --wait-until", name)
+			}
+		}
+		if fl.Changed("wait-until") {
+			return cmdutil.FlagErrorf("--wait-until must be healthy or degraded")
+		}
+		return nil
+	}
+	switch o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil {
+	case api.TunnelHealthy, api.TunnelDegraded:
+	default:
+		return cmdutil.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
+	}
+	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
+		return err
+	}
+	return cmdutil.ValidatePositiveDuration("interval", o.Interval)
+}
+
+func statusRun(ctx context.Context, opts *Options) error {
+	f := opts.Factory
+	out, err := f.Output()
+	if err != nil {
+		return err
+	}
+	client, err := f.APIClient()
+	if err != nil {
+		return err
+	}
+	if opts.WaitUntil != "" {
+		return waitRun(ctx, opts, out, client)
+	}
+	st, err := client.GetTunnelStatus(ctx, opts.RunnerID)
+	if err != nil {
+		return err
+	}
+	return printStatus(f, out, opts.RunnerID, st)
+}
+
+// printStatus writes the tunnel's state: the service's document for
+// programs, aligned fields for people.
+func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *api.TunnelStatus) error {
+	ios := f.IOStreams
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, st)
+	}
+	s := ios.Styles()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Runner:       %s\n", termtext.SanitizeLine(runnerID))
+	fmt.Fprintf(&b, "Health:       %s\n", s.Status(termtext.SanitizeLine(st.Status)))
+	fmt.Fprintf(&b, "Connections:  %d\n", st.Connections)
+	if len(st.Hostnames) == 0 {
+		fmt.Fprintf(&b, "Hostnames:    %s\n", s.Muted("none"))
+	}
+	for i, h := range st.Hostnames {
+		label := "Hostnames:    "
+		if i > 0 {
+			label = strings.Repeat(" ", len(label))
+		}
+		fmt.Fprintf(&b, "%sport %s → %s\n", label, strconv.Itoa(h.LocalPort), termtext.SanitizeLine(h.URL))
+	}
+	_, err := fmt.Fprint(ios.Out, b.String())
+	return err
+}
