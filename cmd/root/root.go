@@ -4,9 +4,13 @@ package root
 import (
 	"github.com/spf13/cobra"
 
+	apicmd "github.com/testctl/testctl/cmd/api"
 	authcmd "github.com/testctl/testctl/cmd/auth"
 	completioncmd "github.com/testctl/testctl/cmd/completion"
 	configcmd "github.com/testctl/testctl/cmd/config"
+	logscmd "github.com/testctl/testctl/cmd/logs"
+	testcasecmd "github.com/testctl/testctl/cmd/testcase"
+	tunnelcmd "github.com/testctl/testctl/cmd/tunnel"
 	versioncmd "github.com/testctl/testctl/cmd/version"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -49,6 +53,10 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(authcmd.NewCmdAuth(f))
 	cmd.AddCommand(versioncmd.NewCmdVersion(f, nil))
 	cmd.AddCommand(completioncmd.NewCmdCompletion(f))
+	cmd.AddCommand(testcasecmd.NewCmdTestcase(f))
+	cmd.AddCommand(logscmd.NewCmdLogs(f, nil))
+	cmd.AddCommand(tunnelcmd.NewCmdTunnel(f))
+	cmd.AddCommand(apicmd.NewCmdAPI(f, nil))
 	addHelpTopics(cmd)
 	return cmd
 }
