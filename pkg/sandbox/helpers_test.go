@@ -16,7 +16,7 @@ import (
 var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // newSandbox returns a sandbox on a fake clock.
-func newSandbox(t *testing.T, opts Options) (*Server, *clock.Fake) {
+func newSandbox(t testing.TB, opts Options) (*Server, *clock.Fake) {
 	t.Helper()
 	fake := clock.NewFake(epoch)
 	opts.Clock = fake
@@ -25,7 +25,7 @@ func newSandbox(t *testing.T, opts Options) (*Server, *clock.Fake) {
 
 // send sends one request straight to the handler. A string body is sent
 // as is; anything else is encoded as JSON.
-func send(t *testing.T, s *Server, method, target, key string, body any) *httptest.ResponseRecorder {
+func send(t testing.TB, s *Server, method, target, key string, body any) *httptest.ResponseRecorder {
 	t.Helper()
 	var rd *bytes.Reader
 	switch b := body.(type) {
@@ -53,7 +53,7 @@ func send(t *testing.T, s *Server, method, target, key string, body any) *httpte
 }
 
 // decode parses a JSON answer after checking its status.
-func decode[T any](t *testing.T, rec *httptest.ResponseRecorder, status int) T {
+func decode[T any](t testing.TB, rec *httptest.ResponseRecorder, status int) T {
 	t.Helper()
 	var v T
 	if rec.Code != status {
@@ -95,7 +95,7 @@ func startCases(t *testing.T, s *Server, ids ...string) api.StartRunResponse {
 		api.StartRunRequest{TestCaseIDs: ids}), http.StatusOK)
 }
 
-func getRun(t *testing.T, s *Server, shortID, query string) api.RunDetail {
+func getRun(t testing.TB, s *Server, shortID, query string) api.RunDetail {
 	t.Helper()
 	return decode[api.RunDetail](t, send(t, s, "GET", "/v1/run/"+shortID+query, ProjectKey, nil), http.StatusOK)
 }
