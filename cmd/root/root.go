@@ -9,6 +9,7 @@ import (
 	completioncmd "github.com/testctl/testctl/cmd/completion"
 	configcmd "github.com/testctl/testctl/cmd/config"
 	logscmd "github.com/testctl/testctl/cmd/logs"
+	sandboxcmd "github.com/testctl/testctl/cmd/sandbox"
 	testcasecmd "github.com/testctl/testctl/cmd/testcase"
 	tunnelcmd "github.com/testctl/testctl/cmd/tunnel"
 	versioncmd "github.com/testctl/testctl/cmd/version"
@@ -53,6 +54,7 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(authcmd.NewCmdAuth(f))
 	cmd.AddCommand(versioncmd.NewCmdVersion(f, nil))
 	cmd.AddCommand(completioncmd.NewCmdCompletion(f))
+	cmd.AddCommand(sandboxcmd.NewCmdSandbox(f, nil))
 	cmd.AddCommand(testcasecmd.NewCmdTestcase(f))
 	cmd.AddCommand(logscmd.NewCmdLogs(f, nil))
 	cmd.AddCommand(tunnelcmd.NewCmdTunnel(f))
