@@ -1,0 +1,108 @@
+package shared
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// parseGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does:
+// name=value lines, or name<<DELIM, value lines, DELIM.
+func parseGitHubOutput(t *testing.T, s string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if name, delim, ok := strings.Cut(lines[i], "<<"); ok {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			if i == len(lines) {
+				t.Fatalf("heredoc %s never closed:\n%s", name, s)
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		name, val, ok := strings.Cut(lines[i], "=")
+		if !ok {
+			t.Fatalf("malformed output line %q", lines[i])
+		}
+		out[name] = val
+	}
+	return out
+}
+
+func TestWorkflowCommandEscaping(t *testing.T) {
+	// A lone \r is dropped by the sanitiser before it could be escaped.
+	if got := escapeData("50% done\r\nnext\x1b[2J"); got != "50%25 done%0Anext" {
+		t.Errorf("data: %q", got)
+	}
+	if got := escapeProperty("run r1: a, b\n"); got != "run r1%3A a%2C b%0A" {
+		t.Errorf("property: %q", got)
+	}
+}
+
+func TestAnnotationsOnePerFailedCase(t *testing.T) {
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{Name: "ok", Status: api.StatusCompleted, Result: api.ResultPassed},
+		{Name: "Coupon, expired: 100%", Status: api.StatusCompleted, Result: api.ResultFailed, ResultTitle: "accepted", EvaluationThought: "total dropped\nno error"},
+		{Name: "skip", Status: api.StatusCompleted, Result: api.ResultSkipped},
+		{Name: "env", Status: api.StatusError, ResultTitle: "down"},
+	}}
+	var buf bytes.Buffer
+	writeAnnotations(&buf, []runReport{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d annotations, want 2:\n%s", len(lines), buf.String())
+	}
+	want := "::error title=testctl run r1%3A Coupon%2C expired%3A 100%25::FAILED: accepted%0A%0Atotal dropped%0Ano error%0Ahttps://x/r1"
+	if lines[0] != want {
+		t.Errorf("annotation\n got %s\nwant %s", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[1], "::error title=testctl run r1%3A env::ERROR: down") {
+		t.Errorf("error annotation: %s", lines[1])
+	}
+}
+
+func TestStepOutputsSingleAndSeveralRuns(t *testing.T) {
+	one := []runReport{{ShortID: "r1", URL: "https://x/r1", Code: 0,
+		Detail: &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}}}
+	got := parseGitHubOutput(t, stepOutputs(one))
+	for k, v := range map[string]string{"run_short_id": "r1", "run_url": "https://x/r1", "run_status": "COMPLETED", "run_result": "PASSED"} {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	several := append(one, runReport{ShortID: "r2", Code: 7, Pending: "the wait timed out",
+		Detail: &api.RunDetail{ShortID: "r2", Status: api.StatusRunning}},
+		runReport{ShortID: "r3\nrun_result=PASSED", Code: 5})
+	got = parseGitHubOutput(t, stepOutputs(several))
+	if got["run_short_id"] != "r1\nr2\nr3 run_result=PASSED" || got["run_status"] != "COMPLETED\nRUNNING\n" || got["run_result"] != "PASSED\n\n" {
+		t.Errorf("several runs: %q", got)
+	}
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(got["runs_json"]), &runs); err != nil || len(runs) != 3 || runs[1]["exitCode"] != 7.0 {
+		t.Errorf("runs_json %q: %v", got["runs_json"], err)
+	}
+}
+
+func TestStepSummaryEscapesServiceText(t *testing.T) {
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-0", Name: "a | b <script>", Status: api.StatusCompleted, Result: api.ResultFailed,
+			ResultTitle: "[click](https://evil)", EvaluationThought: "first\nsecond"},
+	}}
+	md := stepSummary([]runReport{{ShortID: "r1", URL: "https://x/r1", Detail: d, Code: 1}})
+	for _, want := range []string{"### ❌ testctl run `r1`: COMPLETED · FAILED", "[Open the run](https://x/r1)",
+		`| ❌ | a \| b &lt;script&gt; | FAILED | \[click\]\(https://evil\) |`, "> first\n> second"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "<script>") || strings.Contains(md, "](https://evil)") {
+		t.Errorf("service text became markup:\n%s", md)
+	}
+}

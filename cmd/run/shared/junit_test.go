@@ -1,0 +1,130 @@
+package shared
+
+import (
+	"encoding/xml"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+func readJUnit(t *testing.T, path string) (junitSuites, string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("report is not valid XML: %v\n%s", err, data)
+	}
+	return doc, string(data)
+}
+
+func TestJUnitReportMapsEveryOutcome(t *testing.T) {
+	hostile := "Total \x1b[31mwrong\x1b[0m & <b>\"bold\"</b>\x07\x01 \u202eevil"
+	failed := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-0", Name: "Log in", Status: api.StatusCompleted, Result: api.ResultPassed, ResultTitle: "ok"},
+		{ShortID: "r1-1", Name: "Coupon <expired>", Status: api.StatusCompleted, Result: api.ResultFailed, ResultTitle: hostile, EvaluationThought: "line one\nline two"},
+		{ShortID: "r1-2", Name: "Email", Status: api.StatusCompleted, Result: api.ResultSkipped, ResultTitle: "Not run: waits for coupon"},
+	}}
+	errored := &api.RunDetail{ShortID: "r2", Status: api.StatusError, RunTestCases: []api.RunTestCase{
+		{ShortID: "r2-0", Name: "Search", Status: api.StatusError, ResultTitle: "Environment down"},
+		{ShortID: "r2-1", Name: "Cart", Status: api.StatusCancelled, ResultTitle: "Cancelled"},
+	}}
+	running := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
+		{ShortID: "r3-0", Name: "Slow", Status: api.StatusRunning},
+		{ShortID: "r3-1", Name: "Done", Status: api.StatusCompleted, Result: api.ResultPassed},
+	}}
+	cancelledBare := &api.RunDetail{ShortID: "r4", Status: api.StatusCancelled}
+	reports := []runReport{
+		{ShortID: "r1", URL: "https://app.example/runs/r1", Detail: failed, Code: 1},
+		{ShortID: "r2", Detail: errored, Code: 3},
+		{ShortID: "r3", Detail: running, Pending: "the wait timed out", Code: 7},
+		{ShortID: "r4", Detail: cancelledBare, Code: 3},
+		{ShortID: "r5", Err: errors.New("run r5: GET /v1/run/r5: HTTP 404 Not Found"), Code: 5},
+	}
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := writeJUnit(path, reports); err != nil {
+		t.Fatal(err)
+	}
+	doc, raw := readJUnit(t, path)
+	if strings.ContainsAny(raw, "\x1b\x07\x01\u202e") {
+		t.Errorf("control characters reached the XML:\n%q", raw)
+	}
+	if len(doc.Suites) != 5 {
+		t.Fatalf("%d suites, want 5", len(doc.Suites))
+	}
+	if doc.Tests != 9 || doc.Failures != 1 || doc.Errors != 4 || doc.Skipped != 2 {
+		t.Errorf("totals tests=%d failures=%d errors=%d skipped=%d", doc.Tests, doc.Failures, doc.Errors, doc.Skipped)
+	}
+	s1 := doc.Suites[0]
+	if s1.Name != "run r1" || s1.Tests != 3 || s1.Failures != 1 || s1.Skipped != 1 {
+		t.Errorf("suite r1: %+v", s1)
+	}
+	if !hasProperty(s1, "run_url", "https://app.example/runs/r1") || !hasProperty(s1, "run_result", "FAILED") {
+		t.Errorf("suite r1 properties: %+v", s1.Properties)
+	}
+	f := s1.Cases[1].Failure
+	if f == nil || f.Message != "Total wrong & <b>\"bold\"</b> evil" || f.Text != "line one\nline two" || s1.Cases[1].Name != "Coupon <expired>" {
+		t.Errorf("failure: %+v", f)
+	}
+	if s1.Cases[0].Failure != nil || s1.Cases[0].Error != nil || s1.Cases[0].Skipped != nil {
+		t.Errorf("passed case has an outcome: %+v", s1.Cases[0])
+	}
+	if sk := s1.Cases[2].Skipped; sk == nil || sk.Message != "Not run: waits for coupon" {
+		t.Errorf("skipped: %+v", s1.Cases[2])
+	}
+	if s2 := doc.Suites[1]; s2.Errors != 2 || s2.Cases[0].Error.Type != "ERROR" || s2.Cases[1].Error.Type != "CANCELLED" {
+		t.Errorf("suite r2: %+v", s2)
+	}
+	s3 := doc.Suites[2]
+	if sk := s3.Cases[0].Skipped; sk == nil || sk.Message != "still RUNNING when the wait timed out" {
+		t.Errorf("unfinished case: %+v", s3.Cases[0])
+	}
+	if s4 := doc.Suites[3]; s4.Tests != 1 || s4.Errors != 1 || s4.Cases[0].Error.Message != "the run ended CANCELLED" {
+		t.Errorf("a cancelled run without test cases must not look green: %+v", s4)
+	}
+	if s5 := doc.Suites[4]; s5.Errors != 1 || !strings.Contains(s5.Cases[0].Error.Message, "404") {
+		t.Errorf("a run never read: %+v", s5)
+	}
+}
+
+func hasProperty(s junitSuite, name, value string) bool {
+	for _, p := range s.Properties {
+		if p.Name == name && p.Value == value {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xml")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := &api.RunDetail{ShortID: "r9", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{{ShortID: "r9-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
+	if err := WriteJUnitFile(path, []*api.RunDetail{run}, map[string]string{"r9": "https://x/r9"}); err != nil {
+		t.Fatal(err)
+	}
+	doc, raw := readJUnit(t, path)
+	if !strings.HasPrefix(raw, "<?xml") || doc.Tests != 1 || !hasProperty(doc.Suites[0], "run_url", "https://x/r9") {
+		t.Errorf("report:\n%s", raw)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
+		t.Errorf("mode %04o", info.Mode().Perm())
+	}
+	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), []*api.RunDetail{run}, nil); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
