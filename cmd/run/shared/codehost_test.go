@@ -1,0 +1,191 @@
+package shared
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func lookupIn(env map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+}
+
+func TestDetectCIPerProvider(t *testing.T) {
+	event := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(event, []byte(`{"head_commit":{"message":"Fix checkout\n\nbody"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	prEvent := filepath.Join(t.TempDir(), "pr.json")
+	if err := os.WriteFile(prEvent, []byte(`{"pull_request":{"title":"Add coupons","head":{"sha":"feedface"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		provider string
+		env      map[string]string
+		want     Codehost
+	}{
+		{"GitHub Actions", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_ACTOR": "octocat", "GITHUB_REF": "refs/heads/main",
+			"GITHUB_SHA": "abc123", "GITHUB_REPOSITORY": "acme/shop", "GITHUB_EVENT_PATH": event},
+			Codehost{"octocat", "main", "abc123", "Fix checkout\n\nbody", "acme/shop"}},
+		{"GitHub Actions", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_ACTOR": "octocat", "GITHUB_TRIGGERING_ACTOR": "hubot",
+			"GITHUB_REF": "refs/pull/7/merge", "GITHUB_HEAD_REF": "feature/coupons", "GITHUB_SHA": "merge1",
+			"GITHUB_REPOSITORY": "acme/shop", "GITHUB_EVENT_PATH": prEvent},
+			Codehost{"hubot", "feature/coupons", "feedface", "Add coupons", "acme/shop"}},
+		{"GitLab CI", map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "develop",
+			"CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "Bump deps", "CI_PROJECT_PATH": "acme/group/shop"},
+			Codehost{"jdoe", "develop", "def456", "Bump deps", "acme/group/shop"}},
+		{"GitLab CI", map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "",
+			"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": "mr-branch", "CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "m", "CI_PROJECT_PATH": "a/b"},
+			Codehost{"jdoe", "mr-branch", "def456", "m", "a/b"}},
+		{"Bitbucket Pipelines", map[string]string{"BITBUCKET_BUILD_NUMBER": "12", "BITBUCKET_STEP_TRIGGERER_UUID": "{u-1}",
+			"BITBUCKET_BRANCH": "main", "BITBUCKET_COMMIT": "0a1b2c", "BITBUCKET_REPO_FULL_NAME": "acme/shop"},
+			Codehost{"{u-1}", "main", "0a1b2c", "", "acme/shop"}},
+		{"CircleCI", map[string]string{"CIRCLECI": "true", "CIRCLE_USERNAME": "cc", "CIRCLE_BRANCH": "main", "CIRCLE_SHA1": "c1",
+			"CIRCLE_PROJECT_USERNAME": "acme", "CIRCLE_PROJECT_REPONAME": "shop"},
+			Codehost{"cc", "main", "c1", "", "acme/shop"}},
+		{"CircleCI", map[string]string{"CIRCLECI": "true", "CIRCLE_USERNAME": "cc", "CIRCLE_BRANCH": "main", "CIRCLE_SHA1": "c1",
+			"CIRCLE_REPOSITORY_URL": "git@github.com:acme/shop.git"},
+			Codehost{"cc", "main", "c1", "", "acme/shop"}},
+		{"Azure Pipelines", map[string]string{"TF_BUILD": "True", "BUILD_REQUESTEDFOR": "Jane Doe", "BUILD_SOURCEBRANCH": "refs/heads/feature/x",
+			"BUILD_SOURCEVERSION": "a2", "BUILD_SOURCEVERSIONMESSAGE": "Azure msg", "BUILD_REPOSITORY_NAME": "shop"},
+			Codehost{"Jane Doe", "feature/x", "a2", "Azure msg", "shop"}},
+		{"Azure Pipelines", map[string]string{"TF_BUILD": "True", "BUILD_REQUESTEDFOR": "Jane", "BUILD_SOURCEBRANCH": "refs/pull/3/merge",
+			"SYSTEM_PULLREQUEST_SOURCEBRANCH": "refs/heads/pr-src", "SYSTEM_PULLREQUEST_SOURCECOMMITID": "a3", "BUILD_SOURCEVERSION": "merge",
+			"BUILD_REPOSITORY_NAME": "shop"},
+			Codehost{"Jane", "pr-src", "a3", "", "shop"}},
+		{"Jenkins", map[string]string{"JENKINS_URL": "https://ci.example.com/", "GIT_BRANCH": "origin/release", "GIT_COMMIT": "j1",
+			"GIT_URL": "https://bot:s3cret@git.example.com/acme/shop.git", "GIT_AUTHOR_NAME": "Jen Kins"},
+			Codehost{"Jen Kins", "release", "j1", "", "acme/shop"}},
+		{"Jenkins", map[string]string{"JENKINS_URL": "https://ci.example.com/", "BRANCH_NAME": "PR-4", "CHANGE_BRANCH": "feat", "GIT_BRANCH": "origin/x",
+			"GIT_COMMIT": "j2", "GIT_URL": "git@git.example.com:acme/shop.git", "CHANGE_AUTHOR": "octo", "BUILD_USER_ID": "admin"},
+			Codehost{"admin", "feat", "j2", "", "acme/shop"}},
+		{"Buildkite", map[string]string{"BUILDKITE": "true", "BUILDKITE_BUILD_CREATOR": "Kite", "BUILDKITE_BRANCH": "main",
+			"BUILDKITE_COMMIT": "b1", "BUILDKITE_MESSAGE": "Kite msg", "BUILDKITE_REPO": "git@github.com:acme/shop.git"},
+			Codehost{"Kite", "main", "b1", "Kite msg", "acme/shop"}},
+		{"Buildkite", map[string]string{"BUILDKITE": "true", "BUILDKITE_BUILD_AUTHOR": "Auth", "BUILDKITE_BRANCH": "main",
+			"BUILDKITE_COMMIT": "HEAD", "BUILDKITE_REPO": "https://github.com/acme/shop"},
+			Codehost{"Auth", "main", "", "", "acme/shop"}},
+		{"", map[string]string{"CI": "true", "GITHUB_ACTIONS": "false"}, Codehost{}},
+	}
+	for _, tt := range tests {
+		name, got := DetectCI(lookupIn(tt.env))
+		if name != tt.provider || got != tt.want {
+			t.Errorf("DetectCI(%v) =\n  %q %+v\nwant\n  %q %+v", tt.env, name, got, tt.provider, tt.want)
+		}
+	}
+}
+
+func TestDetectCIUnreadableEventFile(t *testing.T) {
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_ACTOR": "octocat", "GITHUB_SHA": "abc", "GITHUB_EVENT_PATH": "/nonexistent/event.json"}
+	if _, got := DetectCI(lookupIn(env)); got.Commit != "abc" || got.CommitMessage != "" {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestRepositoryName(t *testing.T) {
+	for in, want := range map[string]string{
+		"acme/shop": "acme/shop", "https://github.com/acme/shop.git": "acme/shop",
+		"https://x-token:ghp_secret@github.com/acme/shop.git": "acme/shop", "git@github.com:acme/shop.git": "acme/shop",
+		"ssh://git@host:2222/acme/shop/": "acme/shop", "github.com:acme/shop": "acme/shop", "": "",
+		"https://user:p%zz@host/x": "",
+	} {
+		if got := RepositoryName(in); got != want {
+			t.Errorf("RepositoryName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// fakeGit answers fixed commands and records what was asked.
+type fakeGit struct {
+	answers map[string]string
+	asked   []string
+}
+
+func (g *fakeGit) run(_ context.Context, args ...string) (string, error) {
+	key := strings.Join(args, " ")
+	g.asked = append(g.asked, key)
+	if v, ok := g.answers[key]; ok {
+		return v, nil
+	}
+	return "", errors.New("fatal: not a git repository")
+}
+
+func TestGitCodehostFillsOnlyMissingFields(t *testing.T) {
+	g := &fakeGit{answers: map[string]string{
+		"rev-parse --abbrev-ref HEAD": "topic", "rev-parse HEAD": "0123456789abcdef",
+		"log -1 --format=%B 0123456789abcdef --": "Local message", "log -1 --format=%B cafebabe --": "CI commit message",
+		"config user.name": "Local User", "config --get remote.origin.url": "https://tok@github.com/acme/local.git",
+	}}
+	got := GitCodehost(context.Background(), g.run, Codehost{})
+	want := Codehost{"Local User", "topic", "0123456789abcdef", "Local message", "acme/local"}
+	if got != want {
+		t.Errorf("from nothing: %+v, want %+v", got, want)
+	}
+
+	// The message is read for the commit CI named, not for HEAD.
+	g.asked = nil
+	got = GitCodehost(context.Background(), g.run, Codehost{Actor: "ci", Branch: "main", Commit: "cafebabe", Repository: "acme/shop"})
+	if got.CommitMessage != "CI commit message" || len(g.asked) != 1 {
+		t.Errorf("message of CI's commit: %+v, asked %v", got, g.asked)
+	}
+
+	// Complete metadata never runs git; a detached HEAD names no branch.
+	g.asked = nil
+	full := Codehost{"a", "b", "c", "d", "e"}
+	if GitCodehost(context.Background(), g.run, full) != full || len(g.asked) != 0 {
+		t.Errorf("git was asked %v", g.asked)
+	}
+	g.answers["rev-parse --abbrev-ref HEAD"] = "HEAD"
+	if got := GitCodehost(context.Background(), g.run, Codehost{}); got.Branch != "" {
+		t.Errorf("detached HEAD gave branch %q", got.Branch)
+	}
+
+	// A commit that could be read as an option never reaches git.
+	g.asked = nil
+	GitCodehost(context.Background(), g.run, Codehost{Commit: "--output=/tmp/x"})
+	for _, a := range g.asked {
+		if strings.Contains(a, "--output") {
+			t.Errorf("git was passed %q", a)
+		}
+	}
+}
+
+func TestResolveCodehostExplicitWins(t *testing.T) {
+	env := map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "develop",
+		"CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "Bump", "CI_PROJECT_PATH": "acme/shop"}
+	g := &fakeGit{}
+	got, src := ResolveCodehost(context.Background(), lookupIn(env), g.run, Codehost{Branch: "override"})
+	if got != (Codehost{"jdoe", "override", "def456", "Bump", "acme/shop"}) || src != "GitLab CI" || len(g.asked) != 0 {
+		t.Errorf("got %+v from %q, git asked %v", got, src, g.asked)
+	}
+	got, src = ResolveCodehost(context.Background(), lookupIn(nil), g.run, Codehost{})
+	if got.MissingFlags() == nil || src != "" {
+		t.Errorf("outside CI and git: %+v from %q", got, src)
+	}
+	if m := strings.Join(got.MissingFlags(), " "); m != "--actor --branch --commit --commit-message --repository" {
+		t.Errorf("MissingFlags = %s", m)
+	}
+}
+
+func TestRunGitInARealRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "trunk"}, {"config", "user.name", "Repo User"}, {"config", "user.email", "u@example.com"},
+		{"remote", "add", "origin", "https://user:token@example.com/acme/real.git"}, {"commit", "-q", "--allow-empty", "-m", "First commit"}} {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	t.Chdir(dir)
+	got := GitCodehost(context.Background(), RunGit, Codehost{})
+	if got.Actor != "Repo User" || got.Branch != "trunk" || len(got.Commit) != 40 || got.CommitMessage != "First commit" || got.Repository != "acme/real" {
+		t.Errorf("got %+v", got)
+	}
+}
