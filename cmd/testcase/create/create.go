@@ -84,10 +84,10 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
 	fl.StringVar(&opts.Goal, "goal", "", "the objective the test must reach (required)")
 	fl.StringVar(&opts.App, "app", "", "application to test, `app_ID` (required)")
 	fl.StringVar(&opts.ExpectedResult, "expected-result", "", "what success looks like")
-	fl.StringSliceVar(&opts.Configs, "config", nil, "config made available to the test, `cfg_ID` (repeatable)")
+	fl.StringArrayVar(&opts.Configs, "config", nil, "config made available to the test, `cfg_ID` (repeatable or comma-separated)")
 	fl.StringVar(&opts.Scenario, "scenario", "", "scenario of the test, `scenario_ID`")
 	fl.StringVar(&opts.ResumeFrom, "resume-from", "", "continue the browser session of this test case (`UUID`)")
-	fl.StringSliceVar(&opts.WaitFor, "wait-for", nil, "start only after this test case passed (`UUID`, repeatable)")
+	fl.StringArrayVar(&opts.WaitFor, "wait-for", nil, "start only after this test case passed (`UUID`, repeatable or comma-separated)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the request instead of sending it")
 	return cmd
 }

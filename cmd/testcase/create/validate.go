@@ -83,15 +83,16 @@ func checkName(name string) error {
 	return nil
 }
 
-// unique checks each value and drops repeats, keeping the first: giving
-// the same config or dependency twice means it once.
+// unique splits a repeatable flag, checks each value and drops repeats,
+// keeping the first: giving the same config or dependency twice means it
+// once.
 func unique(flag string, values []string, check func(string) error) ([]string, error) {
+	items, err := shared.SplitList(flag, values)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, v := range values {
-		v = strings.TrimSpace(v)
-		if v == "" {
-			return nil, cmdutil.FlagErrorf("--%s must not be empty", flag)
-		}
+	for _, v := range items {
 		if err := check(v); err != nil {
 			return nil, err
 		}

@@ -61,7 +61,7 @@ characters and times are relative; elsewhere both are printed in full.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.App, "app", "", "only test cases of this application (`app_ID`)")
-	fl.StringSliceVar(&opts.Labels, "label", nil, "only test cases carrying any of these labels (repeatable or comma-separated)")
+	fl.StringArrayVar(&opts.Labels, "label", nil, "only test cases carrying any of these labels (repeatable or comma-separated)")
 	fl.StringVar(&enabled, "enabled", "", "only enabled (true) or disabled (false) test cases")
 	fl.IntVar(&opts.Limit, "limit", 0, "test cases per page (default: the service's, 20)")
 	fl.IntVar(&opts.Offset, "offset", 0, "skip this many test cases first")
@@ -78,13 +78,9 @@ func (o *Options) parse(cmd *cobra.Command, enabled string) error {
 			return err
 		}
 	}
-	labels := o.Labels[:0:0]
-	for _, l := range o.Labels {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			return cmdutil.FlagErrorf("--label must not be empty")
-		}
-		labels = append(labels, l)
+	labels, err := shared.SplitList("label", o.Labels)
+	if err != nil {
+		return err
 	}
 	o.Labels = labels
 	if cmd.Flags().Changed("enabled") {

@@ -58,3 +58,19 @@ func isHex(c byte) bool {
 }
 
 func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
+
+// SplitList reads a repeatable flag that also takes comma-separated values
+// ("--label a --label b,c"). An empty item is an error rather than skipped:
+// `--label "$LABEL"` with an unset variable must not widen a filter.
+func SplitList(flag string, values []string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.TrimSpace(item); item == "" {
+				return nil, cmdutil.FlagErrorf("--%s must not be empty", flag)
+			}
+			out = append(out, item)
+		}
+	}
+	return out, nil
+}

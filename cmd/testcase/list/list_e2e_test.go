@@ -1,0 +1,128 @@
+package list_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+const route = "GET /v1/test-cases"
+
+func totalRequests(e *cmdtest.Env) int {
+	n := 0
+	for _, c := range e.Sandbox.Server.Stats().Requests {
+		n += c
+	}
+	return n
+}
+
+func TestInvalidFlagsSendNothing(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{
+		{"--app", "web"}, {"--enabled", "maybe"}, {"--limit", "-3"}, {"--offset", "-1"}, {"--label", " "},
+	} {
+		r := e.Run(append([]string{"testcase", "list"}, args...)...).Expect(t, 2)
+		cmdtest.Contains(t, "stderr", r.Stderr, args[0], "--help")
+		if r.Stdout != "" {
+			t.Errorf("%v: stdout %q", args, r.Stdout)
+		}
+	}
+	if n := totalRequests(e); n != 0 {
+		t.Errorf("%d requests reached the sandbox", n)
+	}
+}
+
+// The service takes labels comma-joined and isEnabled as true/false; the
+// --debug log shows the query exactly as sent.
+func TestFiltersReachTheWire(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("testcase", "list", "--label", "auth", "--label", "api", "--enabled", "true",
+		"--app", "app_sandbox-web", "--debug", "-o", "json").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "labels=auth%2Capi", "isEnabled=true", "applicationShortId=app_sandbox-web")
+	var list struct {
+		TestCases []struct {
+			ID     string   `json:"id"`
+			Labels []string `json:"labels"`
+		} `json:"testCases"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &list); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	// Any of the labels matches: the login test (auth) and the API test (api).
+	if list.Total != 2 || len(list.TestCases) != 2 || list.TestCases[0].ID != sandbox.TestCaseLogin ||
+		list.TestCases[1].ID != sandbox.TestCaseHealthAPI {
+		t.Errorf("labels auth,api: %+v", list)
+	}
+
+	r = e.Run("testcase", "list", "--enabled", "false", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "isEnabled=false")
+	cmdtest.Contains(t, "stdout", r.Stdout, sandbox.TestCaseProfilePhoto, "Upload a profile picture")
+	if lines := strings.Count(r.Stdout, "\n"); lines != 2 {
+		t.Errorf("--enabled false: %d lines, want header and one row:\n%s", lines, r.Stdout)
+	}
+}
+
+func TestAllStreamsEveryPageAsOneDocument(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("testcase", "list", "--all", "--limit", "3", "-o", "json").Expect(t, 0)
+	var doc struct {
+		TestCases []struct {
+			ID string `json:"id"`
+		} `json:"testCases"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, r.Stdout)
+	}
+	if len(doc.TestCases) != 10 || doc.Total != 10 {
+		t.Errorf("%d test cases, total %d; want the 10 fixtures", len(doc.TestCases), doc.Total)
+	}
+	seen := map[string]bool{}
+	for _, tc := range doc.TestCases {
+		if seen[tc.ID] {
+			t.Errorf("%s listed twice", tc.ID)
+		}
+		seen[tc.ID] = true
+	}
+	if n := e.Requests(route); n != 4 {
+		t.Errorf("%d pages requested, want 4 (3+3+3+1)", n)
+	}
+
+	r = e.Run("testcase", "list", "--all", "--limit", "4", "--jq", ".testCases | length").Expect(t, 0)
+	if strings.TrimSpace(r.Stdout) != "10" {
+		t.Errorf("--jq over --all: %q", r.Stdout)
+	}
+	r = e.Run("testcase", "list", "--all", "--limit", "4", "--offset", "8").Expect(t, 0)
+	if strings.Count(r.Stdout, "ID\t") != 1 || strings.Count(r.Stdout, "\n") != 3 {
+		t.Errorf("--all from offset 8: want one header and two rows:\n%s", r.Stdout)
+	}
+}
+
+func TestTableOnAndOffTerminal(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("testcase", "list").Expect(t, 0)
+	cmdtest.Contains(t, "plain table", r.Stdout, "ID\tNAME\tENABLED\tLABELS\tAPPLICATION\tLAST RESULT\tLAST RUN\n",
+		sandbox.TestCaseLogin+"\tLog in with email and password\tyes\tauth,smoke\tapp_sandbox-web\t", "\tno\taccount\t")
+	if !strings.Contains(r.Stdout, "T") || !strings.Contains(r.Stdout, "Z\n") {
+		t.Errorf("off a terminal, times are RFC 3339:\n%s", r.Stdout)
+	}
+
+	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "testcase", "list", "--limit", "5").Expect(t, 0)
+	if strings.Contains(r.Stdout, sandbox.TestCaseLogin) || !strings.Contains(r.Stdout, "5a4db000 ") {
+		t.Errorf("on a terminal ids are 8 characters:\n%s", r.Stdout)
+	}
+	if !strings.Contains(r.Stdout, " ago") && !strings.Contains(r.Stdout, "just now") {
+		t.Errorf("on a terminal times are relative:\n%s", r.Stdout)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "Showing 1–5 of 10", "--all")
+}
+
+func TestUnknownApplicationIsNotFound(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("testcase", "list", "--app", "app_elsewhere").Expect(t, 5)
+	cmdtest.Contains(t, "stderr", r.Stderr, "app_elsewhere")
+}

@@ -1,0 +1,88 @@
+package list
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+// parse runs the command line through NewCmdList and returns the Options
+// the run function would have received.
+func parse(t *testing.T, args ...string) (*Options, error) {
+	t.Helper()
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Clock: clock.NewFake(time.Unix(0, 0))}
+	var got *Options
+	cmd := NewCmdList(f, func(o *Options) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	return got, err
+}
+
+func TestFlagsToOptions(t *testing.T) {
+	o, err := parse(t, "--app", "app_x1", "--label", "smoke", "--label", "auth, api", "--enabled", "FALSE",
+		"--limit", "5", "--offset", "10", "--all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.App != "app_x1" || strings.Join(o.Labels, "|") != "smoke|auth|api" || o.Enabled == nil || *o.Enabled ||
+		o.Limit != 5 || o.Offset != 10 || !o.All {
+		t.Errorf("options: %+v", o)
+	}
+	o, err = parse(t, "--enabled", "true")
+	if err != nil || o.Enabled == nil || !*o.Enabled {
+		t.Errorf("--enabled true: %v %+v", err, o)
+	}
+	o, err = parse(t)
+	if err != nil || o.Enabled != nil || o.Limit != 0 || o.All {
+		t.Errorf("defaults: %v %+v", err, o)
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--app", "sandbox-web"}, "--app"},
+		{[]string{"--app", "app_"}, "--app"},
+		{[]string{"--enabled", "yes"}, "--enabled"},
+		{[]string{"--enabled", ""}, "--enabled"},
+		{[]string{"--limit", "0"}, "--limit"},
+		{[]string{"--offset", "-1"}, "--offset"},
+		{[]string{"--label", ""}, "--label"},
+		{[]string{"--label", "a,,b"}, "--label"},
+	} {
+		_, err := parse(t, tc.args...)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: got %v, want a usage error naming %s", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestRelative(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for stamp, want := range map[string]string{
+		"2026-11-21T11:59:30Z":      "just now",
+		"2026-11-21T12:05:00Z":      "just now", // a service clock ahead of ours
+		"2026-11-21T11:15:00Z":      "45m ago",
+		"2026-11-20T12:00:00Z":      "24h ago",
+		"2026-11-18T12:00:00Z":      "3d ago",
+		"2026-01-02T10:00:00+02:00": "2026-01-02",
+		"yesterday":                 "yesterday",
+	} {
+		if got := relative(now, stamp); got != want {
+			t.Errorf("relative(%s) = %q, want %q", stamp, got, want)
+		}
+	}
+}
