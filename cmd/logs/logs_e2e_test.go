@@ -1,0 +1,198 @@
+package logs_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+const route = "GET /v1/run-test-case/{shortId}/logs"
+
+// finishedRun runs the passing plan to its end on the fake clock and
+// returns its run test case short ids by test case name.
+func finishedRun(t *testing.T, e *cmdtest.Env) map[string]string {
+	t.Helper()
+	c := &api.Client{BaseURL: e.Getenv("TESTCTL_BASE_URL"), APIKey: sandbox.ProjectKey, Clock: e.Clock}
+	ctx := context.Background()
+	started, err := c.StartRun(ctx, api.StartRunRequest{TestPlanShortID: "pln-passing_sandbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(time.Minute)
+	run, err := c.GetRun(ctx, started.Run.ShortID, api.GetRunOptions{TestCases: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, tc := range run.RunTestCases {
+		ids[tc.Name] = tc.ShortID
+	}
+	return ids
+}
+
+const (
+	login  = "Log in with email and password"
+	search = "Search the catalogue with infinite scroll"
+	health = "Health endpoint answers 200"
+)
+
+func TestNetworkTableAndFiltersOnTheWire(t *testing.T) {
+	e := cmdtest.New(t)
+	id := finishedRun(t, e)[login]
+	r := e.Run("logs", id, "--kind", "network", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "kind=network")
+	if strings.Contains(r.Stderr, "statusFilter") {
+		t.Error("statusFilter sent without --status")
+	}
+	cmdtest.Contains(t, "table", r.Stdout, "METHOD\tSTATUS\tDURATION\tURL\tERROR\n",
+		"GET\tfailed\t-\thttps://analytics.tracker.invalid/collect?v=2&t=pageview\tnet::ERR_NAME_NOT_RESOLVED\n",
+		"net::ERR_FAILED; Blocked by CORS policy", "\t404\t")
+
+	r = e.Run("logs", id, "--kind", "network", "--status", "errors", "--url", "FAVICON|recommend", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "statusFilter=errors", "urlPattern=FAVICON%7Crecommend")
+	rows := strings.Split(strings.TrimSpace(r.Stdout), "\n")[1:]
+	if len(rows) == 0 {
+		t.Fatalf("no rows:\n%s", r.Stdout)
+	}
+	for _, row := range rows {
+		if !strings.Contains(row, "favicon") && !strings.Contains(row, "recommendations") {
+			t.Errorf("row outside the --url filter: %s", row)
+		}
+		if !strings.Contains(row, "\t404\t") && !strings.Contains(row, "\t500\t") {
+			t.Errorf("row outside --status errors: %s", row)
+		}
+	}
+}
+
+func TestHasMoreFooterAndMessage(t *testing.T) {
+	e := cmdtest.New(t)
+	id := finishedRun(t, e)[search]
+	r := e.Run("logs", id, "--kind", "network").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "showing 250 of 600; narrow with --url or --status", "Showing the first 250")
+	if n := strings.Count(r.Stdout, "\n"); n != 251 {
+		t.Errorf("%d lines, want a header and 250 rows", n)
+	}
+	// The footer is on stderr in every format, so the JSON stays clean.
+	r = e.Run("logs", id, "--kind", "network", "-o", "json").Expect(t, 0)
+	var doc api.LogsResponse
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || !doc.HasMore || doc.Returned != 250 || doc.TotalMatched != 600 {
+		t.Errorf("json: %v hasMore=%v returned=%d matched=%d", err, doc.HasMore, doc.Returned, doc.TotalMatched)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "showing 250 of 600")
+
+	// A narrower filter: no footer.
+	r = e.Run("logs", id, "--kind", "network", "--status", "errors").Expect(t, 0)
+	if strings.Contains(r.Stderr, "showing") {
+		t.Errorf("footer without hasMore: %s", r.Stderr)
+	}
+	// The service's message when nothing was captured.
+	r = e.Run("logs", finishedRun(t, e)[health], "--kind", "console").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "API test")
+}
+
+func TestConsoleEscapesNeverReachStdout(t *testing.T) {
+	e := cmdtest.New(t)
+	id := finishedRun(t, e)[login]
+	check := func(name, out string) {
+		t.Helper()
+		if strings.ContainsAny(out, "\x1b\x07\u009b") || strings.Contains(out, "pwned") || strings.Contains(out, "evil") {
+			t.Errorf("%s: an escape sequence reached stdout: %q", name, out)
+		}
+		cmdtest.Contains(t, name, out, "Uncaught TypeError", "Setting document title", "Docs: link")
+	}
+	r := e.Run("logs", id, "--kind", "console", "--warnings", "--info").Expect(t, 0)
+	check("plain table", r.Stdout)
+	cmdtest.Contains(t, "plain table", r.Stdout, "TIME\tLEVEL\tMESSAGE\tSOURCE\n", "\terror\t",
+		"https://staging.sandbox.testctl.invalid/static/app.js:1842:17", "\twarning\t", "\tinfo\t", "+0s\t")
+
+	// On a terminal without colour, any ESC at all would be a leak.
+	e.Setenv("NO_COLOR", "1")
+	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "logs", id, "--kind", "console", "--warnings", "--info").Expect(t, 0)
+	check("terminal table", r.Stdout)
+	e.Setenv("NO_COLOR", "")
+
+	r = e.Run("logs", id, "--kind", "console", "-o", "json").Expect(t, 0)
+	if strings.Contains(r.Stdout, "\x1b") || !strings.Contains(r.Stdout, `\u001b[31mUncaught TypeError`) {
+		t.Errorf("JSON must escape ESC as \\u001b:\n%s", r.Stdout)
+	}
+}
+
+func TestConsoleLevelFilters(t *testing.T) {
+	e := cmdtest.New(t)
+	id := finishedRun(t, e)[login]
+	r := e.Run("logs", id, "--kind", "console", "--debug").Expect(t, 0)
+	if strings.Contains(r.Stdout, "\twarning\t") || strings.Contains(r.Stdout, "\tinfo\t") || strings.Contains(r.Stderr, "includeWarnings") {
+		t.Errorf("warnings or info without the flags:\n%s", r.Stdout)
+	}
+	r = e.Run("logs", id, "--kind", "console", "--warnings", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "includeWarnings=true")
+	cmdtest.Contains(t, "table", r.Stdout, "\twarning\t")
+	if strings.Contains(r.Stdout, "\tinfo\t") {
+		t.Error("info without --info")
+	}
+	r = e.Run("logs", id, "--kind", "console", "--info", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "includeInfo=true")
+	cmdtest.Contains(t, "table", r.Stdout, "\tinfo\t")
+}
+
+func TestAPICalls(t *testing.T) {
+	e := cmdtest.New(t)
+	id := finishedRun(t, e)[health]
+	r := e.Run("logs", id, "--kind", "api-calls", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "kind=apiCalls")
+	cmdtest.Contains(t, "table", r.Stdout, "METHOD\tSTATUS\tSUCCESS\tDURATION\tURL\tTRUNCATED\tERROR\n",
+		"\thttps://api.sandbox.testctl.invalid/v1/products?limit=60\tresponse\t",
+		"\thttps://api.sandbox.testctl.invalid/v1/orders\trequest\t",
+		"GET\tfailed\tno\t-\thttps://internal.sandbox.testctl.invalid/metrics\t-\tdial tcp")
+
+	r = e.Run("logs", id, "--kind", "api-calls", "--full", "--url", "/health$").Expect(t, 0)
+	cmdtest.Contains(t, "--full", r.Stdout, "GET https://api.sandbox.testctl.invalid/health\n", "status 200 · success",
+		"result:\n    The service reports status ok", "Authorization: Bearer ****", "Accept: application/json",
+		"response body:\n    {\n      \"status\": \"ok\",")
+	if strings.Contains(r.Stdout, "[redacted]") || strings.Contains(r.Stdout, "products") {
+		t.Errorf("--full:\n%s", r.Stdout)
+	}
+	r = e.Run("logs", id, "--kind", "api-calls", "--full", "--url", "orders$").Expect(t, 0)
+	cmdtest.Contains(t, "--full", r.Stdout, "request body (truncated by the service):")
+
+	// Credential headers are masked in JSON too: it is what CI keeps.
+	r = e.Run("logs", id, "--kind", "api-calls", "-o", "json").Expect(t, 0)
+	if !strings.Contains(r.Stdout, `"Authorization": "Bearer ****"`) || strings.Contains(r.Stdout, "[redacted]") {
+		t.Errorf("json headers not masked")
+	}
+}
+
+func TestInvalidFlagsSendNothing(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{
+		{"logs", "x-1"},
+		{"logs", "x-1", "--kind", "dom"},
+		{"logs", "x-1", "--kind", "network", "--warnings"},
+		{"logs", "x-1", "--kind", "network", "--info"},
+		{"logs", "x-1", "--kind", "console", "--url", "api"},
+		{"logs", "x-1", "--kind", "console", "--status", "errors"},
+		{"logs", "x-1", "--kind", "api-calls", "--status", "bad"},
+		{"logs", "x-1", "--kind", "network", "--url", "(unclosed"},
+		{"logs", "x-1", "--kind", "console", "--full"},
+	} {
+		r := e.Run(args...).Expect(t, 2)
+		if !strings.Contains(r.Stderr, "--") || r.Stdout != "" {
+			t.Errorf("%q: %s", args, r.Output())
+		}
+	}
+	if n := e.Requests(route); n != 0 {
+		t.Errorf("%d logs requests reached the sandbox", n)
+	}
+}
+
+func TestUnknownRunTestCase(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("logs", "zzzzzz-1", "--kind", "network").Expect(t, 5)
+	cmdtest.Contains(t, "stderr", r.Stderr, "zzzzzz-1")
+}

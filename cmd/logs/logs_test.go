@@ -1,0 +1,151 @@
+package logs
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+func parse(t *testing.T, args ...string) (*Options, error) {
+	t.Helper()
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Clock: clock.NewFake(time.Unix(0, 0))}
+	var got *Options
+	cmd := NewCmdLogs(f, func(o *Options) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	return got, cmd.Execute()
+}
+
+func TestFlagsToQuery(t *testing.T) {
+	o, err := parse(t, "r1-3", "--kind", "api-calls", "--url", `/v1/orders\b`, "--status", "errors", "--full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := api.LogsQuery{Kind: api.LogKindAPICalls, URLPattern: `/v1/orders\b`, StatusFilter: "errors"}
+	if o.ShortID != "r1-3" || o.Query != want || !o.Full || o.PatternWarning != "" {
+		t.Errorf("options: %+v", o)
+	}
+	o, err = parse(t, "r1-3", "--kind", "console", "--warnings", "--info")
+	if err != nil || o.Query != (api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true, IncludeInfo: true}) {
+		t.Errorf("console: %v %+v", err, o)
+	}
+	// Without --status nothing is sent and the service's default (all) applies.
+	o, err = parse(t, "r1-3", "--kind", "NETWORK")
+	if err != nil || o.Query != (api.LogsQuery{Kind: api.LogKindNetwork}) {
+		t.Errorf("network: %v %+v", err, o)
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"r1-3"}, "--kind is required"},
+		{[]string{"r1-3", "--kind", "logs"}, "--kind must be"},
+		{[]string{"r1-3", "--kind", "network", "--warnings"}, "--warnings applies only to --kind console"},
+		{[]string{"r1-3", "--kind", "api-calls", "--info"}, "--info applies only to --kind console"},
+		{[]string{"r1-3", "--kind", "console", "--url", "api"}, "--url applies only"},
+		{[]string{"r1-3", "--kind", "console", "--status", "all"}, "--status applies only"},
+		{[]string{"r1-3", "--kind", "network", "--full"}, "--full applies only to --kind api-calls"},
+		{[]string{"r1-3", "--kind", "network", "--status", "failed"}, "--status must be"},
+		{[]string{"r1-3", "--kind", "network", "--url", "(api"}, "--url"},
+		{[]string{"r1-3", "--kind", "network", "--url", "[a-"}, "--url"},
+		{[]string{"r1-3", "--kind", "network", "--url", ""}, "--url"},
+		{[]string{"r1 3", "--kind", "network"}, "run test case short id"},
+		{[]string{"../r1", "--kind", "network"}, "run test case short id"},
+	} {
+		_, err := parse(t, tc.args...)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want a usage error with %q", tc.args, err, tc.want)
+		}
+	}
+	if _, err := parse(t, "--kind", "network"); err == nil {
+		t.Error("no short id accepted")
+	}
+}
+
+// Constructs RE2 lacks but Perl-style engines have are passed on with a
+// warning instead of refused: the service's flavour is not published.
+func TestPerlOnlyPatternsPassWithWarning(t *testing.T) {
+	for _, p := range []string{`(?=.*api)`, `^(?!.*static)`, `(?<=/)api`, `(?<!x)y`, `(a)\1`, `\k<n>`, `a*+`, `(?>a)`} {
+		o, err := parse(t, "r1-3", "--kind", "network", "--url", p)
+		if err != nil || o.PatternWarning == "" || o.Query.URLPattern != p {
+			t.Errorf("%q: %v %+v", p, err, o)
+		}
+	}
+}
+
+func TestMaskHeaders(t *testing.T) {
+	calls := []api.APICallEntry{{RequestHeaders: map[string]string{
+		"Authorization": "Bearer sk_live_123", "Cookie": "sid=abc", "X-Api-Key": "k1", "X-Auth-Token": "t1",
+		"Proxy-Authorization": "Basic dXNlcjpwYXNz", "Accept": "application/json", "X-Request-Id": "42", "Authorization2": "",
+	}}}
+	maskHeaders(calls)
+	want := map[string]string{"Authorization": "Bearer ****", "Cookie": "****", "X-Api-Key": "****", "X-Auth-Token": "****",
+		"Proxy-Authorization": "Basic ****", "Accept": "application/json", "X-Request-Id": "42", "Authorization2": ""}
+	for k, v := range want {
+		if got := calls[0].RequestHeaders[k]; got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
+}
+
+// --full prints service text in blocks outside the table: it is sanitised
+// there too.
+func TestFullNeverPrintsEscapes(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColorEnv(true)
+	code, ms := int32(500), int32(1500)
+	text := "boom \x1b]0;pwned\x07done"
+	err := printFull(ios, []api.APICallEntry{{
+		Method: "POST", URL: "https://x.invalid/\x1b[2J", StatusCode: &code, DurationMs: &ms, TextResult: &text,
+		RequestHeaders: map[string]string{"X-Note\x1b[1m": "a\x1b[31mb\nc"}, RequestBody: `{"a":"\u001b[31m"}`,
+		ResponseBody: "line1\n\x1b[31mline2\r\u009b2J", ResponseBodyTruncated: true, ErrorMessage: "upstream \x1b[5mfailed",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.ContainsAny(s, "\x1b\x07\r\u009b") || strings.Contains(s, "pwned") {
+		t.Errorf("escape sequence reached the terminal: %q", s)
+	}
+	for _, want := range []string{"POST https://x.invalid/", "status 500 · failure · 1.5s", "result:", "boom done",
+		"X-Note: ab c", "request body:", `"a": "\u001b[31m"`, "response body (truncated by the service):",
+		"    line1\n    line2", "error:", "upstream failed"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("--full lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestCells(t *testing.T) {
+	zero, ms, big := int32(0), int32(87), int32(12345)
+	line, col, src := int32(3), int32(9), "app.js"
+	if statusText(&zero) != "failed" || statusText(nil) != "failed" || statusText(&ms) != "87" {
+		t.Error("statusText")
+	}
+	if duration(nil) != "-" || duration(&ms) != "87ms" || duration(&big) != "12.3s" {
+		t.Error("duration")
+	}
+	if source(api.ConsoleEntry{}) != "-" || source(api.ConsoleEntry{Source: &src, Line: &line, Column: &col}) != "app.js:3:9" ||
+		source(api.ConsoleEntry{Source: &src, Line: &line}) != "app.js:3" {
+		t.Error("source")
+	}
+	if truncationMarks(api.APICallEntry{RequestBodyTruncated: true, ResponseBodyTruncated: true}) != "request,response" ||
+		truncationMarks(api.APICallEntry{}) != "-" {
+		t.Error("truncationMarks")
+	}
+}
