@@ -9,6 +9,7 @@ import (
 	completioncmd "github.com/testctl/testctl/cmd/completion"
 	configcmd "github.com/testctl/testctl/cmd/config"
 	logscmd "github.com/testctl/testctl/cmd/logs"
+	runcmd "github.com/testctl/testctl/cmd/run"
 	sandboxcmd "github.com/testctl/testctl/cmd/sandbox"
 	testcasecmd "github.com/testctl/testctl/cmd/testcase"
 	tunnelcmd "github.com/testctl/testctl/cmd/tunnel"
@@ -52,6 +53,7 @@ Try every command without an account against the embedded emulator:
 
 	cmd.AddCommand(configcmd.NewCmdConfig(f))
 	cmd.AddCommand(authcmd.NewCmdAuth(f))
+	cmd.AddCommand(runcmd.NewCmdRun(f))
 	cmd.AddCommand(versioncmd.NewCmdVersion(f, nil))
 	cmd.AddCommand(completioncmd.NewCmdCompletion(f))
 	cmd.AddCommand(sandboxcmd.NewCmdSandbox(f, nil))

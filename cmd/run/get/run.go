@@ -1,0 +1,74 @@
+package get
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+func getRun(ctx context.Context, o *Options) error {
+	f := o.Factory
+	out, err := f.Output()
+	if err != nil {
+		return err
+	}
+	client, err := f.APIClient()
+	if err != nil {
+		return err
+	}
+	if o.Legacy {
+		return getLegacy(ctx, o, out, client)
+	}
+	d, err := client.GetRun(ctx, o.ShortID, api.GetRunOptions{TestCases: o.TestCases, Issues: o.Issues})
+	if err != nil {
+		return err
+	}
+	ios := f.IOStreams
+	if o.JUnitFile != "" {
+		if err := shared.WriteJUnitFile(o.JUnitFile, []*api.RunDetail{d}, nil); err != nil {
+			return fmt.Errorf("writing the JUnit report: %w", err)
+		}
+		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))
+	}
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, d)
+	}
+	v := view{ios: ios, failedOnly: o.TestCases == TestCasesFailed}
+	if err := v.printRun(d.ShortID, d.Status, d.Result, d.RunTestCases); err != nil {
+		return err
+	}
+	if o.Issues {
+		return v.printIssues(d.Issues)
+	}
+	return nil
+}
+
+// getLegacy reads the deprecated address, for services or scripts that have
+// not moved to /v1 yet, and says so every time.
+func getLegacy(ctx context.Context, o *Options, out output.Options, client *api.Client) error {
+	ios := o.Factory.IOStreams
+	if client.LegacyBaseURL == "" {
+		return cmdutil.UsageErrorf("--legacy needs a legacy base URL. Set one of:\n" +
+			"  --legacy-base-url https://…                 (this command only)\n" +
+			"  TESTCTL_LEGACY_BASE_URL=https://…           (environment)\n" +
+			"  testctl config set legacy_base_url https://… (saved in the active profile)")
+	}
+	s := ios.ErrStyles()
+	fmt.Fprintf(ios.ErrOut, "%s %s\n", s.WarningIcon(), s.Warning(fmt.Sprintf(
+		"--legacy reads a deprecated address that may stop working; use `testctl run get %s` (the /v1 address) instead.",
+		termtext.SanitizeLine(o.ShortID))))
+	d, err := client.GetLegacyRun(ctx, o.ProjectUUID, o.ShortID)
+	if err != nil {
+		return err
+	}
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, d)
+	}
+	v := view{ios: ios, failedOnly: true}
+	return v.printRun(d.ShortID, d.Status, d.Result, d.FailedTestCases)
+}

@@ -1,0 +1,88 @@
+package get
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// view prints a run for people: a status line, then tables. Messages about
+// empty sections go to stderr, so stdout stays data only.
+type view struct {
+	ios        *iostreams.IOStreams
+	failedOnly bool
+}
+
+func (v view) printRun(shortID, status string, result *string, cases []api.RunTestCase) error {
+	st := v.ios.Styles()
+	line := fmt.Sprintf("Run %s: %s", st.Bold(termtext.SanitizeLine(shortID)), st.Status(termtext.SanitizeLine(status)))
+	if result != nil && *result != "" {
+		line += ", " + st.Status(termtext.SanitizeLine(*result))
+	}
+	fmt.Fprintln(v.ios.Out, line)
+	if len(cases) == 0 {
+		what := "test cases"
+		if v.failedOnly {
+			what = "failed, skipped or errored test cases"
+		}
+		fmt.Fprintf(v.ios.ErrOut, "No %s.\n", what)
+		return nil
+	}
+	fmt.Fprintln(v.ios.Out)
+	t := output.NewTable(v.ios, "short id", "name", "status", "result", "result title")
+	for _, c := range cases {
+		t.AddField(c.ShortID)
+		t.AddField(c.Name, output.WithTruncate(48))
+		t.AddField(c.Status, output.WithColor(st.Status))
+		t.AddField(orDash(c.Result), output.WithColor(st.Status))
+		t.AddField(c.ResultTitle)
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+func (v view) printIssues(issues []api.Issue) error {
+	if len(issues) == 0 {
+		fmt.Fprintln(v.ios.ErrOut, "No issues detected.")
+		return nil
+	}
+	fmt.Fprintln(v.ios.Out)
+	st := v.ios.Styles()
+	t := output.NewTable(v.ios, "issue", "severity", "type", "title", "test cases")
+	for _, is := range issues {
+		var cases []string
+		for _, c := range is.TestCases {
+			cases = append(cases, c.ShortID)
+		}
+		t.AddField(is.ShortID)
+		t.AddField(is.Severity, output.WithColor(severityColor(st, is.Severity)))
+		t.AddField(is.IssueType)
+		t.AddField(is.Title)
+		t.AddField(strings.Join(cases, ","))
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+// severityColor makes the serious issues stand out; the service's values
+// are not published, so unknown ones stay plain.
+func severityColor(st *iostreams.Styles, severity string) func(string) string {
+	switch strings.ToUpper(severity) {
+	case "CRITICAL", "HIGH":
+		return st.Failure
+	case "MEDIUM":
+		return st.Warning
+	}
+	return func(s string) string { return s }
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,114 @@
+package list
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+func headers() []string {
+	return []string{"short id", "status", "branch", "commit", "plan", "passed", "failed", "other", "created"}
+}
+
+// rowFormat lays out one run summary as a table row.
+type rowFormat struct {
+	styles   *iostreams.Styles
+	relative bool // "3m ago" on a terminal; RFC 3339 for scripts
+	now      time.Time
+}
+
+func (f rowFormat) add(t *output.Table, r api.RunSummary) {
+	result := deref(r.Result)
+	state := r.Status
+	if result != "" {
+		state += "/" + result
+	}
+	t.AddField(r.ShortID)
+	t.AddField(state, output.WithColor(f.stateColor(r.Status, result)))
+	t.AddField(orDash(deref(r.Branch)), output.WithTruncate(32))
+	t.AddField(orDash(shortCommit(deref(r.CommitHash))))
+	t.AddField(orDash(deref(r.TestPlanShortID)))
+	t.AddField(strconv.Itoa(r.PassedCount), output.WithColor(f.styles.Success))
+	t.AddField(strconv.Itoa(r.FailedCount), output.WithColor(f.failedColor(r.FailedCount)))
+	t.AddField(strconv.Itoa(r.ErroredCount + r.SkippedCount + r.CancelledCount))
+	t.AddField(f.created(r.CreatedAt))
+	t.EndRow()
+}
+
+// stateColor colours "STATUS/RESULT" by what matters most: the result once
+// there is one, the status before; the same colours as Styles.Status.
+func (f rowFormat) stateColor(status, result string) func(string) string {
+	key := status
+	if result != "" {
+		key = result
+	}
+	switch key {
+	case api.ResultPassed, api.StatusCompleted:
+		return f.styles.Success
+	case api.ResultFailed, api.StatusError, api.StatusCancelled:
+		return f.styles.Failure
+	case api.ResultSkipped, api.StatusRunning, api.StatusInitiated:
+		return f.styles.Warning
+	}
+	return func(s string) string { return s }
+}
+
+func (f rowFormat) failedColor(n int) func(string) string {
+	if n > 0 {
+		return f.styles.Failure
+	}
+	return func(s string) string { return s }
+}
+
+func (f rowFormat) created(at string) string {
+	if !f.relative {
+		return at
+	}
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return at
+	}
+	return relativeTime(f.now, t)
+}
+
+// relativeTime says how long ago t was, at the precision a person scanning
+// a list needs; beyond a month the date is more useful.
+func relativeTime(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+func shortCommit(hash string) string {
+	if len(hash) > 7 {
+		return hash[:7]
+	}
+	return hash
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,151 @@
+package start
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// buildRequest assembles the start-run body: it reads the JSON files,
+// detects code-host metadata and enforces the CODEHOST rule, all before
+// anything is sent. source says where detected metadata came from.
+func buildRequest(ctx context.Context, o *Options) (req api.StartRunRequest, source string, err error) {
+	f := o.Factory
+	req = api.StartRunRequest{
+		Trigger: o.Trigger, TestPlanShortID: o.Plan, TestCaseIDs: o.TestCaseIDs,
+		Applications: o.Applications, Notifications: o.Notifications,
+	}
+	if o.ApplicationsFile != "" {
+		if req.Applications, err = readApplications(f.IOStreams, o.ApplicationsFile); err != nil {
+			return req, "", err
+		}
+	}
+	if o.ParametersFile != "" {
+		if req.Parameters, err = readParameters(f.IOStreams, o.ParametersFile); err != nil {
+			return req, "", err
+		}
+	}
+	meta := o.Meta
+	if o.Codehost {
+		git := o.Git
+		if git == nil {
+			git = shared.RunGit
+		}
+		meta, source = shared.ResolveCodehost(ctx, f.LookupEnv, git, o.Meta)
+	}
+	if req.Trigger == api.TriggerCodehost {
+		if missing := meta.MissingFlags(); len(missing) > 0 {
+			where := "the CI environment (" + shared.CIProviders + ") or local git"
+			return req, source, cmdutil.FlagErrorf("the CODEHOST trigger needs %s: not found in %s; pass them explicitly",
+				strings.Join(missing, ", "), where)
+		}
+	}
+	req.Actor, req.Branch, req.CommitHash = meta.Actor, meta.Branch, meta.Commit
+	req.CommitMessage, req.Repository = meta.CommitMessage, meta.Repository
+	return req, source, nil
+}
+
+// readApplications reads a JSON array of applications entries, checking
+// each one as --app would.
+func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplication, error) {
+	src, err := readSource(ios, "applications", path)
+	if err != nil {
+		return nil, err
+	}
+	dec := src.decoder()
+	if err := src.open(dec, json.Delim('['), "a JSON array of applications entries, like [{\"applicationShortId\": \"app_…\"}]"); err != nil {
+		return nil, err
+	}
+	apps := []api.RunApplication{}
+	seen := map[string]bool{}
+	for i := 0; dec.More(); i++ {
+		start := dec.InputOffset()
+		var app api.RunApplication
+		if err := dec.Decode(&app); err != nil {
+			return nil, src.decodeError(err, start)
+		}
+		at := src.skipBlank(start)
+		if err := shared.ValidateApplication(app); err != nil {
+			return nil, src.errorf(at, "entry %d: %v", i, err)
+		}
+		if seen[app.ApplicationShortID] {
+			return nil, src.errorf(at, "entry %d: application %s is given twice", i, app.ApplicationShortID)
+		}
+		seen[app.ApplicationShortID] = true
+		apps = append(apps, app)
+	}
+	if err := src.close(dec); err != nil {
+		return nil, err
+	}
+	if len(apps) == 0 {
+		return nil, cmdutil.FlagErrorf("--applications %s: the array is empty; drop the flag to use the project's applications", src.name)
+	}
+	return apps, nil
+}
+
+// readParameters reads the parameters object. Its members' inner shapes are
+// not published, so they pass through as they are (numbers keep every
+// digit); only the two members the service knows are accepted, so that a
+// misspelt one is not silently ignored.
+func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, error) {
+	src, err := readSource(ios, "parameters", path)
+	if err != nil {
+		return nil, err
+	}
+	dec := src.decoder()
+	if err := src.open(dec, json.Delim('{'), `a JSON object with "configs" and/or "configsByEnvironment"`); err != nil {
+		return nil, err
+	}
+	var params api.RunParameters
+	seen := map[string]bool{}
+	for dec.More() {
+		keyAt := src.skipBlank(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, src.decodeError(err, keyAt)
+		}
+		key, _ := tok.(string)
+		if key != "configs" && key != "configsByEnvironment" {
+			return nil, src.errorf(keyAt, "unknown member %q: only configs and configsByEnvironment are allowed", key)
+		}
+		if seen[key] {
+			return nil, src.errorf(keyAt, "member %q appears twice", key)
+		}
+		seen[key] = true
+		start := dec.InputOffset()
+		var m map[string]any
+		if err := dec.Decode(&m); err != nil {
+			var typ *json.UnmarshalTypeError
+			if errors.As(err, &typ) && typ.Field == "" {
+				return nil, src.errorf(src.skipBlank(start), "%s must be an object, not a JSON %s", key, typ.Value)
+			}
+			return nil, src.decodeError(err, start)
+		}
+		if key == "configs" {
+			params.Configs = m
+			continue
+		}
+		for envID := range m {
+			if !uuidPattern.MatchString(envID) {
+				return nil, src.errorf(src.skipBlank(start), "configsByEnvironment: key %q is not an environment UUID", envID)
+			}
+		}
+		params.ConfigsByEnvironment = m
+	}
+	if err := src.close(dec); err != nil {
+		return nil, err
+	}
+	if len(params.Configs) == 0 && len(params.ConfigsByEnvironment) == 0 {
+		return nil, nil
+	}
+	return &params, nil
+}

@@ -1,0 +1,120 @@
+// Package start implements `testctl run start`.
+package start
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// Options are the inputs of `run start`, as parsed from the command line.
+// Applications and Notifications hold the parsed --app and --notify values.
+type Options struct {
+	Factory *cmdutil.Factory
+
+	Plan        string
+	TestCaseIDs []string
+
+	Trigger  string // "", API or CODEHOST
+	Codehost bool
+	Meta     shared.Codehost // --actor --branch --commit --commit-message --repository
+
+	AppSpecs         []string
+	Applications     []api.RunApplication
+	ApplicationsFile string
+	ParametersFile   string
+	Notify           []string
+	Notifications    []api.Notification
+	NoNotify         bool
+
+	DryRun      bool
+	Quiet       bool
+	Wait        bool
+	WaitOptions shared.WaitOptions
+
+	// Git runs git for --codehost outside CI; nil means the real git.
+	Git shared.GitFunc
+}
+
+// NewCmdStart builds `run start`.
+func NewCmdStart(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "start {--plan PLN | --test-case ID...} [flags]",
+		Short: "Start a test run from a plan or from test cases",
+		Long: `Start a test run (POST /v1/run) from a test plan or from a list of test case ids.
+
+As soon as the run exists its short id and URL are printed to stderr, so a CI
+log always shows how to find it. The POST is never repeated after the service
+may have received it: a retried request must not start a second run.
+
+Code-host metadata: --codehost reads actor, branch, commit, commit message and
+repository from the CI environment (` + shared.CIProviders + `), then
+from local git, and sets --trigger CODEHOST. Explicit flags win. With the
+CODEHOST trigger all five are required and checked before anything is sent.
+
+Applications: --app overrides one application's environment or device for
+this run; it is repeatable and takes
+  ` + shared.AppSpecSyntax + `
+A comma that does not start a KEY= pair belongs to the url or name before it.
+--applications reads the same entries as a JSON array (file or - for stdin).
+
+--parameters reads a JSON object with "configs" and/or "configsByEnvironment"
+(file or - for stdin). --notify TYPE[:CHANNEL] replaces the project's
+notifications for this run; --no-notify suppresses them all.
+
+With --wait the command then behaves as ` + "`testctl run wait`" + ` and exits with its code.`,
+		Example: `  # Start a plan and gate the CI step on its verdict, with a JUnit report
+  testctl run start --plan pln-checkout_a1b2 --codehost --wait --junit report.xml
+
+  # Run two test cases against a preview deployment
+  testctl run start --test-case 5a4db000-0000-4000-8000-000000000001 --test-case 5a4db000-0000-4000-8000-000000000004 \
+    --app 'app_web,env=env_staging,url=https://pr-42.preview.example.com'
+
+  # Only print the short id, for scripts
+  id=$(testctl run start --plan pln-checkout_a1b2 -q)
+
+  # See the request without sending it
+  testctl run start --plan pln-checkout_a1b2 --notify slack:#qa --parameters params.json --dry-run`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := validate(opts, cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return startRun(cmd.Context(), opts)
+		},
+	}
+	addFlags(cmd, opts)
+	return cmd
+}
+
+func addFlags(cmd *cobra.Command, opts *Options) {
+	fs := cmd.Flags()
+	fs.StringVar(&opts.Plan, "plan", "", "test plan short id to run (`pln_…`)")
+	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
+	fs.StringVar(&opts.Trigger, "trigger", "", "source of the run: `API` (the service's default) or CODEHOST")
+	fs.BoolVar(&opts.Codehost, "codehost", false, "fill the code-host metadata from the CI environment or local git and set --trigger CODEHOST")
+	fs.StringVar(&opts.Meta.Actor, "actor", "", "who triggered the run (CODEHOST)")
+	fs.StringVar(&opts.Meta.Branch, "branch", "", "branch of the commit under test (CODEHOST)")
+	fs.StringVar(&opts.Meta.Commit, "commit", "", "commit hash under test (CODEHOST)")
+	fs.StringVar(&opts.Meta.CommitMessage, "commit-message", "", "message of the commit under test (CODEHOST)")
+	fs.StringVar(&opts.Meta.Repository, "repository", "", "repository, like owner/name (CODEHOST)")
+	fs.StringArrayVar(&opts.AppSpecs, "app", nil, "override an application for this run: `SPEC` is "+shared.AppSpecSyntax+" (repeatable)")
+	fs.StringVar(&opts.ApplicationsFile, "applications", "", "JSON array of applications entries from `FILE` (- for stdin)")
+	fs.StringVar(&opts.ParametersFile, "parameters", "", "JSON object with configs / configsByEnvironment from `FILE` (- for stdin)")
+	fs.StringArrayVar(&opts.Notify, "notify", nil, "notify `TYPE[:CHANNEL]` instead of the project's defaults, like slack:#qa (repeatable)")
+	fs.BoolVar(&opts.NoNotify, "no-notify", false, "suppress all notifications of this run, project defaults included")
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the request (method, URL, JSON body) instead of sending it")
+	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
+	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as `testctl run wait` does, and exit with its code")
+	shared.AddWaitFlags(fs, &opts.WaitOptions)
+	_ = cmd.RegisterFlagCompletionFunc("trigger", cmdutil.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
+	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagFilename("applications", "json")
+	_ = cmd.MarkFlagFilename("parameters", "json")
+}

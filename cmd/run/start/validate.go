@@ -1,0 +1,146 @@
+package start
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+var (
+	planPattern       = regexp.MustCompile(`^pln(-.+_.+|_.+)$`)
+	notifyTypePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+)
+
+// notificationNone suppresses every notification of a run.
+const notificationNone = "none"
+
+// validate checks everything the command line alone can tell, before any
+// file is read or request sent, and parses --app and --notify into opts.
+// changed reports whether a flag was given.
+func validate(o *Options, changed func(string) bool) error {
+	if err := validateTarget(o); err != nil {
+		return err
+	}
+	if changed("trigger") {
+		o.Trigger = strings.ToUpper(strings.TrimSpace(o.Trigger))
+		if o.Trigger != api.TriggerAPI && o.Trigger != api.TriggerCodehost {
+			return cmdutil.FlagErrorf("invalid --trigger %q: valid values are %s, %s", o.Trigger, api.TriggerAPI, api.TriggerCodehost)
+		}
+	} else if o.Codehost {
+		o.Trigger = api.TriggerCodehost
+	}
+	// Without --codehost nothing is detected, so the rule can be checked now.
+	if o.Trigger == api.TriggerCodehost && !o.Codehost {
+		if missing := o.Meta.MissingFlags(); len(missing) > 0 {
+			return cmdutil.FlagErrorf("--trigger CODEHOST needs %s (or --codehost to detect them)", strings.Join(missing, ", "))
+		}
+	}
+	if err := validateApplications(o); err != nil {
+		return err
+	}
+	if err := validateNotifications(o); err != nil {
+		return err
+	}
+	if o.DryRun && o.Wait {
+		return cmdutil.FlagErrorf("--dry-run sends nothing, so there is no run to --wait for")
+	}
+	if o.DryRun && o.Quiet {
+		return cmdutil.FlagErrorf("--dry-run starts no run, so -q has no short id to print")
+	}
+	if o.Wait {
+		return o.WaitOptions.Validate()
+	}
+	for _, name := range []string{"interval", "timeout", "fail-on-skipped", "junit"} {
+		if changed(name) {
+			return cmdutil.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
+		}
+	}
+	return nil
+}
+
+func validateTarget(o *Options) error {
+	switch {
+	case o.Plan != "" && len(o.TestCaseIDs) > 0:
+		return cmdutil.FlagErrorf("--plan and --test-case cannot be combined: a run starts from exactly one of them")
+	case o.Plan == "" && len(o.TestCaseIDs) == 0:
+		return cmdutil.FlagErrorf("pass --plan PLN or --test-case ID: a run needs a test plan or test cases")
+	case o.Plan != "" && !planPattern.MatchString(o.Plan):
+		return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
+	}
+	for i, id := range o.TestCaseIDs {
+		o.TestCaseIDs[i] = strings.TrimSpace(id)
+		if o.TestCaseIDs[i] == "" || strings.ContainsAny(o.TestCaseIDs[i], " \t\r\n") {
+			return cmdutil.FlagErrorf("--test-case %q is not a test case id", id)
+		}
+	}
+	return nil
+}
+
+func validateApplications(o *Options) error {
+	if len(o.AppSpecs) > 0 && o.ApplicationsFile != "" {
+		return cmdutil.FlagErrorf("--app and --applications cannot be combined: put every entry in one of them")
+	}
+	if o.ApplicationsFile == "-" && o.ParametersFile == "-" {
+		return cmdutil.FlagErrorf("--applications and --parameters cannot both read standard input (-)")
+	}
+	o.Applications = nil
+	seen := map[string]bool{}
+	for _, spec := range o.AppSpecs {
+		app, err := shared.ParseAppSpec(spec)
+		if err != nil {
+			return cmdutil.FlagErrorf("--app %q: %v", spec, err)
+		}
+		if seen[app.ApplicationShortID] {
+			return cmdutil.FlagErrorf("--app: application %s is given twice", app.ApplicationShortID)
+		}
+		seen[app.ApplicationShortID] = true
+		o.Applications = append(o.Applications, app)
+	}
+	return nil
+}
+
+func validateNotifications(o *Options) error {
+	if o.NoNotify && len(o.Notify) > 0 {
+		return cmdutil.FlagErrorf("--notify and --no-notify cannot be combined")
+	}
+	o.Notifications = nil
+	if o.NoNotify {
+		o.Notifications = []api.Notification{{Type: notificationNone}}
+		return nil
+	}
+	for _, v := range o.Notify {
+		n, err := parseNotify(v)
+		if err != nil {
+			return err
+		}
+		if n.Type == notificationNone && len(o.Notify) > 1 {
+			return cmdutil.FlagErrorf("--notify none suppresses every notification and cannot be combined with others")
+		}
+		o.Notifications = append(o.Notifications, n)
+	}
+	return nil
+}
+
+// parseNotify reads TYPE[:CHANNEL]. The service's list of types is not
+// published beyond the chat kind and none, so any word is passed on and the
+// service judges it.
+func parseNotify(v string) (api.Notification, error) {
+	typ, channel, hasChannel := strings.Cut(v, ":")
+	typ, channel = strings.TrimSpace(typ), strings.TrimSpace(channel)
+	switch {
+	case !notifyTypePattern.MatchString(typ):
+		return api.Notification{}, cmdutil.FlagErrorf("--notify %q: expected TYPE[:CHANNEL], like slack:#qa or email", v)
+	case hasChannel && channel == "":
+		return api.Notification{}, cmdutil.FlagErrorf("--notify %q: empty channel after ':'", v)
+	case strings.EqualFold(typ, notificationNone):
+		if hasChannel {
+			return api.Notification{}, cmdutil.FlagErrorf("--notify %q: none takes no channel (or use --no-notify)", v)
+		}
+		return api.Notification{Type: notificationNone}, nil
+	}
+	enabled := true
+	return api.Notification{Type: typ, Channel: channel, Enabled: &enabled}, nil
+}
