@@ -1,0 +1,175 @@
+package wait_test
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+// junitDoc is the part of a JUnit report these tests read back.
+type junitDoc struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Skipped  int `xml:"skipped,attr"`
+	Suites   []struct {
+		Name       string `xml:"name,attr"`
+		Properties []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnitFile(t *testing.T, path string) junitDoc {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("invalid JUnit XML: %v\n%s", err, data)
+	}
+	return doc
+}
+
+func TestOffTerminalOneLinePerChangeOfState(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanPassing)
+	r := e.Run("run", "wait", id, "--interval", "1s").Expect(t, 0)
+	var progress []string
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if strings.HasPrefix(line, "run "+id) {
+			progress = append(progress, line)
+		}
+	}
+	// INITIATED, RUNNING, five test cases, COMPLETED: eleven polls, eight lines.
+	if len(progress) != 8 {
+		t.Fatalf("%d progress lines, want 8:\n%s", len(progress), r.Stderr)
+	}
+	if progress[0] != "run "+id+" INITIATED" || progress[1] != "run "+id+" RUNNING" ||
+		!strings.HasPrefix(progress[7], "run "+id+" COMPLETED · PASSED after 00:10: 5 passed") {
+		t.Errorf("progress:\n%s", strings.Join(progress, "\n"))
+	}
+	if strings.Contains(r.Stderr, "\x1b[") {
+		t.Error("colour off a terminal")
+	}
+	// The table of test cases is the data on stdout.
+	cmdtest.Contains(t, "stdout", r.Stdout, "TEST CASE\tNAME\tSTATUS\tRESULT\tTITLE", "\tLog in with email and password\tCOMPLETED\tPASSED\tLogged in")
+}
+
+func TestTerminalShowsTheLiveView(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "wait", id).Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "✓", "✗", "Apply an expired coupon", "\x1b[")
+	// Intermediate statuses live in the spinner line, not in the scrollback.
+	if strings.Contains(r.Stderr, "run "+id+" RUNNING") {
+		t.Errorf("a status line per change on a terminal:\n%s", r.Stderr)
+	}
+	cmdtest.Contains(t, "summary", r.Stderr, "Expired coupon SPRING-2019 was accepted", "The goal requires the expired coupon")
+}
+
+func TestJSONStdoutIsDataOnly(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	r := e.Run("run", "wait", id, "-o", "json").Expect(t, 1)
+	var run map[string]any
+	dec := json.NewDecoder(strings.NewReader(r.Stdout))
+	if err := dec.Decode(&run); err != nil || dec.More() {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, r.Stdout)
+	}
+	if run["shortId"] != id || run["status"] != "COMPLETED" || run["result"] != "FAILED" {
+		t.Errorf("run: %v", run)
+	}
+	if cases, _ := run["runTestCases"].([]any); len(cases) != 7 {
+		t.Errorf("%d test cases in the JSON", len(cases))
+	}
+	// The reasons still reach a CI log, on stderr.
+	cmdtest.Contains(t, "stderr", r.Stderr, "Run "+id+": COMPLETED · FAILED", "POST /api/payments returned 502")
+
+	r = e.Run("run", "wait", id, "--jq", ".result").Expect(t, 1)
+	if r.Stdout != "FAILED\n" {
+		t.Errorf("--jq stdout %q", r.Stdout)
+	}
+}
+
+func TestJUnitReportMatchesTheRun(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	path := e.Dir + "/results.xml"
+	e.Run("run", "wait", id, "--junit", path).Expect(t, 1)
+	doc := readJUnitFile(t, path)
+	if len(doc.Suites) != 1 || doc.Tests != 7 || doc.Failures != 2 || doc.Skipped != 1 || doc.Errors != 0 {
+		t.Fatalf("report counts: tests=%d failures=%d skipped=%d errors=%d", doc.Tests, doc.Failures, doc.Skipped, doc.Errors)
+	}
+	s := doc.Suites[0]
+	if s.Name != "run "+id {
+		t.Errorf("suite name %q", s.Name)
+	}
+	var failed []string
+	for _, c := range s.Cases {
+		if c.Failure != nil {
+			failed = append(failed, c.Name+": "+c.Failure.Message)
+			if c.Failure.Text == "" {
+				t.Errorf("failure of %s carries no evaluation", c.Name)
+			}
+		}
+	}
+	if len(failed) != 2 || !strings.Contains(failed[0], "Expired coupon SPRING-2019 was accepted") {
+		t.Errorf("failures: %q", failed)
+	}
+}
+
+func TestGitHubActionsFiles(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	summary := e.WriteFile("gh/summary.md", "# earlier step\n")
+	outputs := e.WriteFile("gh/output", "")
+	e.Setenv("GITHUB_ACTIONS", "true")
+	e.Setenv("GITHUB_STEP_SUMMARY", summary)
+	e.Setenv("GITHUB_OUTPUT", outputs)
+	r := e.Run("run", "wait", id).Expect(t, 1)
+
+	if n := strings.Count(r.Stderr, "::error title="); n != 2 {
+		t.Errorf("%d annotations, want one per failed test case:\n%s", n, r.Stderr)
+	}
+	cmdtest.Contains(t, "annotations", r.Stderr, "::error title=testctl run "+id+"%3A Apply an expired coupon::FAILED: Expired coupon")
+	if strings.Contains(r.Stdout, "::error") {
+		t.Error("annotations on stdout, which is for data")
+	}
+	md, _ := os.ReadFile(summary)
+	cmdtest.Contains(t, "step summary", string(md), "# earlier step\n", "### ❌ testctl run `"+id+"`: COMPLETED · FAILED",
+		"| ❌ | Apply an expired coupon | FAILED |", "> The goal requires the expired coupon")
+	out, _ := os.ReadFile(outputs)
+	for _, want := range []string{"run_short_id<<", "\n" + id + "\n", "run_status<<", "\nCOMPLETED\n", "run_result<<", "\nFAILED\n", "run_url<<"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("GITHUB_OUTPUT lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestOutsideGitHubActionsNoAnnotations(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	r := e.Run("run", "wait", id).Expect(t, 1)
+	if strings.Contains(r.Stderr, "::error") {
+		t.Error("annotations outside GitHub Actions")
+	}
+}

@@ -1,0 +1,121 @@
+package wait_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+func TestEachPlanExitsWithItsVerdict(t *testing.T) {
+	cases := []struct {
+		plan  string
+		flags []string
+		code  int
+		says  string
+	}{
+		{sandbox.PlanPassing, nil, 0, "COMPLETED · PASSED"},
+		{sandbox.PlanFailing, nil, 1, "COMPLETED · FAILED"},
+		{sandbox.PlanErroring, nil, 3, "ERROR"},
+		{sandbox.PlanCancelled, nil, 3, "CANCELLED"},
+		{sandbox.PlanSkipped, nil, 0, "counts as a pass (use --fail-on-skipped"},
+		{sandbox.PlanSkipped, []string{"--fail-on-skipped"}, 1, "failing because of --fail-on-skipped"},
+	}
+	for _, c := range cases {
+		t.Run(c.plan+strings.Join(c.flags, ""), func(t *testing.T) {
+			e := cmdtest.New(t)
+			id := startRun(t, e, c.plan)
+			start := e.Clock.Now()
+			r := e.Run(append([]string{"run", "wait", id}, c.flags...)...).Expect(t, c.code)
+			cmdtest.Contains(t, "stderr", r.Stderr, c.says)
+			checkBudget(t, e.Requests(getRun), elapsedSince(e, start), 5*time.Second, 0)
+			if elapsedSince(e, start) > 15*time.Second {
+				t.Errorf("completion noticed after %s", elapsedSince(e, start))
+			}
+		})
+	}
+}
+
+func TestSeveralRunsExitWithTheLargestCode(t *testing.T) {
+	e := cmdtest.New(t)
+	ids := []string{startRun(t, e, sandbox.PlanPassing), startRun(t, e, sandbox.PlanErroring), startRun(t, e, sandbox.PlanFailing)}
+	r := e.Run(append([]string{"run", "wait", "-o", "json", "--interval", "2s"}, ids...)...).Expect(t, 3)
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(r.Stdout), &runs); err != nil || len(runs) != 3 {
+		t.Fatalf("stdout is not an array of 3 runs: %v\n%s", err, r.Stdout)
+	}
+	for i, want := range []string{"COMPLETED", "ERROR", "COMPLETED"} {
+		if runs[i]["shortId"] != ids[i] || runs[i]["status"] != want {
+			t.Errorf("run %d: %v %v", i, runs[i]["shortId"], runs[i]["status"])
+		}
+	}
+	// Each run keeps its own schedule: the failing one (12 s) needs 7 polls
+	// at 2 s, the others stop as soon as they end.
+	if n := e.Requests(getRun); n > 7+4+6 {
+		t.Errorf("%d requests for three runs", n)
+	}
+}
+
+func TestTimeoutExitsSevenWithResumeCommandAndPartialJUnit(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanSlow)
+	junit := e.Dir + "/partial.xml"
+	start := e.Clock.Now()
+	r := e.Run("run", "wait", id, "--timeout", "10m", "--junit", junit).Expect(t, 7)
+	cmdtest.Contains(t, "stderr", r.Stderr, "timed out after 10m0s", "still RUNNING", "testctl run wait "+id)
+	if got := elapsedSince(e, start); got != 10*time.Minute {
+		t.Errorf("the wait lasted %s of fake time, want exactly 10m", got)
+	}
+	checkBudget(t, e.Requests(getRun), 10*time.Minute, 5*time.Second, 0)
+	doc := readJUnitFile(t, junit)
+	if len(doc.Suites) != 1 || doc.Tests != 4 || doc.Skipped != 4 {
+		t.Fatalf("partial report: %+v", doc)
+	}
+	for _, c := range doc.Suites[0].Cases {
+		if c.Skipped == nil || !strings.Contains(c.Skipped.Message, "when the wait timed out") {
+			t.Errorf("unfinished case not marked: %+v", c)
+		}
+	}
+}
+
+func TestInterruptExits130WithResumeCommand(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanSlow)
+	ctx := cancelAt(e.Clock, e.Clock.Now().Add(20*time.Second))
+	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id).Expect(t, 130)
+	cmdtest.Contains(t, "stderr", r.Stderr, "interrupted", "The run goes on", "testctl run wait "+id)
+	// Polls at 0, 5, 10 and 15 s; the one due at 20 s meets the interruption.
+	if n := e.Requests(getRun); n != 4 {
+		t.Errorf("%d polls before the interruption at 20 s, want 4", n)
+	}
+}
+
+func TestAlreadyCancelledContextExits130(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanPassing)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id).Expect(t, 130)
+	cmdtest.Contains(t, "stderr", r.Stderr, "testctl run wait "+id)
+}
+
+func TestUsageErrorsSendNothing(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{
+		{"run", "wait"},
+		{"run", "wait", ""},
+		{"run", "wait", "a/b"},
+		{"run", "wait", "r1", "--interval", "0s"},
+		{"run", "wait", "r1", "--timeout", "-1m"},
+		{"run", "wait", "r1", "--junit", e.Dir + "/missing/r.xml"},
+	} {
+		e.Run(args...).Expect(t, 2)
+	}
+	if n := e.Requests(getRun); n != 0 {
+		t.Errorf("%d requests after usage errors", n)
+	}
+}
