@@ -14,9 +14,9 @@ func strp(s string) *string { return &s }
 func TestRetryDelayBacksOffWithJitterAndHonoursRetryAfter(t *testing.T) {
 	lo, hi := func() float64 { return 0 }, func() float64 { return 0.999999 }
 	cases := []struct {
-		n            int
-		interval     time.Duration
-		retryAfter   time.Duration
+		n              int
+		interval       time.Duration
+		retryAfter     time.Duration
 		wantLo, wantHi time.Duration
 	}{
 		{1, 5 * time.Second, 0, 2500 * time.Millisecond, 5 * time.Second},
