@@ -68,6 +68,7 @@ func (w *waiter) printSkipped(f *cmdutil.Factory, reports []runReport) {
 		if r.Detail == nil || r.Detail.Status != api.StatusCompleted || r.Detail.ResultOrEmpty() != api.ResultSkipped {
 			continue
 		}
+		r.ShortID = termtext.SanitizeLine(r.ShortID) // from the service when run start waits
 		if w.opts.FailOnSkipped {
 			fmt.Fprintf(f.IOStreams.ErrOut, "run %s ended SKIPPED: failing because of --fail-on-skipped\n", r.ShortID)
 		} else {
@@ -86,12 +87,13 @@ func (w *waiter) printEnd(f *cmdutil.Factory, end waitEnd) {
 	}
 	var ids, states []string
 	for _, s := range pending {
-		ids = append(ids, s.target.ShortID)
+		id := termtext.SanitizeLine(s.target.ShortID)
+		ids = append(ids, id)
 		status := "not seen yet"
 		if s.detail != nil {
 			status = "still " + termtext.SanitizeLine(s.detail.Status)
 		}
-		states = append(states, fmt.Sprintf("run %s %s", s.target.ShortID, status))
+		states = append(states, fmt.Sprintf("run %s %s", id, status))
 	}
 	what := fmt.Sprintf("timed out after %s", w.opts.Timeout)
 	if end == endInterrupted {

@@ -173,3 +173,14 @@ func TestOutsideGitHubActionsNoAnnotations(t *testing.T) {
 		t.Error("annotations outside GitHub Actions")
 	}
 }
+
+func TestTerminalWithNoColorPrintsLines(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("NO_COLOR", "1")
+	id := startRun(t, e, sandbox.PlanPassing)
+	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "wait", id).Expect(t, 0)
+	if strings.Contains(r.Stderr, "\x1b") {
+		t.Errorf("escape sequences with NO_COLOR:\n%q", r.Stderr)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "run "+id+" RUNNING\n", "run "+id+" COMPLETED · PASSED")
+}

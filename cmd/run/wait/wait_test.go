@@ -1,0 +1,57 @@
+package wait
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+func parse(t *testing.T, args ...string) (*Options, error) {
+	t.Helper()
+	ios, _, _, _ := iostreams.Test()
+	var got *Options
+	cmd := NewCmdWait(&cmdutil.Factory{IOStreams: ios}, func(o *Options) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.Execute()
+	return got, err
+}
+
+func TestFlagsBindToOptions(t *testing.T) {
+	dir := t.TempDir()
+	o, err := parse(t, "r1", "r2", "--interval", "20s", "--timeout", "45m", "--fail-on-skipped", "--junit", dir+"/r.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := o.Wait
+	if len(o.RunIDs) != 2 || o.RunIDs[1] != "r2" || w.Interval != 20*time.Second || w.Timeout != 45*time.Minute ||
+		!w.FailOnSkipped || w.JUnitFile != dir+"/r.xml" {
+		t.Errorf("options: %+v", o)
+	}
+	o, err = parse(t, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Wait.Interval != 5*time.Second || o.Wait.Timeout != time.Hour || o.Wait.FailOnSkipped || o.Wait.JUnitFile != "" {
+		t.Errorf("defaults: %+v", o.Wait)
+	}
+}
+
+func TestInvalidInputIsAUsageError(t *testing.T) {
+	for _, args := range [][]string{
+		{"r1", "--interval", "0"},
+		{"r1", "--timeout", "0s"},
+		{"bad id"},
+		{"r1", "--junit", t.TempDir() + "/no/such/dir/r.xml"},
+	} {
+		o, err := parse(t, args...)
+		if cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage || o != nil {
+			t.Errorf("%q: %v (runF called: %v)", args, err, o != nil)
+		}
+	}
+}
