@@ -31,7 +31,7 @@ func reportsFromDetails(runs []*api.RunDetail, urls map[string]string, failOnSki
 		}
 		r := runReport{ShortID: d.ShortID, URL: urls[d.ShortID], Detail: d, Code: verdictCode(d, failOnSkipped)}
 		if !r.finished() {
-			r.Pending = "the run had not finished when the report was written"
+			r.Pending = "the report was written"
 		}
 		out = append(out, r)
 	}

@@ -3,6 +3,7 @@ package shared
 import (
 	"context"
 
+	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
@@ -30,8 +31,12 @@ func WaitForRuns(ctx context.Context, f *cmdutil.Factory, o WaitOptions, targets
 		return err
 	}
 	debug := (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1"
+	clk := f.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
 	view := newProgressView(f.IOStreams, debug, len(targets))
-	w := newWaiter(o, client, f.Clock, view, targets)
+	w := newWaiter(o, client, clk, view, targets)
 	end, err := w.loop(ctx)
 	view.stop()
 	if err != nil {
