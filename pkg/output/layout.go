@@ -2,9 +2,13 @@ package output
 
 import (
 	"bufio"
+	"bytes"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 )
 
 const (
@@ -15,6 +19,17 @@ const (
 	minColumnWidth = 8
 )
 
+// gap is a borderless rendition whose only symbol is the space between
+// columns: no frame, no rule under the header.
+var gap = tw.Rendition{
+	Borders: tw.BorderNone,
+	Symbols: tw.NewSymbolCustom("testctl").WithColumn(columnGap),
+	Settings: tw.Settings{
+		Separators: tw.Separators{ShowHeader: tw.Off, ShowFooter: tw.Off, BetweenRows: tw.Off, BetweenColumns: tw.On},
+		Lines:      tw.LinesNone,
+	},
+}
+
 // cell is a field prepared for one terminal render.
 type cell struct {
 	field
@@ -23,7 +38,14 @@ type cell struct {
 	extra  int    // width the colour function added to text, normally 0
 }
 
-func (t *Table) renderTTY(w *bufio.Writer) {
+// renderTTY sizes the columns and shortens cells itself, then hands
+// finished strings to tablewriter, which pads and joins them. The sizing is
+// ours because tablewriter's own (WithMaxWidth) gives every column an equal
+// share of the width, cutting narrow columns that fit; and its truncation
+// works on coloured text, leaving the "…" uncoloured after an added reset.
+// Here a cell is cut before its colour is applied, so tablewriter, told
+// not to wrap, trim or reformat, passes every cell through unchanged.
+func (t *Table) renderTTY(w *bufio.Writer) error {
 	ncols := len(t.headers)
 	for _, r := range t.rows {
 		ncols = max(ncols, len(r))
@@ -59,15 +81,46 @@ func (t *Table) renderTTY(w *bufio.Writer) {
 	fit(widths, t.width-len(columnGap)*(ncols-1))
 	t.widths = widths
 
-	var line []byte
+	// Fixed widths keep a later Render aligned with this one. A column
+	// tablewriter is told is 0 wide disappears, gap and all, so 1 is the least.
+	fixed := tw.NewMapper[int, int]()
+	for i, cw := range widths {
+		fixed.Set(i, max(cw, 1))
+	}
+	tbl := tablewriter.NewTable(&trimWriter{w: w},
+		tablewriter.WithRenderer(renderer.NewBlueprint(gap)),
+		tablewriter.WithColumnWidths(fixed),
+		tablewriter.WithPadding(tw.PaddingNone),
+		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithTrimTab(tw.Off),
+		tablewriter.WithHeaderAutoFormat(tw.Off), // it would title-case and split words
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+	)
 	if header != nil {
-		line = appendLine(line[:0], header, widths)
-		w.Write(line)
+		tbl.Header(fitted(header, widths))
 	}
 	for _, row := range rows {
-		line = appendLine(line[:0], row, widths)
-		w.Write(line)
+		if err := tbl.Append(fitted(row, widths)); err != nil {
+			return err
+		}
 	}
+	return tbl.Render()
+}
+
+// fitted returns a row's styled cells, each shortened to its column width.
+func fitted(row []cell, widths []int) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		if c.width > widths[i] {
+			text := truncate(c.text, max(widths[i]-c.extra, 1))
+			c = prepare(field{text: text, color: c.color})
+		}
+		out[i] = c.styled
+	}
+	return out
 }
 
 func prepare(f field) cell {
@@ -83,28 +136,33 @@ func prepare(f field) cell {
 	return c
 }
 
-// appendLine lays out one row; the last column is not padded and trailing
-// blanks are dropped, so lines never end in white space.
-func appendLine(line []byte, row []cell, widths []int) []byte {
-	for i, c := range row {
-		if i > 0 {
-			line = append(line, columnGap...)
-		}
-		if c.width > widths[i] {
-			text := truncate(c.text, max(widths[i]-c.extra, 1))
-			c = prepare(field{text: text, color: c.color})
-		}
-		line = append(line, c.styled...)
-		if i < len(row)-1 {
-			for n := c.width; n < widths[i]; n++ {
-				line = append(line, ' ')
+// trimWriter drops the blanks tablewriter pads the last column with, so
+// lines never end in white space. It holds blanks back until it sees what
+// follows them, in case a line arrives in more than one Write.
+type trimWriter struct {
+	w      *bufio.Writer
+	blanks int
+}
+
+func (t *trimWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		line, rest, nl := bytes.Cut(p, []byte{'\n'})
+		text := bytes.TrimRight(line, " ")
+		if len(text) > 0 {
+			for ; t.blanks > 0; t.blanks-- {
+				t.w.WriteByte(' ')
 			}
+			t.w.Write(text)
 		}
+		t.blanks += len(line) - len(text)
+		if nl {
+			t.blanks = 0
+			t.w.WriteByte('\n')
+		}
+		p = rest
 	}
-	for len(line) > 0 && line[len(line)-1] == ' ' {
-		line = line[:len(line)-1]
-	}
-	return append(line, '\n')
+	return n, nil // bufio.Writer keeps the first error for Flush
 }
 
 // fit shortens the widest columns, evenly, until they add up to at most
@@ -153,12 +211,17 @@ func fit(widths []int, room int) {
 	}
 }
 
+// Widths are measured the way tablewriter measures them (twwidth), so a
+// cell we size to a column is never cut again by tablewriter, which would
+// do so without "…" and with an added reset. twwidth follows the locale
+// for East Asian ambiguous characters; in a CJK locale "…" counts two.
+
 // textWidth is the display width of sanitised text; ASCII, the common case,
 // is measured without decoding.
 func textWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return ansi.StringWidth(s)
+			return twwidth.Width(s)
 		}
 	}
 	return len(s)
@@ -166,24 +229,24 @@ func textWidth(s string) int {
 
 // styledWidth is the display width of text with SGR sequences. Colour
 // functions normally wrap ASCII in "ESC[…m" pairs; those are skipped here
-// without the cost of a full parse, anything else goes to ansi.StringWidth.
+// without the cost of a full parse, anything else goes to twwidth.
 func styledWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= utf8.RuneSelf:
-			return ansi.StringWidth(s)
+			return twwidth.Width(s)
 		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
 			j := i + 2
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';') {
 				j++
 			}
 			if j == len(s) || s[j] != 'm' {
-				return ansi.StringWidth(s)
+				return twwidth.Width(s)
 			}
 			i = j
 		case c < 0x20 || c == 0x7f:
-			return ansi.StringWidth(s)
+			return twwidth.Width(s)
 		default:
 			w++
 		}
@@ -191,18 +254,21 @@ func styledWidth(s string) int {
 	return w
 }
 
+const ellipsis = "…"
+
 // truncate shortens sanitised text to width w, marking the cut with "…".
 func truncate(s string, w int) string {
 	if textWidth(s) <= w {
 		return s
 	}
-	if w <= 1 {
-		return "…"
-	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return ansi.Truncate(s, w, "…")
+			return twwidth.Truncate(s, w, ellipsis) // s has no escapes, so no reset is added
 		}
 	}
-	return s[:w-1] + "…"
+	keep := w - textWidth(ellipsis) // 1, or 2 in a CJK locale
+	if keep < 0 {
+		return s[:max(w, 0)]
+	}
+	return s[:keep] + ellipsis
 }

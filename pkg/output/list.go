@@ -17,8 +17,13 @@ import (
 //     <meta…>}, item by item, indented exactly as Print would indent it.
 //     If the listing fails half-way the document is left unterminated, so a
 //     consumer fails loudly instead of taking a partial list as complete.
-//   - Table renders each Add as it comes: the header once, column widths
-//     stable across pages (see Table.Render).
+//   - Table, off a terminal, writes each page as it comes, the header once.
+//     On a terminal it keeps the rows and renders one table at Close:
+//     tablewriter needs every row to size the columns, and a person wants
+//     them aligned across pages. A failed listing prints no table there.
+//     Flat memory is a promise of the outputs scripts consume (JSON and
+//     plain text), which stream; a table on a screen is as long as a person
+//     will read.
 //   - YAML and jq need the whole document (YAML to place the metadata, jq
 //     because a filter may look at any part of it), so those buffer the
 //     items, as compact JSON, until Close.
@@ -53,7 +58,8 @@ func NewListWriter[T any](ios *iostreams.IOStreams, o Options, key string, heade
 // Count is the number of items added so far.
 func (l *ListWriter[T]) Count() int { return l.count }
 
-// Add writes (or, for YAML and jq, keeps) one page of items.
+// Add writes (or, for YAML, jq and a table on a terminal, keeps) one page
+// of items.
 func (l *ListWriter[T]) Add(items ...T) error {
 	if l.err != nil {
 		return l.err
@@ -73,6 +79,9 @@ func (l *ListWriter[T]) add(items []T) error {
 			l.table.EndRow()
 		}
 		l.count += len(items)
+		if l.table.tty {
+			return nil // rendered at Close
+		}
 		return l.table.Render()
 	case l.opts.format() == FormatJSON && l.opts.JQ == "":
 		if l.item == nil {
@@ -139,8 +148,8 @@ func (l *ListWriter[T]) close(meta map[string]any) error {
 
 	switch {
 	case l.table != nil:
-		if !l.table.started {
-			return l.table.Render() // the header, so scripts always get one
+		if l.table.tty || !l.table.started {
+			return l.table.Render() // off a terminal: the header, so scripts always get one
 		}
 		return nil
 	case l.opts.format() == FormatJSON && l.opts.JQ == "":

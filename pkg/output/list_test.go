@@ -141,6 +141,47 @@ func TestListWriterTable(t *testing.T) {
 	}
 }
 
+// TestListWriterTableTTYAlignsPages checks that on a terminal nothing is
+// printed until Close, so a wide value on a late page widens the column for
+// every row; off a terminal each page is written as it comes.
+func TestListWriterTableTTYAlignsPages(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		t.Run(fmt.Sprint("tty=", tty), func(t *testing.T) {
+			ios, _, out, _ := iostreams.Test()
+			ios.SetStdoutTTY(tty)
+			lw := NewListWriter(ios, Options{}, "runs", []string{"id", "status", "branch"}, runRow)
+			lw.Add(runs(2)...)
+			late := runs(1)
+			late[0].ShortID = "run-with-a-much-longer-id"
+			lw.Add(late...)
+			if written := out.Len() > 0; written == tty {
+				t.Fatalf("after two pages, written=%v: %q", written, out)
+			}
+			if err := lw.Close(nil); err != nil {
+				t.Fatal(err)
+			}
+			if !tty {
+				return
+			}
+			lines := strings.Split(strings.TrimSuffix(ansi.Strip(out.String()), "\n"), "\n")
+			if len(lines) != 4 {
+				t.Fatalf("want one header and three rows:\n%s", out)
+			}
+			want := len("run-with-a-much-longer-id  ")
+			for i, l := range lines {
+				at := strings.Index(l, "COMPLETED")
+				if i == 0 {
+					at = strings.Index(l, "STATUS")
+				}
+				if at != want {
+					t.Errorf("status column not aligned across pages:\n%s", strings.Join(lines, "\n"))
+					break
+				}
+			}
+		})
+	}
+}
+
 func TestListWriterTableEmptyHasHeader(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	writeList(t, ios, Options{})

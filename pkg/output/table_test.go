@@ -1,14 +1,21 @@
 package output
 
 import (
+	"bufio"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/testctl/testctl/pkg/iostreams"
 )
+
+// Widths are checked with twwidth, the measure tablewriter pads with; it
+// differs from ansi.StringWidth only for East Asian ambiguous characters
+// in a CJK locale.
 
 func newIOS(tty bool, width int) (*iostreams.IOStreams, *strings.Builder) {
 	ios, _, _, _ := iostreams.Test()
@@ -70,6 +77,65 @@ func TestTableTTY(t *testing.T) {
 	}
 }
 
+// TestTableTTYColourIsOurs checks what tablewriter does with coloured
+// cells: it must measure them by their visible width, add no SGR sequence
+// of its own (it appends resets to text it truncates, which is why cells
+// reach it already cut) and keep them aligned with uncoloured rows.
+func TestTableTTYColourIsOurs(t *testing.T) {
+	ios, out := newIOS(true, 50)
+	st := ios.Styles()
+	tb := NewTable(ios, "id", "status", "name", "url")
+	tb.AddField("run-1")
+	tb.AddField("PASSED", WithColor(st.Status))
+	tb.AddField("a test case name long enough to be cut", WithColor(st.Failure))
+	tb.AddField("https://x.io/1", WithColor(st.Info))
+	tb.EndRow()
+	tb.AddField("run-2")
+	tb.AddField("CANCELLED")
+	tb.AddField("é名前")
+	tb.AddField("https://x.io/2")
+	tb.EndRow()
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want a header and two rows:\n%s", out)
+	}
+	// Our sequences, in order: the header's bold pairs, then the row's colours.
+	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
+	pairs := func(styled ...string) (seqs []string) {
+		for _, s := range styled {
+			seqs = append(seqs, sgr.FindAllString(s, -1)...)
+		}
+		return seqs
+	}
+	want := [][]string{
+		pairs(st.Bold("ID"), st.Bold("STATUS"), st.Bold("NAME"), st.Bold("URL")),
+		pairs(st.Success("x"), st.Failure("x"), st.Info("x")),
+		nil,
+	}
+	for i, l := range lines {
+		if got := sgr.FindAllString(l, -1); fmt.Sprint(got) != fmt.Sprint(want[i]) {
+			t.Errorf("line %d has sequences %q, want %q: %q", i, got, want[i], l)
+		}
+		if w := twwidth.Width(l); w > 50 {
+			t.Errorf("line %d is %d wide: %q", i, w, l)
+		}
+	}
+	open, shut, _ := strings.Cut(st.Failure("\x00"), "\x00")
+	if !regexp.MustCompile(regexp.QuoteMeta(open) + "a test case [^\x1b]+…" + regexp.QuoteMeta(shut)).MatchString(lines[1]) {
+		t.Errorf("the cut must be inside the colour: %q", lines[1])
+	}
+	for _, col := range []string{"https", "PASSED|CANCELLED"} {
+		re := regexp.MustCompile(col)
+		at := func(l string) int { l = ansi.Strip(l); return twwidth.Width(l[:re.FindStringIndex(l)[0]]) }
+		if at(lines[1]) != at(lines[2]) {
+			t.Errorf("column %q not aligned:\n%s", col, ansi.Strip(out.String()))
+		}
+	}
+}
+
 func TestTableTTYNoColor(t *testing.T) {
 	ios, out := newIOS(true, 80)
 	ios.SetNoColorEnv(true)
@@ -100,7 +166,7 @@ func TestTableTTYTruncatesWidestColumnToFit(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	for _, l := range lines {
-		if w := ansi.StringWidth(l); w > 40 {
+		if w := twwidth.Width(l); w > 40 {
 			t.Errorf("line wider than the terminal (%d): %q", w, l)
 		}
 		if strings.HasSuffix(l, " ") {
@@ -113,7 +179,7 @@ func TestTableTTYTruncatesWidestColumnToFit(t *testing.T) {
 	if !strings.Contains(lines[1], "https://x.io/r/1") || !strings.Contains(ansi.Strip(lines[2]), "https://x.io/r/2") {
 		t.Errorf("narrower columns must stay whole:\n%s", out)
 	}
-	col := func(l string) int { l = ansi.Strip(l); return ansi.StringWidth(l[:strings.Index(l, "https")]) }
+	col := func(l string) int { l = ansi.Strip(l); return twwidth.Width(l[:strings.Index(l, "https")]) }
 	if col(lines[1]) != col(lines[2]) {
 		t.Errorf("columns not aligned:\n%s", ansi.Strip(out.String()))
 	}
@@ -127,7 +193,11 @@ func TestTableWithTruncate(t *testing.T) {
 	if err := tb.Render(); err != nil {
 		t.Fatal(err)
 	}
-	if want := "NAME   X\nabcd…  y\n"; ansi.Strip(out.String()) != want {
+	want := "NAME   X\nabcd…  y\n"
+	if twwidth.IsEastAsian() { // "…" is two columns wide
+		want = "NAME   X\nabc…  y\n"
+	}
+	if ansi.Strip(out.String()) != want {
 		t.Errorf("got %q, want %q", ansi.Strip(out.String()), want)
 	}
 }
@@ -176,7 +246,12 @@ func TestFit(t *testing.T) {
 	}
 }
 
-func BenchmarkTableRender10k(b *testing.B) {
+// The plain path writes text itself; the tty path goes through tablewriter,
+// which costs an order of magnitude more (see Table).
+func BenchmarkTableRender10k(b *testing.B) { benchmarkTable(b, 10_000) }
+func BenchmarkTableRender1k(b *testing.B)  { benchmarkTable(b, 1_000) }
+
+func benchmarkTable(b *testing.B, rows int) {
 	for _, tty := range []bool{false, true} {
 		b.Run(map[bool]string{false: "plain", true: "tty"}[tty], func(b *testing.B) {
 			ios, _, _, _ := iostreams.Test()
@@ -186,7 +261,7 @@ func BenchmarkTableRender10k(b *testing.B) {
 			st := ios.Styles()
 			for b.Loop() {
 				tb := NewTable(ios, "id", "status", "result", "branch", "created", "name")
-				for i := range 10_000 {
+				for i := range rows {
 					tb.AddField(fmt.Sprintf("run-%05d", i))
 					tb.AddField("COMPLETED", WithColor(st.Status))
 					tb.AddField("PASSED", WithColor(st.Status))
@@ -209,8 +284,21 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 func TestStyledWidth(t *testing.T) {
 	for _, s := range []string{"", "plain", "\x1b[31mred\x1b[0m", "\x1b[1;38;5;42mx\x1b[m", "✓ \x1b[32mok\x1b[0m", "\x1b]8;;u\x1b\\l\x1b]8;;\x1b\\", "a\x1b[2Kb"} {
-		if got, want := styledWidth(s), ansi.StringWidth(s); got != want {
+		if got, want := styledWidth(s), twwidth.Width(s); got != want {
 			t.Errorf("styledWidth(%q) = %d, want %d", s, got, want)
 		}
+	}
+}
+
+func TestTrimWriter(t *testing.T) {
+	var b strings.Builder
+	bw := bufio.NewWriter(&b)
+	w := &trimWriter{w: bw}
+	for _, p := range []string{"a  b   ", "  \n", "c ", " ", "d  \n\n   \ne"} {
+		w.Write([]byte(p))
+	}
+	bw.Flush()
+	if want := "a  b\nc  d\n\n\ne"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
