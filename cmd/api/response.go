@@ -85,16 +85,12 @@ func printBody(ios *iostreams.IOStreams, out output.Options, body []byte) error 
 			}
 			return errors.New("the response is not JSON, so it cannot be shown with --jq or -o json/yaml")
 		}
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.UseNumber()
-		var doc any
-		if err := dec.Decode(&doc); err != nil {
-			return err
-		}
 		if !structured {
 			out = output.Options{Format: output.FormatJSON}
 		}
-		return output.Print(ios.Out, out, doc)
+		// As a RawMessage the document keeps the service's key order and
+		// every digit of its numbers.
+		return output.Print(ios.Out, out, json.RawMessage(body))
 	}
 	if ios.IsStdoutTTY() {
 		text := termtext.Sanitize(string(body))
