@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -51,11 +52,21 @@ func readSource(ios *iostreams.IOStreams, flag, path string) (*jsonSource, error
 	return &jsonSource{flag: flag, name: name, data: data}, nil
 }
 
-func (s *jsonSource) decoder() *json.Decoder {
-	dec := json.NewDecoder(bytes.NewReader(s.data))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	return dec
+// checkSyntax reports the first syntax error of the whole document, with
+// its exact position: the offsets of a streaming decoder's syntax errors
+// are relative to where it resumed, so they cannot place the error.
+func (s *jsonSource) checkSyntax() error {
+	var raw json.RawMessage
+	err := json.Unmarshal(s.data, &raw)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		at := syntax.Offset - 1 // the offending byte
+		if at == int64(len(s.data))-1 && strings.HasPrefix(syntax.Error(), "unexpected end") {
+			at++ // just past the last byte
+		}
+		return s.errorf(at, "%s", syntax.Error())
+	}
+	return err
 }
 
 // errorf reports a problem at byte offset off of the document.
@@ -67,51 +78,51 @@ func (s *jsonSource) errorf(off int64, format string, args ...any) error {
 	return cmdutil.FlagErrorf("--%s %s: line %d, column %d: %s", s.flag, s.name, line, col, fmt.Sprintf(format, args...))
 }
 
-// decodeError places an error of dec.Decode; start is dec.InputOffset()
-// before the call, which type errors are relative to.
-func (s *jsonSource) decodeError(err error, start int64) error {
-	var syntax *json.SyntaxError
+// stream returns a decoder over the document, which checkSyntax has found
+// well formed, and reads its opening delimiter, which must be want.
+func (s *jsonSource) stream(want json.Delim, what string) (*json.Decoder, error) {
+	if err := s.checkSyntax(); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(s.data))
+	if tok, err := dec.Token(); err != nil || tok != want {
+		return nil, s.errorf(s.skipBlank(0), "expected %s", what)
+	}
+	return dec, nil
+}
+
+// next reads the next value of the stream whole, with its offset.
+func (s *jsonSource) next(dec *json.Decoder) (json.RawMessage, int64, error) {
+	start := dec.InputOffset()
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, 0, s.errorf(s.skipBlank(start), "%v", err) // not expected after checkSyntax
+	}
+	return raw, s.skipBlank(start), nil
+}
+
+// decodeAt decodes raw, found at offset start, strictly: unknown fields are
+// errors, so a misspelt member is not silently dropped, and numbers keep
+// every digit.
+func (s *jsonSource) decodeAt(raw json.RawMessage, start int64, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	err := dec.Decode(v)
 	var typ *json.UnmarshalTypeError
 	switch {
-	case errors.As(err, &syntax):
-		return s.errorf(syntax.Offset-1, "%v", syntax)
+	case err == nil:
+		return nil
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
 			field = "value"
 		}
-		return s.errorf(start+typ.Offset, "%s: expected %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return s.errorf(int64(len(s.data)), "unexpected end of JSON input")
+		// Offset is just past the offending value.
+		return s.errorf(start+typ.Offset-1, "%s: expected %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
 	}
 	// Unknown fields carry no offset: point at the value that holds one.
-	return s.errorf(s.skipBlank(start), "%s", trimJSONPrefix(err.Error()))
-}
-
-// open reads the opening delimiter of the document, which must be want.
-func (s *jsonSource) open(dec *json.Decoder, want json.Delim, what string) error {
-	start := dec.InputOffset()
-	tok, err := dec.Token()
-	if err != nil {
-		return s.decodeError(err, start)
-	}
-	if tok != want {
-		return s.errorf(s.skipBlank(start), "expected %s", what)
-	}
-	return nil
-}
-
-// close reads the closing delimiter and checks nothing follows it.
-func (s *jsonSource) close(dec *json.Decoder) error {
-	start := dec.InputOffset()
-	if _, err := dec.Token(); err != nil {
-		return s.decodeError(err, start)
-	}
-	end := dec.InputOffset()
-	if _, err := dec.Token(); err != io.EOF {
-		return s.errorf(s.skipBlank(end), "unexpected data after the end of the document")
-	}
-	return nil
+	return s.errorf(start, "%s", strings.TrimPrefix(err.Error(), "json: "))
 }
 
 // skipBlank moves off past white space and value separators to where the
@@ -130,20 +141,10 @@ func (s *jsonSource) skipBlank(off int64) int64 {
 
 func jsonKind(goKind string) string {
 	switch goKind {
-	case "map", "struct":
+	case "map", "struct", "ptr":
 		return "an object"
 	case "slice", "array":
 		return "an array"
-	case "ptr":
-		return "an object"
 	}
 	return "a " + goKind
-}
-
-func trimJSONPrefix(msg string) string {
-	const prefix = "json: "
-	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
-		return msg[len(prefix):]
-	}
-	return msg
 }

@@ -3,7 +3,6 @@ package start
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"regexp"
 	"strings"
 
@@ -61,19 +60,21 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 	if err != nil {
 		return nil, err
 	}
-	dec := src.decoder()
-	if err := src.open(dec, json.Delim('['), "a JSON array of applications entries, like [{\"applicationShortId\": \"app_…\"}]"); err != nil {
+	dec, err := src.stream(json.Delim('['), `a JSON array of applications entries, like [{"applicationShortId": "app_…"}]`)
+	if err != nil {
 		return nil, err
 	}
 	apps := []api.RunApplication{}
 	seen := map[string]bool{}
 	for i := 0; dec.More(); i++ {
-		start := dec.InputOffset()
-		var app api.RunApplication
-		if err := dec.Decode(&app); err != nil {
-			return nil, src.decodeError(err, start)
+		raw, at, err := src.next(dec)
+		if err != nil {
+			return nil, err
 		}
-		at := src.skipBlank(start)
+		var app api.RunApplication
+		if err := src.decodeAt(raw, at, &app); err != nil {
+			return nil, err
+		}
 		if err := shared.ValidateApplication(app); err != nil {
 			return nil, src.errorf(at, "entry %d: %v", i, err)
 		}
@@ -82,9 +83,6 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 		}
 		seen[app.ApplicationShortID] = true
 		apps = append(apps, app)
-	}
-	if err := src.close(dec); err != nil {
-		return nil, err
 	}
 	if len(apps) == 0 {
 		return nil, cmdutil.FlagErrorf("--applications %s: the array is empty; drop the flag to use the project's applications", src.name)
@@ -101,18 +99,15 @@ func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, 
 	if err != nil {
 		return nil, err
 	}
-	dec := src.decoder()
-	if err := src.open(dec, json.Delim('{'), `a JSON object with "configs" and/or "configsByEnvironment"`); err != nil {
+	dec, err := src.stream(json.Delim('{'), `a JSON object with "configs" and/or "configsByEnvironment"`)
+	if err != nil {
 		return nil, err
 	}
 	var params api.RunParameters
 	seen := map[string]bool{}
 	for dec.More() {
 		keyAt := src.skipBlank(dec.InputOffset())
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, src.decodeError(err, keyAt)
-		}
+		tok, _ := dec.Token() // a key: the syntax is checked
 		key, _ := tok.(string)
 		if key != "configs" && key != "configsByEnvironment" {
 			return nil, src.errorf(keyAt, "unknown member %q: only configs and configsByEnvironment are allowed", key)
@@ -121,14 +116,16 @@ func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, 
 			return nil, src.errorf(keyAt, "member %q appears twice", key)
 		}
 		seen[key] = true
-		start := dec.InputOffset()
+		raw, at, err := src.next(dec)
+		if err != nil {
+			return nil, err
+		}
+		if raw[0] != '{' && string(raw) != "null" {
+			return nil, src.errorf(at, "%s must be an object", key)
+		}
 		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
-			var typ *json.UnmarshalTypeError
-			if errors.As(err, &typ) && typ.Field == "" {
-				return nil, src.errorf(src.skipBlank(start), "%s must be an object, not a JSON %s", key, typ.Value)
-			}
-			return nil, src.decodeError(err, start)
+		if err := src.decodeAt(raw, at, &m); err != nil {
+			return nil, err
 		}
 		if key == "configs" {
 			params.Configs = m
@@ -136,13 +133,10 @@ func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, 
 		}
 		for envID := range m {
 			if !uuidPattern.MatchString(envID) {
-				return nil, src.errorf(src.skipBlank(start), "configsByEnvironment: key %q is not an environment UUID", envID)
+				return nil, src.errorf(at, "configsByEnvironment: key %q is not an environment UUID", envID)
 			}
 		}
 		params.ConfigsByEnvironment = m
-	}
-	if err := src.close(dec); err != nil {
-		return nil, err
 	}
 	if len(params.Configs) == 0 && len(params.ConfigsByEnvironment) == 0 {
 		return nil, nil

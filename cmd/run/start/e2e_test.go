@@ -1,0 +1,175 @@
+package start_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+const postRun = "POST /v1/run"
+
+func TestStartPlanPrintsIDAndURL(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 0)
+	fields := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\t")
+	if len(fields) != 2 || !strings.HasSuffix(fields[1], "/runs/"+fields[0]) {
+		t.Fatalf("stdout %q, want SHORTID<TAB>URL", r.Stdout)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "✓ Started run "+fields[0]+" (5 tests): "+fields[1])
+	if n := e.Requests(postRun); n != 1 {
+		t.Errorf("%d POSTs", n)
+	}
+}
+
+func TestStartQuietAndJSON(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "-q").Expect(t, 0)
+	if strings.Count(r.Stdout, "\n") != 1 || strings.ContainsAny(strings.TrimSpace(r.Stdout), " \t/") {
+		t.Errorf("-q stdout %q, want only the short id", r.Stdout)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "Started run "+strings.TrimSpace(r.Stdout))
+
+	r = e.Run("run", "start", "--plan", "pln-failing_sandbox", "-o", "json").Expect(t, 0)
+	var resp api.StartRunResponse
+	if err := json.Unmarshal([]byte(r.Stdout), &resp); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	if !resp.Success || resp.Run.ShortID == "" || resp.Run.TestCount != 7 || resp.Run.TestPlan.ShortID != "pln-failing_sandbox" {
+		t.Errorf("%+v", resp)
+	}
+}
+
+func TestStartTestCases(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "start", "--test-case", sandbox.TestCaseLogin, "--test-case", sandbox.TestCaseSearch, "-o", "json").Expect(t, 0)
+	var resp api.StartRunResponse
+	if err := json.Unmarshal([]byte(r.Stdout), &resp); err != nil || resp.Run.TestCount != 2 || resp.Run.TestPlan != nil {
+		t.Errorf("%v %+v", err, resp)
+	}
+}
+
+func TestStartTTYAndPlainOutput(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "start", "--plan", "pln-passing_sandbox", "--no-color").Expect(t, 0)
+	if strings.Contains(r.Stdout, "\t") || !strings.Contains(r.Stdout, "  https://") {
+		t.Errorf("TTY stdout %q, want columns padded with spaces", r.Stdout)
+	}
+	r = e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 0)
+	if !strings.Contains(r.Stdout, "\thttps://") {
+		t.Errorf("plain stdout %q, want tab-separated", r.Stdout)
+	}
+}
+
+// dryRun returns the body --dry-run -o json would send.
+func dryRun(t *testing.T, e *cmdtest.Env, ro cmdtest.RunOptions, args ...string) map[string]any {
+	t.Helper()
+	r := e.RunWith(ro, append([]string{"run", "start", "--dry-run", "-o", "json"}, args...)...).Expect(t, 0)
+	var d struct {
+		Method, URL string
+		Body        map[string]any
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	if d.Method != "POST" || d.URL != e.Sandbox.BaseURL+"/v1/run" {
+		t.Errorf("dry run %s %s", d.Method, d.URL)
+	}
+	if n := e.Requests(postRun); n != 0 {
+		t.Fatalf("--dry-run sent %d POSTs", n)
+	}
+	return d.Body
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestDryRunSendsNothingAndNeedsNoKey(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_API_KEY", "")
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--dry-run", "--project", "proj-demo_sandbox").Expect(t, 0)
+	want := "POST " + e.Sandbox.BaseURL + "/v1/run\n{\n  \"testPlanShortId\": \"pln-passing_sandbox\",\n  \"projectShortId\": \"proj-demo_sandbox\"\n}\n"
+	if r.Stdout != want {
+		t.Errorf("stdout\n%s\nwant\n%s", r.Stdout, want)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "nothing was sent")
+	if n := e.Requests(postRun); n != 0 {
+		t.Errorf("%d POSTs", n)
+	}
+}
+
+func TestAppSpecsReachTheBody(t *testing.T) {
+	e := cmdtest.New(t)
+	spec := "app_sandbox-web,env=env_sandbox-staging,url=https://pr-1.example.com/?a=1,2,name=PR 1,build=build_7,device=preset_sandbox-desktop"
+	body := dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--app", spec)
+	want := `[{"applicationShortId":"app_sandbox-web","devicePresetShortId":"preset_sandbox-desktop","environment":{"applicationBuildShortId":"build_7","name":"PR 1","shortId":"env_sandbox-staging","url":"https://pr-1.example.com/?a=1,2"}}]`
+	if got := jsonOf(body["applications"]); got != want {
+		t.Errorf("applications %s\nwant %s", got, want)
+	}
+	// The sandbox validates every id: the real request is accepted.
+	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--app", spec).Expect(t, 0)
+}
+
+func TestApplicationsAndParametersFiles(t *testing.T) {
+	e := cmdtest.New(t)
+	apps := e.WriteFile("apps.json", `[
+  {"applicationShortId": "app_sandbox-web", "environment": {"shortId": "env_sandbox-staging", "url": "https://s.example.com"}}
+]`)
+	params := `{"configs": {"cfg_sandbox-admin": {"retries": 12345678901234567890}},
+ "configsByEnvironment": {"5a4db000-0000-4000-8000-0000000e0001": {"cfg_sandbox-guest": {"x": true}}}}`
+	body := dryRun(t, e, cmdtest.RunOptions{Stdin: params}, "--plan", "pln-passing_sandbox", "--applications", apps, "--parameters", "-")
+	if got := jsonOf(body["applications"]); got != `[{"applicationShortId":"app_sandbox-web","environment":{"shortId":"env_sandbox-staging","url":"https://s.example.com"}}]` {
+		t.Errorf("applications %s", got)
+	}
+	r := e.RunWith(cmdtest.RunOptions{Stdin: params}, "run", "start", "--plan", "pln-passing_sandbox", "--parameters", "-", "--dry-run")
+	// Numbers keep every digit: the members are passed through, not reinterpreted.
+	cmdtest.Contains(t, "stdout", r.Stdout, "12345678901234567890", `"configsByEnvironment"`)
+
+	paramsFile := e.WriteFile("params.json", params)
+	r = e.RunWith(cmdtest.RunOptions{Stdin: `[{"applicationShortId": "app_sandbox-web"}]`}, "run", "start",
+		"--plan", "pln-passing_sandbox", "--applications", "-", "--parameters", paramsFile).Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "Started run")
+}
+
+func TestNotifyAndNoNotify(t *testing.T) {
+	e := cmdtest.New(t)
+	body := dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--notify", "slack:#qa", "--notify", "email")
+	if got := jsonOf(body["notifications"]); got != `[{"channel":"#qa","enabled":true,"type":"slack"},{"enabled":true,"type":"email"}]` {
+		t.Errorf("notifications %s", got)
+	}
+	body = dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--no-notify")
+	if got := jsonOf(body["notifications"]); got != `[{"type":"none"}]` {
+		t.Errorf("--no-notify %s", got)
+	}
+	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--notify", "slack:#qa").Expect(t, 0)
+	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--no-notify").Expect(t, 0)
+	// The service judges types it knows; its 400 is a usage error too.
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--notify", "pager").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "notifications[0].type")
+}
+
+// A 500 answer to the POST may mean the run was created: it is never repeated.
+func TestStartIsNeverRetriedAfterA500(t *testing.T) {
+	var posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posts.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte(`{"message":"boom"}`))
+	}))
+	defer srv.Close()
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 6)
+	cmdtest.Contains(t, "stderr", r.Stderr, "boom")
+	if n := posts.Load(); n != 1 {
+		t.Errorf("%d POSTs reached the server, want 1", n)
+	}
+}
