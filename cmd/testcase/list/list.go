@@ -126,6 +126,7 @@ func listRun(ctx context.Context, opts *Options) error {
 		if err := lw.Close(map[string]any{"total": page.Total, "limit": page.Limit, "offset": page.Offset}); err != nil {
 			return err
 		}
+		noneHint(f, out, lw.Count())
 		moreHint(f, out, page, opts.Offset)
 		return nil
 	}
@@ -145,7 +146,19 @@ func listRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	return lw.Close(map[string]any{"total": page.Total})
+	if err := lw.Close(map[string]any{"total": page.Total}); err != nil {
+		return err
+	}
+	noneHint(f, out, lw.Count())
+	return nil
+}
+
+// noneHint says so when a table is only its header: an empty stdout would
+// look like a failure.
+func noneHint(f *cmdutil.Factory, out output.Options, count int) {
+	if count == 0 && !out.IsStructured() {
+		fmt.Fprintln(f.IOStreams.ErrOut, "No test cases match.")
+	}
 }
 
 // moreHint tells a person at a terminal that the table is one page of more.

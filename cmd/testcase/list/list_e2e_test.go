@@ -121,6 +121,19 @@ func TestTableOnAndOffTerminal(t *testing.T) {
 	cmdtest.Contains(t, "stderr", r.Stderr, "Showing 1–5 of 10", "--all")
 }
 
+func TestNoMatch(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("testcase", "list", "--label", "no-such-label").Expect(t, 0)
+	if r.Stdout != "ID\tNAME\tENABLED\tLABELS\tAPPLICATION\tLAST RESULT\tLAST RUN\n" {
+		t.Errorf("stdout: %q", r.Stdout)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "No test cases match.")
+	r = e.Run("testcase", "list", "--label", "no-such-label", "-o", "json").Expect(t, 0)
+	if r.Stderr != "" || !strings.Contains(r.Stdout, `"testCases": []`) {
+		t.Errorf("json: %q %q", r.Stdout, r.Stderr)
+	}
+}
+
 func TestUnknownApplicationIsNotFound(t *testing.T) {
 	e := cmdtest.New(t)
 	r := e.Run("testcase", "list", "--app", "app_elsewhere").Expect(t, 5)
