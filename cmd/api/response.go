@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/api"
+	apiclient "github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
@@ -43,7 +43,7 @@ func apiRun(ctx context.Context, opts *Options) error {
 	if resp != nil && opts.Include {
 		printHeaders(ios, resp)
 	}
-	var he *api.HTTPError
+	var he *apiclient.HTTPError
 	if errors.As(err, &he) && resp != nil {
 		return failure(ios, he, resp.Body)
 	}
@@ -55,7 +55,7 @@ func apiRun(ctx context.Context, opts *Options) error {
 
 // failure shows the service's answer on stderr, where a script's error
 // output collects it, and ends with the contract's code for the status.
-func failure(ios *iostreams.IOStreams, he *api.HTTPError, body []byte) error {
+func failure(ios *iostreams.IOStreams, he *apiclient.HTTPError, body []byte) error {
 	if len(body) > 0 {
 		text := termtext.Sanitize(string(body))
 		if !strings.HasSuffix(text, "\n") {
@@ -106,7 +106,7 @@ func printBody(ios *iostreams.IOStreams, out output.Options, body []byte) error 
 
 // printHeaders is --include: the status line and headers, sorted, on
 // stderr so that stdout stays the body.
-func printHeaders(ios *iostreams.IOStreams, resp *api.Response) {
+func printHeaders(ios *iostreams.IOStreams, resp *apiclient.Response) {
 	st := ios.ErrStyles()
 	fmt.Fprintf(ios.ErrOut, "%s\n", st.Bold(fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))))
 	names := make([]string, 0, len(resp.Header))
