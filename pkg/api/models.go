@@ -197,6 +197,9 @@ type TestCase struct {
 	Goal               string       `json:"goal"`
 	CreatedAt          string       `json:"createdAt"`
 	LastRun            *TestCaseRun `json:"lastRun"`
+	// GenerationStatus is not in the published list shape, but the service
+	// reports it for test cases created through the API; kept when present.
+	GenerationStatus string `json:"generationStatus,omitempty"`
 }
 
 // TestCaseRun is the last run of a test case.
