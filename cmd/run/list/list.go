@@ -53,9 +53,9 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 long history and -o json is still one JSON document ({"runs": [...], "total": N}).
 With --all, --limit is the page size (default and maximum ` + "100" + `).
 
-The table shows counts of passed, failed and other (errored, skipped,
-cancelled) test cases, and when the run was created: relative on a terminal,
-RFC 3339 elsewhere.`,
+The table shows STATUS/RESULT (a finished run's result alone on a terminal),
+counts of passed, failed and other (errored, skipped, cancelled) test cases,
+and when the run was created: relative on a terminal, RFC 3339 elsewhere.`,
 		Example: `  testctl run list
   testctl run list --status COMPLETED --result FAILED --branch main --limit 50
   testctl run list --plan pln-checkout_a1b2 --trigger CODEHOST

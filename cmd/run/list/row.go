@@ -11,7 +11,7 @@ import (
 )
 
 func headers() []string {
-	return []string{"short id", "status", "branch", "commit", "plan", "passed", "failed", "other", "created"}
+	return []string{"short id", "status", "branch", "commit", "plan", "pass", "fail", "other", "created"}
 }
 
 // rowFormat lays out one run summary as a table row.
@@ -24,7 +24,12 @@ type rowFormat struct {
 func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 	result := deref(r.Result)
 	state := r.Status
-	if result != "" {
+	switch {
+	case result != "" && f.relative:
+		// A result implies COMPLETED; on a terminal the room goes to the
+		// other columns and colour says the rest.
+		state = result
+	case result != "":
 		state += "/" + result
 	}
 	t.AddField(r.ShortID)

@@ -1,0 +1,133 @@
+package list_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+const listRoute = "GET /v1/run"
+
+func decode(t *testing.T, s string) api.RunList {
+	t.Helper()
+	var l api.RunList
+	if err := json.Unmarshal([]byte(s), &l); err != nil {
+		t.Fatalf("not one JSON document: %v\n%.500s", err, s)
+	}
+	return l
+}
+
+func TestListFiltersReachTheWire(t *testing.T) {
+	e := cmdtest.New(t, cmdtest.WithSandbox(sandbox.Options{History: 400}))
+	r := e.Run("run", "list", "--status", "completed", "--result", "failed", "--trigger", "CODEHOST", "--branch", "main", "--limit", "100", "-o", "json").Expect(t, 0)
+	l := decode(t, r.Stdout)
+	if len(l.Runs) == 0 || int(l.Total) < len(l.Runs) {
+		t.Fatalf("no run matched: %+v", l)
+	}
+	for _, run := range l.Runs {
+		if run.Status != "COMPLETED" || *run.Result != "FAILED" || run.Trigger != "CODEHOST" || *run.Branch != "main" {
+			t.Errorf("filters not applied: %+v", run)
+		}
+	}
+	r = e.Run("run", "list", "--plan", "pln-slow_sandbox", "-o", "json").Expect(t, 0)
+	for _, run := range decode(t, r.Stdout).Runs {
+		if *run.TestPlanShortID != "pln-slow_sandbox" {
+			t.Errorf("--plan not applied: %+v", run)
+		}
+	}
+}
+
+func TestListPaging(t *testing.T) {
+	e := cmdtest.New(t)
+	all := decode(t, e.Run("run", "list", "--limit", "20", "-o", "json").Expect(t, 0).Stdout)
+	page := decode(t, e.Run("run", "list", "--limit", "5", "--offset", "10", "-o", "json").Expect(t, 0).Stdout)
+	if len(all.Runs) != 20 || len(page.Runs) != 5 || page.Limit != 5 || page.Offset != 10 || page.Total != 50 {
+		t.Fatalf("all %d, page %+v", len(all.Runs), page)
+	}
+	for i, run := range page.Runs {
+		if run.ShortID != all.Runs[10+i].ShortID {
+			t.Errorf("page[%d] = %s, want %s", i, run.ShortID, all.Runs[10+i].ShortID)
+		}
+	}
+}
+
+// --all streams a long history as one valid document, 100 runs a request.
+func TestListAllOverALongHistory(t *testing.T) {
+	e := cmdtest.New(t, cmdtest.WithSandbox(sandbox.Options{History: 2500}))
+	r := e.Run("run", "list", "--all", "-o", "json").Expect(t, 0)
+	l := decode(t, r.Stdout)
+	seen := map[string]bool{}
+	for _, run := range l.Runs {
+		seen[run.ShortID] = true
+	}
+	if len(l.Runs) != 2500 || len(seen) != 2500 || l.Total != 2500 {
+		t.Errorf("%d runs (%d distinct), total %d; want 2500", len(l.Runs), len(seen), l.Total)
+	}
+	if n := e.Requests(listRoute); n != 25 {
+		t.Errorf("%d requests, want 25 pages of 100", n)
+	}
+
+	r = e.Run("run", "list", "--all", "--status", "ERROR").Expect(t, 0)
+	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
+	if strings.Count(r.Stdout, "SHORT ID") != 1 || len(lines) < 2 {
+		t.Fatalf("one header, then rows:\n%.300s", r.Stdout)
+	}
+	for _, line := range lines[1:] {
+		if !strings.Contains(line, "\tERROR\t") {
+			t.Fatalf("row %q", line)
+		}
+	}
+	r = e.Run("run", "list", "--all", "--offset", "2450", "--jq", ".runs | length").Expect(t, 0)
+	if r.Stdout != "50\n" {
+		t.Errorf("--all from offset 2450: %q", r.Stdout)
+	}
+}
+
+func TestListTableOnAndOffATerminal(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Run("run", "start", "--plan", "pln-failing_sandbox", "--codehost", "--actor", "a", "--branch", "topic",
+		"--commit", "0123456789abcdef", "--commit-message", "m", "--repository", "r").Expect(t, 0)
+	r := e.Run("run", "list", "--branch", "topic").Expect(t, 0)
+	want := "SHORT ID\tSTATUS\tBRANCH\tCOMMIT\tPLAN\tPASS\tFAIL\tOTHER\tCREATED\n"
+	if !strings.HasPrefix(r.Stdout, want) {
+		t.Fatalf("header:\n%s", r.Stdout)
+	}
+	cmdtest.Contains(t, "plain row", r.Stdout, "\tINITIATED\ttopic\t0123456\tpln-failing_sandbox\t0\t0\t0\t2026-11-21T09:00:00Z\n")
+
+	e.Clock.Advance(5 * 60e9) // five minutes: the run has ended
+	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "list", "--branch", "topic", "--no-color").Expect(t, 0)
+	if strings.Contains(r.Stdout, "\t") || strings.Contains(r.Stdout, "2026-") {
+		t.Errorf("TTY table has tabs or absolute times:\n%s", r.Stdout)
+	}
+	cmdtest.Contains(t, "TTY row", r.Stdout, "  FAILED  ", "  topic  ", "5m ago")
+}
+
+func TestListInvalidFiltersSendNothing(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{{"--status", "DONE"}, {"--result", "GREEN"}, {"--trigger", "cron"}, {"--limit", "500"}, {"--plan", "x"}} {
+		r := e.Run(append([]string{"run", "list"}, args...)...).Expect(t, 2)
+		cmdtest.Contains(t, "stderr", r.Stderr, args[0])
+	}
+	r := e.Run("run", "list", "--status", "DONE")
+	cmdtest.Contains(t, "stderr", r.Stderr, "INITIATED, RUNNING, COMPLETED, ERROR, CANCELLED")
+	if n := e.Requests(listRoute); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+func TestListEmpty(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "list", "--branch", "no-such-branch").Expect(t, 0)
+	if !strings.HasPrefix(r.Stdout, "SHORT ID\t") || strings.Count(r.Stdout, "\n") != 1 {
+		t.Errorf("stdout %q, want the header alone", r.Stdout)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "No runs match.")
+	r = e.Run("run", "list", "--branch", "no-such-branch", "--all", "-o", "json").Expect(t, 0)
+	if l := decode(t, r.Stdout); len(l.Runs) != 0 || l.Total != 0 {
+		t.Errorf("%+v", l)
+	}
+}

@@ -1,0 +1,94 @@
+package list
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+func parse(t *testing.T, args ...string) (*Options, error) {
+	t.Helper()
+	var got *Options
+	cmd := NewCmdList(&cmdutil.Factory{}, func(o *Options) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	return got, cmd.Execute()
+}
+
+func TestListFlagsToOptions(t *testing.T) {
+	tests := []struct {
+		args []string
+		want Options
+	}{
+		{nil, Options{Limit: DefaultLimit}},
+		{[]string{"--status", "running", "--result", "Failed", "--trigger", "codehost", "--branch", "main", "--plan", "pln_x"},
+			Options{Status: "RUNNING", Result: "FAILED", Trigger: "CODEHOST", Branch: "main", Plan: "pln_x", Limit: DefaultLimit}},
+		{[]string{"-L", "5", "--offset", "10"}, Options{Limit: 5, Offset: 10}},
+		{[]string{"--all"}, Options{All: true, Limit: MaxLimit}},
+		{[]string{"--all", "--limit", "7"}, Options{All: true, Limit: 7}},
+	}
+	for _, tt := range tests {
+		o, err := parse(t, tt.args...)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		o.Factory = nil
+		if *o != tt.want {
+			t.Errorf("%q: %+v, want %+v", tt.args, *o, tt.want)
+		}
+	}
+}
+
+func TestListFlagErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--status", "DONE"}, `invalid --status "DONE": valid values are INITIATED, RUNNING, COMPLETED, ERROR, CANCELLED`},
+		{[]string{"--result", "OK"}, `invalid --result "OK": valid values are PASSED, FAILED, SKIPPED`},
+		{[]string{"--trigger", "CRON"}, `invalid --trigger "CRON": valid values are API, CODEHOST`},
+		{[]string{"--plan", "checkout"}, `--plan "checkout" is not a test plan short id`},
+		{[]string{"--limit", "0"}, "--limit must be between 1 and 100, not 0"},
+		{[]string{"--limit", "101"}, "--limit must be between 1 and 100"},
+		{[]string{"--offset", "-1"}, "--offset must not be negative"},
+	}
+	for _, tt := range tests {
+		o, err := parse(t, tt.args...)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) || o != nil {
+			t.Errorf("%q: %v, want a FlagError containing %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestRelativeTime(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for d, want := range map[time.Duration]string{
+		-time.Minute: "just now", 30 * time.Second: "just now", 3 * time.Minute: "3m ago", 59 * time.Minute: "59m ago",
+		2 * time.Hour: "2h ago", 47 * time.Hour: "1d ago", 29 * 24 * time.Hour: "29d ago",
+	} {
+		if got := relativeTime(now, now.Add(-d)); got != want {
+			t.Errorf("%s ago: %q, want %q", d, got, want)
+		}
+	}
+	if got := relativeTime(now, now.AddDate(0, -2, 0)); got != now.AddDate(0, -2, 0).Local().Format("2006-01-02") {
+		t.Errorf("two months ago: %q", got)
+	}
+}
+
+func TestDropSeenKeepsPagesFromRepeatingARun(t *testing.T) {
+	page := []api.RunSummary{{ShortID: "a"}, {ShortID: "b"}, {ShortID: "c"}}
+	got := dropSeen(page, map[string]bool{"a": true})
+	if len(got) != 2 || got[0].ShortID != "b" || page[0].ShortID != "a" {
+		t.Errorf("%+v (page %+v)", got, page)
+	}
+	if len(dropSeen(page, nil)) != 3 {
+		t.Error("nothing seen dropped runs")
+	}
+}
