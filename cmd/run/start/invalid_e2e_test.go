@@ -48,6 +48,8 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		{"env uuid", "", []string{"--plan", "pln_x", "--parameters", paramsEnv}, []string{`key "env_sandbox-staging" is not an environment UUID`}},
 		{"truncated stdin", `{"configs": {`, []string{"--plan", "pln_x", "--parameters", "-"}, []string{"(stdin): line 1, column 14", "unexpected end of JSON input"}},
 		{"wait flag without wait", "", []string{"--plan", "pln_x", "--fail-on-skipped"}, []string{"--fail-on-skipped applies to --wait"}},
+		{"bad project", "", []string{"--plan", "pln_x", "--project", "demo"}, []string{"invalid project", "proj_<id>"}},
+		{"bad project in a dry run", "", []string{"--plan", "pln_x", "--project", "demo", "--dry-run"}, []string{"invalid project"}},
 		{"bad output", "", []string{"--plan", "pln_x", "-o", "xml"}, []string{"--output"}},
 	}
 	for _, tt := range tests {
