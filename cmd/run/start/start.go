@@ -51,9 +51,10 @@ log always shows how to find it. The POST is never repeated after the service
 may have received it: a retried request must not start a second run.
 
 Code-host metadata: --codehost reads actor, branch, commit, commit message and
-repository from the CI environment (` + shared.CIProviders + `), then
-from local git, and sets --trigger CODEHOST. Explicit flags win. With the
-CODEHOST trigger all five are required and checked before anything is sent.
+repository from the CI environment, then from local git, and sets --trigger
+CODEHOST. Explicit flags win. With the CODEHOST trigger all five are required
+and checked before anything is sent. CI services read:
+  ` + shared.CIProviders + `.
 
 Applications: --app overrides one application's environment or device for
 this run; it is repeatable and takes
