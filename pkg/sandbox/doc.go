@@ -49,7 +49,8 @@
 // env_sandbox-staging; scenario scenario_sandbox-checkout; configs
 // cfg_sandbox-admin and cfg_sandbox-guest; device presets
 // preset_sandbox-desktop and preset_sandbox-pixel. Project test cases
-// (ids 5a4db000-0000-4000-8000-00000000000N, N in hex):
+// (ids 5a4db00N-0000-4000-8000-00000000000N, N in hex, so that ids
+// shortened to eight characters on a terminal stay distinct):
 //
 //	1 Log in with email and password
 //	2 Add a product to the cart               resumes from 1

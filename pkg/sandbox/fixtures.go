@@ -20,16 +20,16 @@ const (
 
 // Fixture test case ids (UUIDs, as the dependency fields require).
 const (
-	TestCaseLogin         = "5a4db000-0000-4000-8000-000000000001"
-	TestCaseAddToCart     = "5a4db000-0000-4000-8000-000000000002"
-	TestCaseCheckout      = "5a4db000-0000-4000-8000-000000000003"
-	TestCaseExpiredCoupon = "5a4db000-0000-4000-8000-000000000004"
-	TestCaseOrderEmail    = "5a4db000-0000-4000-8000-000000000005"
-	TestCaseOrderHistory  = "5a4db000-0000-4000-8000-000000000006"
-	TestCaseSearch        = "5a4db000-0000-4000-8000-000000000007"
-	TestCaseHealthAPI     = "5a4db000-0000-4000-8000-000000000008"
-	TestCaseProfilePhoto  = "5a4db000-0000-4000-8000-000000000009"
-	TestCaseDeclinedCard  = "5a4db000-0000-4000-8000-00000000000a"
+	TestCaseLogin         = "5a4db001-0000-4000-8000-000000000001"
+	TestCaseAddToCart     = "5a4db002-0000-4000-8000-000000000002"
+	TestCaseCheckout      = "5a4db003-0000-4000-8000-000000000003"
+	TestCaseExpiredCoupon = "5a4db004-0000-4000-8000-000000000004"
+	TestCaseOrderEmail    = "5a4db005-0000-4000-8000-000000000005"
+	TestCaseOrderHistory  = "5a4db006-0000-4000-8000-000000000006"
+	TestCaseSearch        = "5a4db007-0000-4000-8000-000000000007"
+	TestCaseHealthAPI     = "5a4db008-0000-4000-8000-000000000008"
+	TestCaseProfilePhoto  = "5a4db009-0000-4000-8000-000000000009"
+	TestCaseDeclinedCard  = "5a4db00a-0000-4000-8000-00000000000a"
 )
 
 // Telemetry profiles: what a test case's execution leaves behind.

@@ -58,7 +58,7 @@ func TestStartRunValidation(t *testing.T) {
 		{"trailing data", `{"testPlanShortId":"pln-passing_sandbox"} {}`, 400, []string{"after the JSON object"}},
 		{"unknown field", `{"testPlanId":"pln-passing_sandbox"}`, 400, []string{`"testPlanId"`}},
 		{"wrong type", `{"testPlanShortId":42}`, 400, []string{"testPlanShortId", "string"}},
-		{"wrong array type", `{"testCaseIds":"5a4db000-0000-4000-8000-000000000001"}`, 400, []string{"testCaseIds"}},
+		{"wrong array type", `{"testCaseIds":"5a4db001-0000-4000-8000-000000000001"}`, 400, []string{"testCaseIds"}},
 		{"neither plan nor ids", api.StartRunRequest{Trigger: "API"}, 400, []string{"testPlanShortId", "testCaseIds"}},
 		{"both plan and ids", plan(func(r *api.StartRunRequest) { r.TestCaseIDs = []string{TestCaseLogin} }), 400, []string{"not both"}},
 		{"empty ids", `{"testCaseIds":[]}`, 400, []string{"testCaseIds", "empty"}},

@@ -71,7 +71,7 @@ With --wait the command then behaves as ` + "`testctl run wait`" + ` and exits w
   testctl run start --plan pln-checkout_a1b2 --codehost --wait --junit report.xml
 
   # Run two test cases against a preview deployment
-  testctl run start --test-case 5a4db000-0000-4000-8000-000000000001 --test-case 5a4db000-0000-4000-8000-000000000004 \
+  testctl run start --test-case 5a4db001-0000-4000-8000-000000000001 --test-case 5a4db004-0000-4000-8000-000000000004 \
     --app 'app_web,env=env_staging,url=https://pr-42.preview.example.com'
 
   # Only print the short id, for scripts

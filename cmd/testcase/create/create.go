@@ -62,7 +62,7 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
 
   # Continue the session of the login test
   testctl testcase create --app app_x1y2 --name "Add to cart" --goal "Add a product to the cart" \
-    --resume-from 5a4db000-0000-4000-8000-000000000001
+    --resume-from 5a4db001-0000-4000-8000-000000000001
 
   # See the request without sending it
   testctl testcase create --app app_x1y2 --name "Smoke" --goal "Open the home page" --dry-run`,

@@ -13,8 +13,8 @@ import (
 )
 
 const (
-	uuid1 = "5a4db000-0000-4000-8000-000000000001"
-	uuid2 = "5a4db000-0000-4000-8000-000000000002"
+	uuid1 = "5a4db001-0000-4000-8000-000000000001"
+	uuid2 = "5a4db002-0000-4000-8000-000000000002"
 )
 
 func parse(t *testing.T, args ...string) (*Options, error) {

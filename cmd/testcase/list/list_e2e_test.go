@@ -112,7 +112,7 @@ func TestTableOnAndOffTerminal(t *testing.T) {
 	}
 
 	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "testcase", "list", "--limit", "5").Expect(t, 0)
-	if strings.Contains(r.Stdout, sandbox.TestCaseLogin) || !strings.Contains(r.Stdout, "5a4db000 ") {
+	if strings.Contains(r.Stdout, sandbox.TestCaseLogin) || !strings.Contains(r.Stdout, "5a4db001 ") {
 		t.Errorf("on a terminal ids are 8 characters:\n%s", r.Stdout)
 	}
 	if !strings.Contains(r.Stdout, " ago") && !strings.Contains(r.Stdout, "just now") {

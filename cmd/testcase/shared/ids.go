@@ -47,7 +47,7 @@ func IsUUID(s string) bool {
 // CheckUUID returns a usage error naming flag unless value is a UUID.
 func CheckUUID(flag, value string) error {
 	if !IsUUID(value) {
-		return cmdutil.FlagErrorf("--%s %q is not a UUID (like 5a4db000-0000-4000-8000-000000000001): "+
+		return cmdutil.FlagErrorf("--%s %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 			"dependencies are the internal ids of project test cases, see `testctl testcase list -o json`", flag, value)
 	}
 	return nil

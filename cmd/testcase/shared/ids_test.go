@@ -7,7 +7,7 @@ import (
 
 func TestIsUUID(t *testing.T) {
 	for s, want := range map[string]bool{
-		"5a4db000-0000-4000-8000-000000000001":  true,
+		"5a4db001-0000-4000-8000-000000000001":  true,
 		"5A4DB000-0000-4000-8000-00000000000A":  true,
 		"5a4db000-0000-4000-8000-00000000000":   false,
 		"5a4db000-0000-4000-8000-0000000000001": false,
