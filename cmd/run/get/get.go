@@ -63,7 +63,7 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&opts.TestCases, "test-cases", TestCasesAll, "which test cases to show: `all` or failed (failed, skipped or errored)")
+	fs.StringVar(&opts.TestCases, "test-cases", TestCasesAll, "which test cases to show: all, or failed (failed, skipped or errored)")
 	fs.BoolVar(&opts.Issues, "issues", false, "also show the issues detected during the run")
 	fs.BoolVar(&opts.Legacy, "legacy", false, "read the deprecated legacy address (needs --project-uuid)")
 	fs.StringVar(&opts.ProjectUUID, "project-uuid", "", "the project's `UUID`, for --legacy")

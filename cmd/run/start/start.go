@@ -96,9 +96,9 @@ With --wait the command then behaves as ` + "`testctl run wait`" + ` and exits w
 
 func addFlags(cmd *cobra.Command, opts *Options) {
 	fs := cmd.Flags()
-	fs.StringVar(&opts.Plan, "plan", "", "test plan short id to run (`pln_…`)")
+	fs.StringVar(&opts.Plan, "plan", "", "test plan short `ID` to run (pln_…)")
 	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
-	fs.StringVar(&opts.Trigger, "trigger", "", "source of the run: `API` (the service's default) or CODEHOST")
+	fs.StringVar(&opts.Trigger, "trigger", "", "source of the run: API (the service's default) or CODEHOST")
 	fs.BoolVar(&opts.Codehost, "codehost", false, "fill the code-host metadata from the CI environment or local git and set --trigger CODEHOST")
 	fs.StringVar(&opts.Meta.Actor, "actor", "", "who triggered the run (CODEHOST)")
 	fs.StringVar(&opts.Meta.Branch, "branch", "", "branch of the commit under test (CODEHOST)")
@@ -112,7 +112,7 @@ func addFlags(cmd *cobra.Command, opts *Options) {
 	fs.BoolVar(&opts.NoNotify, "no-notify", false, "suppress all notifications of this run, project defaults included")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the request (method, URL, JSON body) instead of sending it")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
-	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as `testctl run wait` does, and exit with its code")
+	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	shared.AddWaitFlags(fs, &opts.WaitOptions)
 	_ = cmd.RegisterFlagCompletionFunc("trigger", cmdutil.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))

@@ -64,7 +64,7 @@ service errors while polling do not end the wait.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.WaitUntil, "wait-until", "", "poll until the tunnel is `healthy` or at least degraded")
+	fl.StringVar(&opts.WaitUntil, "wait-until", "", "poll until the tunnel is healthy, or at least degraded")
 	fl.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "with --wait-until: give up after this long (exit 1)")
 	fl.DurationVar(&opts.Interval, "interval", DefaultInterval, "with --wait-until: time between two polls")
 	_ = cmd.RegisterFlagCompletionFunc("wait-until", cobra.FixedCompletions([]string{
