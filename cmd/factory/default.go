@@ -115,7 +115,7 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, src := cfg.GetWithSource(config.KeyBaseURL)
+	base := cfg.Get(config.KeyBaseURL)
 	if base == "" {
 		return nil, cmdutil.UsageErrorf("no base URL configured. Set one of:\n" +
 			"  --base-url https://…                 (this command only)\n" +
@@ -124,12 +124,12 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 			"or try everything against the embedded emulator with --sandbox")
 	}
 	if err := config.ValidateBaseURL(base); err != nil {
-		return nil, cmdutil.UsageErrorf("invalid base URL (from %s): %v", src, err)
+		return nil, cmdutil.UsageErrorf("invalid base URL (from %s): %v", cfg.Origin(config.KeyBaseURL), err)
 	}
 	legacy := cfg.Get(config.KeyLegacyBaseURL)
 	if legacy != "" {
 		if err := config.ValidateBaseURL(legacy); err != nil {
-			return nil, cmdutil.UsageErrorf("invalid legacy base URL: %v", err)
+			return nil, cmdutil.UsageErrorf("invalid legacy base URL (from %s): %v", cfg.Origin(config.KeyLegacyBaseURL), err)
 		}
 	}
 	key := cfg.Get(config.KeyAPIKey)
@@ -137,10 +137,10 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 		return nil, &cmdutil.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
 			"set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)")}
 	}
-	project, psrc := cfg.GetWithSource(config.KeyProject)
+	project := cfg.Get(config.KeyProject)
 	if project != "" {
 		if err := config.ValidateProject(project); err != nil {
-			return nil, cmdutil.UsageErrorf("invalid project (from %s): %v", psrc, err)
+			return nil, cmdutil.UsageErrorf("invalid project (from %s): %v", cfg.Origin(config.KeyProject), err)
 		}
 	}
 	timeout, err := cfg.HTTPTimeout()
@@ -175,7 +175,7 @@ func (w *wiring) output() (output.Options, error) {
 		if src == config.SourceFlag {
 			return output.Options{}, &cmdutil.FlagError{Err: fmt.Errorf("--output: %w", err)}
 		}
-		return output.Options{}, cmdutil.UsageErrorf("output format (from %s): %v", src, err)
+		return output.Options{}, cmdutil.UsageErrorf("output format (from %s): %v", cfg.Origin(config.KeyOutput), err)
 	}
 	o := output.Options{Format: format, JQ: w.f.Globals.JQ}
 	if err := o.Validate(); err != nil {

@@ -178,12 +178,31 @@ func (c *Config) isEnvSet(name string) bool {
 	return ok && v != ""
 }
 
+// Origin names where a setting's value comes from the way a user sets it
+// ("--project", "TESTCTL_PROJECT", a profile of the file), so that an
+// error about a bad value says what to change.
+func (c *Config) Origin(key string) string {
+	_, src := c.GetWithSource(key)
+	s, _ := Lookup(key)
+	switch src {
+	case SourceFlag:
+		return "--" + s.Flag
+	case SourceEnv:
+		return s.Env
+	case SourceProfile:
+		return fmt.Sprintf("%s in profile %q of %s", key, c.profile, c.path)
+	case SourceOverride:
+		return "--sandbox"
+	}
+	return string(src)
+}
+
 // HTTPTimeout returns the validated per-request timeout.
 func (c *Config) HTTPTimeout() (time.Duration, error) {
-	raw, src := c.GetWithSource(KeyHTTPTimeout)
+	raw := c.Get(KeyHTTPTimeout)
 	d, err := time.ParseDuration(raw)
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("invalid http_timeout %q (from %s): use a positive duration like 30s", raw, src)
+		return 0, fmt.Errorf("invalid http_timeout %q (from %s): use a positive duration like 30s", raw, c.Origin(KeyHTTPTimeout))
 	}
 	return d, nil
 }
