@@ -1,0 +1,126 @@
+// Package e2e_test proves testctl's reliability and security promises
+// end to end: the real command tree, in-process, against the embedded
+// sandbox or a deliberately hostile HTTP server, on a fake clock.
+package e2e_test
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+)
+
+// totalRequests is every request the env's sandbox has seen, on any route.
+func totalRequests(e *cmdtest.Env) int {
+	n := 0
+	for _, c := range e.Sandbox.Server.Stats().Requests {
+		n += c
+	}
+	return n
+}
+
+// checkNoPanic fails the test when a command crashed instead of failing
+// cleanly: a recovered panic would surface as a goroutine dump or a
+// "panic:" line on stderr.
+func checkNoPanic(t *testing.T, r cmdtest.Result) {
+	t.Helper()
+	for _, bad := range []string{"panic:", "goroutine ", "runtime error"} {
+		if strings.Contains(r.Output(), bad) {
+			t.Fatalf("output holds %q: a crash, not a clean failure\nstdout:\n%s\nstderr:\n%s", bad, r.Stdout, r.Stderr)
+		}
+	}
+}
+
+// recorder wraps a handler and remembers, per route key, the status of
+// each answer (0 for a connection dropped without one).
+type recorder struct {
+	next  http.Handler
+	route func(*http.Request) string
+
+	mu      sync.Mutex
+	answers map[string][]int
+}
+
+func newRecorder(next http.Handler, route func(*http.Request) string) *recorder {
+	return &recorder{next: next, route: route, answers: map[string][]int{}}
+}
+
+func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		key := rec.route(r)
+		if key == "" {
+			return
+		}
+		rec.mu.Lock()
+		rec.answers[key] = append(rec.answers[key], sw.status)
+		rec.mu.Unlock()
+	}()
+	rec.next.ServeHTTP(sw, r)
+}
+
+// statuses returns a copy of the answers recorded for key.
+func (rec *recorder) statuses(key string) []int {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]int(nil), rec.answers[key]...)
+}
+
+// statusWriter records the status written; a hijacked (dropped)
+// connection leaves it 0.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return w.ResponseWriter.(http.Hijacker).Hijack()
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// isFault reports whether a recorded answer is one the sandbox injects:
+// a transient 5xx, a 429, or a dropped connection.
+func isFault(status int) bool {
+	switch status {
+	case 0, http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable:
+		return true
+	}
+	return false
+}
+
+// longestFaultStreak is the longest run of consecutive faults in answers.
+func longestFaultStreak(answers []int) int {
+	best, cur := 0, 0
+	for _, s := range answers {
+		if isFault(s) {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
