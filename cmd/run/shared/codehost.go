@@ -50,9 +50,18 @@ const CIProviders = "GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, A
 
 // DetectCI reads the metadata a CI service puts in the environment. It
 // returns the service's name ("" when none is recognised) and what it
-// found; fields a service does not publish (the commit message on several)
-// stay empty for local git to fill.
+// found, trimmed of surrounding white space; fields a service does not
+// publish (the commit message on several) stay empty for local git to fill.
 func DetectCI(lookup func(string) (string, bool)) (string, Codehost) {
+	name, c := detectCI(lookup)
+	// Trimmed again as a whole: stripping a prefix such as refs/heads/
+	// from a trimmed value can leave white space at its start.
+	return name, Codehost{Actor: strings.TrimSpace(c.Actor), Branch: strings.TrimSpace(c.Branch),
+		Commit: strings.TrimSpace(c.Commit), CommitMessage: strings.TrimSpace(c.CommitMessage),
+		Repository: strings.TrimSpace(c.Repository)}
+}
+
+func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 	env := func(keys ...string) string {
 		for _, k := range keys {
 			if v, ok := lookup(k); ok && strings.TrimSpace(v) != "" {
@@ -198,13 +207,18 @@ func RepositoryName(remote string) string {
 		return ""
 	}
 	path := remote
-	if u, err := url.Parse(remote); err == nil && u.Scheme != "" && u.Host != "" {
+	if u, err := url.Parse(remote); err == nil && u.Host != "" { // scheme-relative //host/… too
 		path = u.Path
-	} else if strings.Contains(remote, "://") {
+	} else if strings.Contains(remote, "://") || strings.HasPrefix(remote, "//") {
 		return "" // an unparsable URL may still carry credentials
 	} else if i := strings.Index(remote, ":"); i > 0 && !strings.Contains(remote[:i], "/") {
 		path = remote[i+1:] // scp-like syntax: [user@]host:owner/name.git
 	}
+	if strings.Contains(path, "@") {
+		// No code host allows @ in an owner or repository name: it is
+		// user information the forms above did not separate (user:token@host/…).
+		return ""
+	}
 	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
-	return path
+	return strings.TrimSpace(path)
 }
