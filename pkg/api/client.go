@@ -243,8 +243,30 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	if len(data) > maxBodyBytes {
 		return nil, fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
 	}
+	data = c.redactBody(data)
+	for _, values := range resp.Header {
+		for i, v := range values {
+			values[i] = string(c.redactBody([]byte(v)))
+		}
+	}
 	c.logResponse(resp, data, time.Since(start))
 	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}
+
+// minRedactedKey is the shortest key redactBody replaces: real keys are
+// long, and replacing a one-letter test key would garble every answer.
+const minRedactedKey = 8
+
+// redactBody replaces the key wherever an answer (body or header) quotes
+// it back. Answers are printed (data, error messages, excerpts, --debug,
+// api --include), and a service or
+// proxy that echoes the request's credentials must not put them in a
+// terminal or a CI log.
+func (c *Client) redactBody(data []byte) []byte {
+	if len(c.APIKey) < minRedactedKey || !bytes.Contains(data, []byte(c.APIKey)) {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte(c.APIKey), []byte("[REDACTED]"))
 }
 
 func httpError(method, path string, resp *Response) *HTTPError {
