@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -29,6 +30,7 @@ type Config struct {
 	flags     *pflag.FlagSet
 	lookupEnv func(string) (string, bool)
 	path      string
+	ownDir    bool // path is the default location, in testctl's own directory
 	file      *File
 	profile   string
 	overrides map[string]string
@@ -52,6 +54,9 @@ func Load(opts Options) (*Config, error) {
 		return nil, err
 	}
 	c.path = path
+	if def, err := DefaultPath(func(k string) string { v, _ := c.lookupEnv(k); return v }); err == nil {
+		c.ownDir = filepath.Clean(def) == filepath.Clean(path)
+	}
 	file, mode, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -234,7 +239,7 @@ func (c *Config) Set(key, value string) error {
 		}
 		c.file.Profiles[c.profile][key] = value
 	}
-	return c.file.write(c.path)
+	return c.file.write(c.path, c.ownDir)
 }
 
 // Unset removes a value from the active profile and saves the file. It
@@ -248,7 +253,7 @@ func (c *Config) Unset(key string) (bool, error) {
 			return false, nil
 		}
 		c.file.CurrentProfile = ""
-		return true, c.file.write(c.path)
+		return true, c.file.write(c.path, c.ownDir)
 	}
 	p := c.file.Profiles[c.profile]
 	if _, ok := p[key]; !ok {
@@ -258,5 +263,5 @@ func (c *Config) Unset(key string) (bool, error) {
 	if len(p) == 0 {
 		delete(c.file.Profiles, c.profile)
 	}
-	return true, c.file.write(c.path)
+	return true, c.file.write(c.path, c.ownDir)
 }

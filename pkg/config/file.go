@@ -71,14 +71,20 @@ func (f *File) ProfileNames() []string {
 }
 
 // write saves the file atomically with mode 0600 in a 0700 directory: it may
-// hold an API key.
-func (f *File) write(path string) error {
+// hold an API key. An existing directory is tightened only when it is
+// testctl's own (ownDir); one named by --config-file or TESTCTL_CONFIG may
+// be a project's or /tmp, whose mode is not testctl's to change.
+func (f *File) write(path string, ownDir bool) error {
 	dir := filepath.Dir(path)
+	_, statErr := os.Stat(dir)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating config directory: %w", err)
 	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return fmt.Errorf("securing config directory: %w", err)
+	if created || ownDir {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("securing config directory: %w", err)
+		}
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
