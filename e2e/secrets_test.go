@@ -280,21 +280,25 @@ func checkConfigModes(t *testing.T, path string) {
 }
 
 // TestConfigFileModesSurviveEveryWrite: every command that writes the
-// config file leaves it 0600 in a 0700 directory, even one a user created
-// with looser modes, and a loose file holding a key draws a warning.
+// config file leaves it 0600, and testctl's own directory 0700, even when a
+// user created them looser; a loose file holding a key draws a warning. A
+// directory the user named with --config-file keeps its mode: it may be a
+// project's, or /tmp.
 func TestConfigFileModesSurviveEveryWrite(t *testing.T) {
 	e := cmdtest.New(t)
-	path := e.Getenv("TESTCTL_CONFIG")
+	e.Setenv("TESTCTL_CONFIG", "")
+	e.Setenv("XDG_CONFIG_HOME", filepath.Join(e.Dir, "xdg"))
+	e.Setenv("TESTCTL_API_KEY", "")
+	path := filepath.Join(e.Dir, "xdg", "testctl", "config.yaml")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte("profiles:\n  default:\n    api_key: "+auditKey+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e.Setenv("TESTCTL_API_KEY", "")
 	r := e.Run("config", "list").Expect(t, 0)
 	cmdtest.Contains(t, "warning", r.Stderr, "readable by others", "chmod 600")
-	check := func(args ...string) {
+	run := func(args ...string) {
 		t.Helper()
 		r := e.RunWith(cmdtest.RunOptions{Stdin: auditKey + "\n"}, args...)
 		checkNoPanic(t, r)
@@ -304,17 +308,37 @@ func TestConfigFileModesSurviveEveryWrite(t *testing.T) {
 		if strings.Contains(r.Output(), auditKey) {
 			t.Errorf("%v printed the key", args)
 		}
+	}
+	for _, args := range [][]string{
+		{"config", "set", "project", sandbox.ProjectShortID},
+		{"config", "set", "output", "json", "--profile", "ci"},
+		{"config", "unset", "output", "--profile", "ci"},
+		{"config", "set", "current_profile", "default"},
+		{"auth", "login", "--no-verify", "--profile", "ci"},
+		{"auth", "logout", "--profile", "ci"},
+	} {
+		run(args...)
 		checkConfigModes(t, path)
 	}
-	check("config", "set", "project", sandbox.ProjectShortID)
-	check("config", "set", "output", "json", "--profile", "ci")
-	check("config", "unset", "output", "--profile", "ci")
-	check("config", "set", "current_profile", "default")
-	check("auth", "login", "--no-verify", "--profile", "ci")
-	check("auth", "logout", "--profile", "ci")
 	data, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(data), auditKey) {
 		t.Fatalf("the default profile's key was lost: %v\n%s", err, data)
+	}
+
+	project := filepath.Join(e.Dir, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(project, "testctl.yaml")
+	run("--config-file", named, "auth", "login", "--no-verify")
+	for p, want := range map[string]fs.FileMode{named: 0o600, project: 0o755} {
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Mode().Perm(); got != want {
+			t.Errorf("%s has mode %04o, want %04o", p, got, want)
+		}
 	}
 }
 
