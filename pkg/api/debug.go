@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // maxLoggedBody keeps --debug readable when a page of 100 runs comes back.
@@ -61,16 +63,11 @@ func (c *Client) logResponse(resp *http.Response, body []byte, took time.Duratio
 }
 
 // clip shortens a body and strips terminal controls: the debug log goes to a
-// terminal too, and the body is the service's text.
+// terminal too, and the body is the service's text. encoding/json leaves C1
+// controls and bidi overrides raw in a body, so they are removed here too.
 func clip(body []byte) string {
-	s := string(body)
-	if len(s) > maxLoggedBody {
-		s = s[:maxLoggedBody] + fmt.Sprintf("… (%d bytes)", len(body))
+	if len(body) > maxLoggedBody {
+		return termtext.Sanitize(string(body[:maxLoggedBody])) + fmt.Sprintf("… (%d bytes)", len(body))
 	}
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || (r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f)) {
-			return r
-		}
-		return -1
-	}, s)
+	return termtext.Sanitize(string(body))
 }
