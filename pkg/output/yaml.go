@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -27,13 +29,39 @@ func writeYAMLFromJSON(w io.Writer, b []byte) error {
 	if err != nil {
 		return fmt.Errorf("converting to YAML: %w", err)
 	}
-	enc := yaml.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(node); err != nil {
 		return fmt.Errorf("encoding YAML: %w", err)
 	}
-	return enc.Close()
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("encoding YAML: %w", err)
+	}
+	_, err = w.Write(escapeBidiYAML(buf.Bytes()))
+	return err
 }
+
+// escapeBidiYAML writes bidi overrides as \u escapes. yaml.v3 escapes C0
+// and C1 controls but counts these as printable, and a terminal would let
+// them reorder the text around them. Every scalar holding one is double
+// quoted (see scalar), where \uXXXX means the same character.
+func escapeBidiYAML(b []byte) []byte {
+	if !bytes.ContainsFunc(b, isBidi) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for _, r := range string(b) {
+		if isBidi(r) {
+			out = fmt.Appendf(out, `\u%04X`, r)
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	return out
+}
+
+func isBidi(r rune) bool { return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) }
 
 // yamlNode reads one JSON value from dec. Scalars carry explicit tags so the
 // encoder quotes strings that would otherwise read as numbers or booleans.
@@ -85,5 +113,9 @@ func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
 }
 
 func scalar(tag, value string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+	if strings.ContainsFunc(value, isBidi) {
+		n.Style = yaml.DoubleQuotedStyle // so that escapeBidiYAML may escape them
+	}
+	return n
 }
