@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -187,7 +188,9 @@ func TestHostileResponses(t *testing.T) {
 
 // checkSafeText fails when s holds a byte or rune a terminal would act on:
 // ESC, BEL, other C0 controls but newline and tab, DEL, C1 controls, bidi
-// overrides. Service text in "pwned" title sequences must be gone too.
+// overrides. Nor may the remains of a service's sequence show ("]0;pwned"
+// after its ESC was dropped); quoted or escaped (\x1b]0;pwned in an
+// excerpt, \u001b… in JSON, \e… in YAML) a sequence is inert text.
 func checkSafeText(t *testing.T, what, s string) {
 	t.Helper()
 	for i, r := range s {
@@ -198,14 +201,18 @@ func checkSafeText(t *testing.T, what, s string) {
 			return
 		}
 	}
-	// Quoted (%q or JSON) the sequences are inert text: \x1b]0;pwned.
-	unquoted := strings.NewReplacer(`\x1b]0;pwned`, "", `\u001b]0;pwned`, "", `\x1b[2J`, "", `\u001b[2J`, "").Replace(s)
-	for _, leak := range []string{"]0;pwned", "[2J"} {
-		if strings.Contains(unquoted, leak) {
-			t.Errorf("%s holds the remains of a service escape sequence %q: %q", what, leak, around(s, strings.Index(s, leak)))
+	visible := inertSequences.ReplaceAllString(s, "")
+	for _, leak := range []string{"pwned", "[2J", "evil.example"} {
+		if i := strings.Index(visible, leak); i >= 0 {
+			t.Errorf("%s holds the remains of a service escape sequence %q: %q", what, leak, around(visible, i))
 		}
 	}
 }
+
+// inertSequences matches the test's escape sequences in their quoted or
+// escaped forms.
+var inertSequences = regexp.MustCompile(`(?i)(\\u001b|\\x1b|\\e)(\]0;pwned|\]8;;https://evil\.example/phish|\[2J|\[H|\[5;41m)|` +
+	`(\\u009d|\\x9d)0;c1pwned|(\\u009b|\\x9b)2J`)
 
 func around(s string, i int) string {
 	return s[max(0, i-40):min(len(s), i+40)]
