@@ -188,6 +188,8 @@ func TestServiceTextCannotDriveTheTerminal(t *testing.T) {
 		{[]string{"api", "/v1/broken-header"}, "", 6, []string{"malformed MIME header"}},
 		{[]string{"auth", "login"}, "reject-this-key-please\n", 4, []string{"AUTHMSG"}},
 		{[]string{"--debug", "run", "get", "r1"}, "", 0, []string{"RUNSHORT"}},
+		{[]string{"run", "get", "r1", "--jq", ".runTestCases[0].name"}, "", 0, []string{"TCNAME"}},
+		{[]string{"run", "list", "--jq", ".runs[0].branch"}, "", 0, []string{"BRANCH"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
