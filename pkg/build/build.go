@@ -4,6 +4,7 @@ package build
 import (
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Set by the linker: -X github.com/testctl/testctl/pkg/build.Version=… (and Commit, Date).
@@ -22,7 +23,14 @@ type Info struct {
 
 // Current returns the stamped version, or what the Go toolchain recorded when
 // the binary was built by `go install` or `go build` without ldflags.
-func Current() Info {
+//
+// It is computed once: debug.ReadBuildInfo parses the module list embedded
+// in the binary (forty modules, tens of microseconds), and one start asks
+// three times (the factory's User-Agent, the root's --version flag, the
+// version command).
+func Current() Info { return current() }
+
+var current = sync.OnceValue(func() Info {
 	info := Info{Version: Version, Commit: Commit, Date: Date}
 	if info.Version != "" {
 		return info
@@ -52,4 +60,4 @@ func Current() Info {
 		}
 	}
 	return info
-}
+})

@@ -5,9 +5,10 @@ package config
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // Keys of the settings, as written in the config file.
@@ -67,8 +68,8 @@ func KeyNames() []string {
 }
 
 var (
-	projectPattern = regexp.MustCompile(`^proj(-.+_.+|_.+)$`)
-	profilePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	projectPattern = lazyregexp.New(`^proj(-.+_.+|_.+)$`)
+	profilePattern = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 )
 
 // ValidateBaseURL accepts an absolute http(s) URL without the /v1 suffix.

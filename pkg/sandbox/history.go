@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -20,7 +21,10 @@ type historyKind struct {
 	status, result string
 }
 
-var historyKinds = func() []historyKind {
+// historyKinds is built on first use: planCases and scheduleTestCases lay
+// out every fixture's timeline, which every testctl start would otherwise
+// pay at package initialisation, `testctl version` included.
+var historyKinds = sync.OnceValue(func() []historyKind {
 	var ks []historyKind
 	for _, p := range fixturePlans {
 		ks = append(ks, historyKind{plan: p, cases: planCases(p), status: p.Status, result: p.Result})
@@ -31,7 +35,7 @@ var historyKinds = func() []historyKind {
 		ks = append(ks, historyKind{ids: ids, cases: cases, status: st, result: res})
 	}
 	return ks
-}()
+})
 
 // historyWeights are the odds (out of 100) of each historyKind, in order:
 // mostly passing, a fair share of failures, a few of everything else.
@@ -84,7 +88,7 @@ func (s *Server) historyCreated(i int) float64 {
 
 func (s *Server) historyRun(i int) *run {
 	a := s.history[i]
-	k := historyKinds[a.kind]
+	k := historyKinds()[a.kind]
 	r := &run{shortID: s.encodeRunID('h', i), created: s.historyCreated(i), history: true,
 		plan: k.plan, testCaseIDs: k.ids, cases: k.cases, status: k.status, result: k.result,
 		trigger: a.triggerName(), apps: []string{appWebID}}
@@ -114,7 +118,7 @@ func (f runFilter) matchSummary(r *api.RunSummary) bool {
 // matchAttr is matchSummary for a past run, without building it: past runs
 // are always in their final state.
 func (f runFilter) matchAttr(a historyAttr) bool {
-	k := historyKinds[a.kind]
+	k := historyKinds()[a.kind]
 	switch {
 	case f.status != "" && k.status != f.status,
 		f.result != "" && k.result != f.result,

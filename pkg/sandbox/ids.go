@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"regexp"
 	"strings"
+
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // Everything the sandbox invents (ids, history, telemetry, faults) is derived
@@ -116,9 +117,9 @@ func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
 
 // Identifier formats of service-api.md section 2.1.
 var (
-	projectIDPattern = regexp.MustCompile(`^proj(-.+_.+|_.+)$`)
-	planIDPattern    = regexp.MustCompile(`^pln(-.+_.+|_.+)$`)
-	uuidPattern      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	projectIDPattern = lazyregexp.New(`^proj(-.+_.+|_.+)$`)
+	planIDPattern    = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
+	uuidPattern      = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 )
 
 // hasPrefixID reports whether id is prefix followed by at least one character.

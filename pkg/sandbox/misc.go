@@ -94,7 +94,7 @@ func (s *Server) badgeState(planID string) (label, colour string) {
 	}
 	s.mu.RUnlock()
 	for i := 0; latest == nil && i < len(s.history) && i < 1000; i++ {
-		if p := historyKinds[s.history[i].kind].plan; p != nil && p.ShortID == planID {
+		if p := historyKinds()[s.history[i].kind].plan; p != nil && p.ShortID == planID {
 			latest = s.historyRun(i)
 		}
 	}

@@ -57,7 +57,7 @@ func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
 	}
 	s.mu.RUnlock()
 	for i := 0; found == nil && i < len(s.history) && i < 1000; i++ {
-		if slices.ContainsFunc(historyKinds[s.history[i].kind].cases, func(c caseRun) bool { return c.tc.ID == id }) {
+		if slices.ContainsFunc(historyKinds()[s.history[i].kind].cases, func(c caseRun) bool { return c.tc.ID == id }) {
 			found = s.historyRun(i)
 		}
 	}

@@ -4,12 +4,12 @@ package get
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // Test case filters of get run (the service's testCases query member).
@@ -18,7 +18,7 @@ const (
 	TestCasesFailed = "failed"
 )
 
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // Options are the inputs of `run get`.
 type Options struct {

@@ -2,13 +2,13 @@
 package list
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // Page sizes: the service's default page, and the largest it accepts,
@@ -18,7 +18,7 @@ const (
 	MaxLimit     = 100
 )
 
-var planPattern = regexp.MustCompile(`^pln(-.+_.+|_.+)$`)
+var planPattern = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
 
 // Options are the inputs of `run list`.
 type Options struct {

@@ -3,10 +3,10 @@ package shared
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // appSpecKeys are the keys an --app spec takes after the application id, in
@@ -20,13 +20,13 @@ var (
 	// specKeyPattern recognises the start of a "key=value" segment. A comma
 	// not followed by one is part of a free-text value (url, name): URLs
 	// may hold commas in their query.
-	specKeyPattern = regexp.MustCompile(`^\s*[A-Za-z][A-Za-z0-9_-]*\s*=`)
+	specKeyPattern = lazyregexp.New(`^\s*[A-Za-z][A-Za-z0-9_-]*\s*=`)
 	// Short ids are a prefix and a non-empty id without blanks or the
 	// separators of the spec syntax.
-	appIDPattern    = regexp.MustCompile(`^app_[^\s,=]+$`)
-	envIDPattern    = regexp.MustCompile(`^env_[^\s,=]+$`)
-	buildIDPattern  = regexp.MustCompile(`^build_[^\s,=]+$`)
-	presetIDPattern = regexp.MustCompile(`^preset_[^\s,=]+$`)
+	appIDPattern    = lazyregexp.New(`^app_[^\s,=]+$`)
+	envIDPattern    = lazyregexp.New(`^env_[^\s,=]+$`)
+	buildIDPattern  = lazyregexp.New(`^build_[^\s,=]+$`)
+	presetIDPattern = lazyregexp.New(`^preset_[^\s,=]+$`)
 )
 
 // ParseAppSpec reads one --app value into an applications entry of the

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // GitFunc runs git with args in the current directory and returns its
@@ -19,7 +20,7 @@ type GitFunc func(ctx context.Context, args ...string) (string, error)
 // helper or a huge repository on a network disk must not stall a CI step.
 const gitTimeout = 5 * time.Second
 
-var commitPattern = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
+var commitPattern = lazyregexp.New(`^[0-9a-fA-F]{7,64}$`)
 
 // RunGit is the real GitFunc. Only fixed arguments and validated commit
 // hashes are passed, never anything secret; prompts are switched off so git

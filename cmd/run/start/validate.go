@@ -1,17 +1,17 @@
 package start
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 var (
-	planPattern       = regexp.MustCompile(`^pln(-.+_.+|_.+)$`)
-	notifyTypePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+	planPattern       = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
+	notifyTypePattern = lazyregexp.New(`^[A-Za-z][A-Za-z0-9_-]*$`)
 )
 
 // notificationNone suppresses every notification of a run.
