@@ -24,6 +24,10 @@ import (
 // maxBodyBytes bounds what one response may make us hold in memory.
 const maxBodyBytes = 64 << 20
 
+// errBodyTooLarge refuses an answer over maxBodyBytes. It is not retried:
+// the same request would fetch the same oversized body again.
+var errBodyTooLarge = fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
+
 // Client talks to one service deployment with one key.
 type Client struct {
 	BaseURL       string // without /v1
@@ -125,7 +129,7 @@ func (c *Client) Raw(ctx context.Context, method, path string, query url.Values,
 
 func retryGET(status int, err error) bool {
 	if err != nil {
-		return true
+		return !errors.Is(err, errBodyTooLarge)
 	}
 	return retryableStatus(status)
 }
@@ -235,13 +239,16 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if resp.ContentLength > maxBodyBytes {
+		return nil, errBodyTooLarge // declared too large: not downloaded at all
+	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
 	if err != nil {
 		c.debugf("< HTTP %d, body failed after %s: %v\n", resp.StatusCode, time.Since(start).Round(time.Millisecond), err)
 		return nil, err
 	}
 	if len(data) > maxBodyBytes {
-		return nil, fmt.Errorf("response body larger than %d MiB", maxBodyBytes>>20)
+		return nil, errBodyTooLarge
 	}
 	data = c.redactBody(data)
 	for _, values := range resp.Header {
