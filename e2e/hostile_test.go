@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +73,8 @@ type hostileScenario struct {
 	code, apiCode, waitCode int
 	// reason must be on stderr whenever a command exits 6.
 	reason string
+	// only, when set, limits the scenario to these commands.
+	only []string
 	// stdout is what each command must print, by command name.
 	stdout map[string]string
 }
@@ -98,7 +102,11 @@ func hostileScenarios() []hostileScenario {
 		{name: "JSON error with escape sequences", serve: func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 503, `{"message":"\u001b]0;pwned\u0007down \u001b[2J\u009b31m for \u202emaintenance"}`)
 		}, code: 6, apiCode: 6, waitCode: 6, reason: "HTTP 503"},
-		{name: "body over 64 MiB", serve: serveHuge, code: 6, apiCode: 6, waitCode: 6, reason: "larger than 64 MiB"},
+		{name: "body over 64 MiB, declared", serve: serveHuge(true), code: 6, apiCode: 6, waitCode: 6, reason: "larger than 64 MiB"},
+		// Streamed without a length, it is read up to the limit: the
+		// costliest case, so three commands stand for the others.
+		{name: "body over 64 MiB, streamed", serve: serveHuge(false), code: 6, apiCode: 6, waitCode: 6, reason: "larger than 64 MiB",
+			only: []string{"run get", "run start", "api"}},
 		{name: "body slower than --http-timeout", serve: serveSlow, flags: []string{"--http-timeout", "200ms"},
 			code: 6, apiCode: 6, waitCode: 6, reason: "Client.Timeout"},
 		{name: "unknown enum values and fields", serve: func(w http.ResponseWriter, r *http.Request) {
@@ -110,18 +118,24 @@ func hostileScenarios() []hostileScenario {
 	}
 }
 
-// serveHuge streams a JSON document that never ends before 80 MiB.
-func serveHuge(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(200)
-	chunk := bytes.Repeat([]byte("a"), 1<<20)
-	_, _ = w.Write([]byte(`{"padding":"`))
-	for i := 0; i < 80; i++ {
-		if _, err := w.Write(chunk); err != nil {
-			return // the client gave up, as it should
+// serveHuge sends an 80 MiB JSON document, with its length or streamed.
+func serveHuge(declared bool) func(w http.ResponseWriter, r *http.Request) {
+	const size = 80 << 20
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if declared {
+			w.Header().Set("Content-Length", strconv.Itoa(size))
 		}
+		w.WriteHeader(200)
+		chunk := bytes.Repeat([]byte("a"), 1<<20)
+		_, _ = w.Write([]byte(`{"padding":"`))
+		for i := 0; i < size>>20-1; i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return // the client gave up, as it should
+			}
+		}
+		_, _ = w.Write(append(bytes.Repeat([]byte("a"), 1<<20-14), `"}`...))
 	}
-	_, _ = w.Write([]byte(`"}`))
 }
 
 // serveSlow sends the headers and the start of a body, then stalls.
@@ -150,6 +164,9 @@ func TestHostileResponses(t *testing.T) {
 			e := cmdtest.New(t)
 			e.Setenv("TESTCTL_BASE_URL", srv.URL)
 			for _, c := range hostileCommands {
+				if sc.only != nil && !slices.Contains(sc.only, c.name) {
+					continue
+				}
 				t.Run(c.name, func(t *testing.T) {
 					want := sc.code
 					switch c.name {
@@ -165,7 +182,7 @@ func TestHostileResponses(t *testing.T) {
 					if r.Code != want {
 						t.Fatalf("exit %d, want %d\nstdout:\n%.2000s\nstderr:\n%.2000s", r.Code, want, r.Stdout, r.Stderr)
 					}
-					if took > 9*time.Second {
+					if sc.flags != nil && took > 9*time.Second {
 						t.Errorf("took %s: a stalled answer must not hold a command past --http-timeout and its retries", took)
 					}
 					checkSafeText(t, "stderr", r.Stderr)
