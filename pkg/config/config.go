@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -66,6 +67,13 @@ func Load(opts Options) (*Config, error) {
 		fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", path, mode, path)
 	}
 	c.profile = c.resolveProfile()
+	// A mistyped --profile would otherwise fall back to defaults in silence.
+	if _, src := c.profileWithSource(); (src == SourceFlag || src == SourceEnv) && opts.Warn != nil {
+		if _, ok := file.Profiles[c.profile]; !ok {
+			fmt.Fprintf(opts.Warn, "warning: profile %q is not in %s (yet); known profiles: %s\n",
+				c.profile, path, knownProfiles(file))
+		}
+	}
 	for _, s := range Settings() {
 		if s.Key == KeyCurrentProfile {
 			continue
@@ -89,6 +97,14 @@ func Load(opts Options) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+func knownProfiles(f *File) string {
+	names := f.ProfileNames()
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 func (c *Config) flagValue(name string) (string, bool) {

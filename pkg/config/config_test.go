@@ -240,3 +240,25 @@ func TestInvalidFileIsAnError(t *testing.T) {
 		t.Errorf("got %v, want an error naming the file", err)
 	}
 }
+
+func TestUnknownProfileWarns(t *testing.T) {
+	path := writeConfig(t, "profiles:\n  staging: {project: proj_a}\n  prod: {project: proj_b}\n")
+	fs := globalFlags()
+	_ = fs.Parse([]string{"--config-file", path, "--profile", "stagign"})
+	var warn bytes.Buffer
+	if _, err := Load(Options{Flags: fs, LookupEnv: env(nil), Warn: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), `profile "stagign" is not in`) || !strings.Contains(warn.String(), "prod, staging") {
+		t.Errorf("warning: %q", warn.String())
+	}
+	warn.Reset()
+	_, _ = Load(Options{Flags: fs, LookupEnv: env(map[string]string{"TESTCTL_PROFILE": "prod"}), Warn: &warn})
+	fs2 := globalFlags()
+	_ = fs2.Parse([]string{"--config-file", path})
+	warn.Reset()
+	_, _ = Load(Options{Flags: fs2, LookupEnv: env(map[string]string{"TESTCTL_PROFILE": "prod"}), Warn: &warn})
+	if warn.Len() != 0 {
+		t.Errorf("a known profile warned: %q", warn.String())
+	}
+}
