@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# Performance of testctl (issue 8), measured side by side with baselines taken
+# in the same run, because absolute times on shared machines are noise:
+#
+#   start-up   `testctl version` against a Go hello world (and against a binary
+#              that only links the libraries the contract names)
+#   request    `testctl run get ID -o json` against curl fetching the same URL
+#   scale      `run list --all` over 100,000 runs and `testcase list --all`
+#              against curl fetching the same pages; peak RSS
+#   polling    requests `run wait` sends, how soon it notices the end, faults
+#   size       the stripped release binary and what dominates it
+#   Go         benchmarks of decoding and table rendering
+#
+# It prints a table (goal, measured, ratio, met?) that docs/benchmarks.md
+# records. The benchmarks only talk to sandboxes on 127.0.0.1, stopped on
+# exit; missing hyperfine and GNU time are installed with apt-get when run as
+# root (BENCH_INSTALL=0 never installs: a timing loop and no RSS instead).
+#
+# Knobs (environment): BENCH_RUNS (runs per command per round, default 100),
+# BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
+# BENCH_TESTCASES (test cases created, default 2000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${BENCH_RUNS:-100}
+ROUNDS=${BENCH_ROUNDS:-3}
+HISTORY=${BENCH_HISTORY:-100000}
+TESTCASES=${BENCH_TESTCASES:-2000}
+KEY=sandbox-project-key
+
+have() { command -v "$1" >/dev/null 2>&1; }
+say() { echo "--- $(date +%T) $*" >&2; }
+install_pkg() {
+  [ "${BENCH_INSTALL:-1}" = 1 ] && [ "$(id -u)" = 0 ] && have apt-get || return 0
+  say "installing $1"
+  apt-get install -y "$1" >/dev/null 2>&1 ||
+    { apt-get update >/dev/null 2>&1 && apt-get install -y "$1" >/dev/null 2>&1; } || true
+}
+have hyperfine || install_pkg hyperfine
+[ -x /usr/bin/time ] || install_pkg time
+have curl || { echo "bench: curl is required" >&2; exit 2; }
+# Nothing below may leave the machine: no proxy, loopback only.
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+CURL=(curl -sS --noproxy '*' -H "Authorization: Bearer $KEY")
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- helpers
+rows=()
+# row NAME GOAL MEASURED RATIO MET
+row() { rows+=("$1|$2|$3|$4|$5"); }
+calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
+yes_if() { if awk "BEGIN { exit !($1) }"; then echo yes; else echo NO; fi; }
+now() { # seconds, without forking when bash has EPOCHREALTIME
+  if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else calc "$(date +%s%N) / 1e9" 6; fi
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# measure CMD... prints one median wall time (seconds) per command, in order:
+# the median of ROUNDS rounds, the order of the commands rotating between
+# rounds so that a change of load does not always hit the same one.
+measure() {
+  local n=$# r i j
+  local -a cmds=("$@") order
+  for ((i = 0; i < n; i++)); do : >"$work/m$i"; done
+  for ((r = 0; r < ROUNDS; r++)); do
+    order=()
+    for ((i = 0; i < n; i++)); do order+=($(((i + r) % n))); done
+    if have hyperfine; then
+      local -a args=()
+      for j in "${order[@]}"; do args+=("${cmds[j]}"); done
+      hyperfine -N -w 5 -r "$RUNS" --export-csv "$work/h.csv" "${args[@]}" >/dev/null 2>&1
+      # command,mean,stddev,median,user,system,min,max: the median is 5th from the end.
+      i=0
+      while read -r med; do echo "$med" >>"$work/m${order[i]}"; i=$((i + 1)); done \
+        < <(awk -F, 'NR > 1 { print $(NF - 4) }' "$work/h.csv")
+    else
+      local k t0 t1
+      for ((k = 0; k < RUNS; k++)); do
+        for j in "${order[@]}"; do
+          t0=$(now); eval "${cmds[j]}" >/dev/null 2>&1 </dev/null; t1=$(now)
+          calc "$t1 - $t0" 6 >>"$work/t$j"; echo >>"$work/t$j"
+        done
+      done
+      for j in "${order[@]}"; do median <"$work/t$j" >>"$work/m$j"; : >"$work/t$j"; done
+    fi
+  done
+  for ((i = 0; i < n; i++)); do median <"$work/m$i"; done
+}
+ms() { calc "$1 * 1000" "${2:-2}"; }
+
+# start_sandbox NAME FLAGS...: serves on a free loopback port; sets URL_NAME.
+start_sandbox() {
+  local name=$1 i url=""
+  shift
+  "$work/testctl" sandbox --addr 127.0.0.1:0 "$@" >/dev/null 2>"$work/$name.log" &
+  pids+=($!)
+  for ((i = 0; i < 100; i++)); do
+    url=$(sed -n 's|^Sandbox serving the emulated service at \(http://127\.0\.0\.1:[0-9]*\)$|\1|p' "$work/$name.log")
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  [ -n "$url" ] || { echo "bench: sandbox $name did not start:" >&2; cat "$work/$name.log" >&2; exit 1; }
+  printf -v "URL_$name" '%s' "$url"
+}
+# stat_of URL KEY: one counter of GET /_sandbox/stats ("GET /v1/run/{shortId}", faultsInjected).
+stat_of() {
+  curl -sS --noproxy '*' "$1/_sandbox/stats" | tr -d '\n' |
+    sed -n "s|.*\"$2\": *\([0-9]*\).*|\1|p" | awk '{ print $1 + 0 } END { if (NR == 0) print 0 }'
+}
+peak() { # peak RSS (MB, from GNU time) and wall (s) of a command: "MB s"
+  local t0 t1 rss=n/a
+  t0=$(now)
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$work/out" 2>"$work/err"
+  else
+    "$@" >"$work/out" 2>"$work/err"
+  fi
+  t1=$(now)
+  [ ! -s "$work/rss" ] || rss=$(awk '{ printf "%.1f", $1 / 1024 }' "$work/rss")
+  echo "$rss $(calc "$t1 - $t0" 3)"
+}
+
+# ------------------------------------------------------------------ build
+say "building testctl, a hello world and a libraries-only floor"
+export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-} -buildvcs=false"
+go build -trimpath -ldflags '-s -w' -o "$work/testctl" .
+go build -trimpath -o "$work/testctl-syms" .
+mkdir -p "$work/hello" "$work/floor"
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$work/hello/main.go"
+printf 'module hello\n\ngo 1.22\n' >"$work/hello/go.mod"
+(cd "$work/hello" && go build -trimpath -ldflags '-s -w' -o "$work/hello-bin" .)
+# The floor links what the contract names and prints hello: its start-up is
+# what those libraries' package initialisation costs before testctl runs.
+cat >"$work/floor/floor.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+	_ "net/http"
+
+	_ "github.com/briandowns/spinner"
+	_ "github.com/charmbracelet/lipgloss"
+	_ "github.com/itchyny/gojq"
+	_ "github.com/olekukonko/tablewriter"
+	_ "github.com/spf13/cobra"
+	_ "github.com/spf13/viper"
+	_ "gopkg.in/yaml.v3"
+)
+
+func main() { fmt.Println("hello") }
+EOF
+go build -trimpath -ldflags '-s -w' -o "$work/floor-bin" "$work/floor/floor.go"
+
+# Settings come from the environment only: no config file, no profile.
+unset TESTCTL_PROFILE TESTCTL_OUTPUT TESTCTL_DEBUG TESTCTL_PROJECT TESTCTL_LEGACY_BASE_URL NO_COLOR
+export TESTCTL_CONFIG="$work/no-config/config.yaml" TESTCTL_API_KEY=$KEY
+T="$work/testctl"
+
+# --------------------------------------------------------------- start-up
+say "start-up ($ROUNDS rounds x $RUNS runs)"
+mapfile -t m < <(measure "$work/hello-bin" "$work/floor-bin" "$T version" "$T --help" "$T completion bash")
+row "start: hello world (baseline)" "-" "$(ms "${m[0]}") ms" "1.00" "-"
+row "start: libraries only, empty main" "-" "$(ms "${m[1]}") ms" "$(calc "${m[1]} / ${m[0]}")" "-"
+r=$(calc "${m[2]} / ${m[0]}")
+row "start: testctl version" "<= 2x hello" "$(ms "${m[2]}") ms" "$r" "$(yes_if "$r <= 2")"
+row "start: testctl version vs libraries only" "-" "$(ms "${m[2]}") ms" "$(calc "${m[2]} / ${m[1]}")" "-"
+row "start: testctl --help" "<= 2x hello" "$(ms "${m[3]}") ms" "$(calc "${m[3]} / ${m[0]}")" "$(yes_if "${m[3]} <= 2 * ${m[0]}")"
+row "start: testctl completion bash" "<= 2x hello" "$(ms "${m[4]}") ms" "$(calc "${m[4]} / ${m[0]}")" "$(yes_if "${m[4]} <= 2 * ${m[0]}")"
+
+# ---------------------------------------------------------------- request
+say "sandbox with $HISTORY runs of history"
+start_sandbox big --history "$HISTORY"
+export TESTCTL_BASE_URL=$URL_big
+id=$("${CURL[@]}" "$URL_big/v1/run?limit=1" | sed -n 's|.*"shortId": *"\([^"]*\)".*|\1|p' | awk 'NR == 1')
+[ -n "$id" ] || { echo "bench: no run in the sandbox's history" >&2; exit 1; }
+say "request overhead: run get $id"
+mapfile -t m < <(measure "$T run get $id -o json" \
+  "curl -sS --noproxy '*' -H 'Authorization: Bearer $KEY' '$URL_big/v1/run/$id?testCases=all'")
+r=$(calc "${m[0]} / ${m[1]}")
+row "request: curl GET run detail (baseline)" "-" "$(ms "${m[1]}") ms" "1.00" "-"
+row "request: testctl run get -o json" "<= 1.5x curl" "$(ms "${m[0]}") ms" "$r" "$(yes_if "$r <= 1.5")"
+
+# ------------------------------------------------------------------ scale
+# list_bench NAME PATH PAGE TOTAL TESTCTL-ARGS...: testctl's wall and peak
+# RSS, a curl process per page (as a shell script pages), and one curl
+# process fetching every page over a kept-alive connection.
+list_bench() {
+  local name=$1 path=$2 page=$3 total=$4 r off t0 t1 items
+  shift 4
+  : >"$work/urls"
+  for ((off = 0; off < total; off += page)); do
+    echo "url = \"$URL_big$path?limit=$page&offset=$off\"" >>"$work/urls"
+  done
+  local -a tt=() tr=() tl=() t1c=()
+  for ((r = 0; r < ROUNDS; r++)); do
+    read -r rss wall < <(peak timeout 600 "$T" "$@")
+    tr+=("$rss"); tt+=("$wall")
+    items=$(grep -c '^    {' "$work/out" || true)
+    t0=$(now)
+    for ((off = 0; off < total; off += page)); do
+      "${CURL[@]}" "$URL_big$path?limit=$page&offset=$off" >/dev/null
+    done
+    t1=$(now); tl+=("$(calc "$t1 - $t0" 3)")
+    t0=$(now); "${CURL[@]}" -K "$work/urls" >/dev/null; t1=$(now); t1c+=("$(calc "$t1 - $t0" 3)")
+  done
+  local w l o p
+  w=$(printf '%s\n' "${tt[@]}" | median); l=$(printf '%s\n' "${tl[@]}" | median)
+  o=$(printf '%s\n' "${t1c[@]}" | median); p=$(printf '%s\n' "${tr[@]}" | median)
+  local pages=$(((total + page - 1) / page))
+  row "$name: curl, a process per page (baseline)" "-" "$(calc "$l") s" "1.00" "-"
+  row "$name: curl, one process, keep-alive" "-" "$(calc "$o") s" "$(calc "$o / $l")" "-"
+  row "$name: testctl ($items items, $pages pages)" "<= 2x curl" "$(calc "$w") s" "$(calc "$w / $l")" "$(yes_if "$w <= 2 * $l")"
+  row "$name: testctl vs one curl process" "-" "$(calc "$w") s" "$(calc "$w / $o")" "-"
+  row "$name: testctl peak RSS" "< 50 MB" "$p MB" "-" "$(if [ "$p" = n/a ]; then echo n/a; else yes_if "$p < 50"; fi)"
+}
+total=$("${CURL[@]}" "$URL_big/v1/run?limit=1" | tr -d '\n' | sed -n 's|.*"total": *\([0-9]*\).*|\1|p')
+say "scale: run list --all over $total runs ($ROUNDS rounds)"
+list_bench "run list --all" /v1/run 100 "$total" run list --all -o json
+
+say "scale: creating $TESTCASES test cases"
+: >"$work/create"
+for ((i = 1; i <= TESTCASES; i++)); do
+  [ "$i" -gt 1 ] && echo "next" >>"$work/create"
+  printf 'url = "%s/v1/test-cases"\ndata = "{\\"name\\":\\"bench case %d\\",\\"goal\\":\\"Open item %d and check its price\\",\\"applicationShortId\\":\\"app_sandbox-web\\"}"\nheader = "Content-Type: application/json"\nheader = "Authorization: Bearer %s"\noutput = "/dev/null"\n' \
+    "$URL_big" "$i" "$i" "$KEY" >>"$work/create"
+done
+# One curl process; "next" resets options, so each request names its headers.
+curl -sS --noproxy '*' -K "$work/create"
+total=$("${CURL[@]}" "$URL_big/v1/test-cases?limit=1" | tr -d '\n' | sed -n 's|.*"total": *\([0-9]*\).*|\1|p')
+say "scale: testcase list --all over $total test cases"
+# The service's page size (20): testcase list --all follows what it returns.
+list_bench "testcase list --all" /v1/test-cases 20 "$total" testcase list --all -o json
+
+# ---------------------------------------------------------------- polling
+# wait_bench NAME PLAN WATCH FLAGS...: starts PLAN on a fresh sandbox, waits
+# with --interval 1s and counts the GET /v1/run/{shortId} that reached the
+# sandbox. With WATCH=1 it also measures how long after the run ended testctl
+# returned; the end is seen by a 50 ms curl poll of the run list, a route
+# testctl does not use (so not with faults: they would hit the watcher too).
+wait_bench() {
+  local name=$1 plan=$2 watch=$3 i=0 id=""
+  shift 3
+  start_sandbox "$name" "$@"
+  local url_var="URL_$name"
+  local url=${!url_var}
+  while [ -z "$id" ] && [ $i -lt 30 ]; do # faults strike before a POST is handled: try again
+    id=$(TESTCTL_BASE_URL=$url timeout 60 "$T" run start --plan "$plan" -q 2>/dev/null || true)
+    i=$((i + 1))
+  done
+  [ -n "$id" ] || { echo "bench: could not start $plan on $name" >&2; exit 1; }
+  local before faults0 t0 t1 code watcher=""
+  before=$(stat_of "$url" 'GET /v1/run/{shortId}')
+  faults0=$(stat_of "$url" faultsInjected)
+  if [ "$watch" = 1 ]; then
+    ( # bounded to 2 minutes
+      for ((i = 0; i < 2400; i++)); do
+        if curl -sS --noproxy '*' -H "Authorization: Bearer $KEY" "$url/v1/run?limit=5" 2>/dev/null | tr -d '\n ' |
+          grep -c "\"shortId\":\"$id\",\"status\":\"\(COMPLETED\|ERROR\|CANCELLED\)\"" >/dev/null; then
+          now >"$work/$name.done"
+          exit 0
+        fi
+        sleep 0.05
+      done
+    ) &
+    watcher=$!
+    pids+=("$watcher")
+  fi
+  t0=$(now)
+  code=0
+  TESTCTL_BASE_URL=$url timeout 300 "$T" run wait "$id" --interval 1s >/dev/null 2>&1 || code=$?
+  t1=$(now)
+  [ -z "$watcher" ] || wait "$watcher" 2>/dev/null || true
+  local reqs faults elapsed budget late
+  reqs=$(($(stat_of "$url" 'GET /v1/run/{shortId}') - before))
+  faults=$(($(stat_of "$url" faultsInjected) - faults0))
+  elapsed=$(calc "$t1 - $t0")
+  budget=$(awk "BEGIN { print int($elapsed / 1) + 1 + $faults }")
+  row "wait: $plan $* (exit $code)" "<= elapsed/interval + 1 + retries" \
+    "$reqs requests in $elapsed s, $faults faults" "$reqs/$budget" "$(yes_if "$reqs <= $budget")"
+  if [ -s "$work/$name.done" ]; then
+    # The watcher polls every 50 ms: testctl may see the end first.
+    late=$(calc "$t1 - $(cat "$work/$name.done")")
+    late=$(calc "$late < 0 ? 0 : $late")
+    row "wait: $plan $*: end noticed after" "<= 1 interval (1 s)" "$late s" "-" "$(yes_if "$late <= 1")"
+  fi
+}
+say "polling: run wait --interval 1s"
+# At --speed 3 the plan ends at about 3.3 s, between two polls.
+wait_bench poll pln-passing_sandbox 1 --speed 3
+wait_bench faults pln-passing_sandbox 0 --fault-rate 0.3 --seed 7
+
+# ------------------------------------------------------------------- size
+say "size"
+size=$(stat -c %s "$T")
+row "size: stripped release binary" "< 20 MB" "$(calc "$size / 1048576" 1) MB" "-" "$(yes_if "$size < 20 * 1048576")"
+if [ "$(go version -m "$T" | grep -Ec 'cobra/doc|go-md2man|blackfriday')" != 0 ]; then linked=yes; else linked=no; fi
+row "size: docs generator (cobra/doc) linked" "no" "$linked" "-" "$(if [ $linked = no ]; then echo yes; else echo NO; fi)"
+# Code size (symbols of type T) per module, standard packages by area, ours
+# split into the emulator and the rest; the largest first.
+go tool nm -size -type "$work/testctl-syms" 2>/dev/null | awk '$3 == "T" || $3 == "t" {
+    name = $4; sub(/^type:\.[a-z]+\./, "", name); sub(/^go:/, "", name)
+    n = split(name, p, "/"); for (i = 1; i <= n; i++) { q[i] = p[i]; sub(/\..*/, "", q[i]) }
+    if (name ~ /^github.com\/testctl\/testctl\/pkg\/sandbox/) mod = "testctl: pkg/sandbox (the emulator)"
+    else if (name ~ /^github.com\/testctl\/testctl\//) mod = "testctl: commands, client, output"
+    else if (p[1] ~ /^(github\.com|golang\.org|go\.yaml\.in)$/ && n >= 3) mod = p[1] "/" p[2] "/" q[3]
+    else if (p[1] ~ /\./ && n >= 2) { mod = p[1] "/" p[2]; sub(/\.[^%]*$/, "", mod); gsub(/%2e/, ".", mod) }
+    else if (q[1] == "crypto" || q[1] == "vendor" || q[1] == "math" && q[2] == "big") mod = "std: crypto, TLS, x509 (HTTPS)"
+    else if (q[1] == "net" || q[1] == "mime") mod = "std: net, net/http"
+    else if (q[1] == "runtime" || q[1] == "internal") mod = "std: runtime"
+    else if (q[1] == "text" || q[1] == "html") mod = "std: text/template, html/template"
+    else if (q[1] == "encoding") mod = "std: encoding/json, xml, asn1"
+    else mod = "std: reflect, fmt, time, slices, others"
+    size[mod] += $2; total += $2
+  } END { for (m in size) printf "%d|%s\n", size[m], m; printf "%d|TOTAL\n", total }' |
+  sort -t'|' -k1,1nr >"$work/sizes"
+text_total=$(awk -F'|' '$2 == "TOTAL" { print $1 }' "$work/sizes")
+awk -F'|' '$2 != "TOTAL" && (++n <= 12 || $2 ~ /sandbox/)' "$work/sizes" | while IFS='|' read -r bytes mod; do
+  echo "size: code of $mod|-|$(calc "$bytes / 1024" 0) kB|$(calc "100 * $bytes / $text_total" 1)% of code|-"
+done >"$work/sizerows"
+while IFS= read -r l; do rows+=("$l"); done <"$work/sizerows"
+
+# --------------------------------------------------------------------- Go
+say "Go benchmarks"
+gobench() { # gobench PKG REGEXP: "name ms" per benchmark, median of 3
+  go test -run '^$' -bench "$2" -benchtime 5x -count 3 "$1" 2>/dev/null |
+    awk '/^Benchmark/ { sub(/-[0-9]+$/, "", $1); print $1, $3 / 1e6 }' |
+    sort -k1,1 -k2,2g | awk '{ v[$1] = v[$1] " " $2; n[$1]++ } END { for (k in v) { split(substr(v[k], 2), a, " "); print k, a[int((n[k] + 1) / 2)] } }' | sort
+}
+while read -r name val; do
+  case $name in
+  *tty) row "go: $name" "< 100 ms" "$(calc "$val" 1) ms" "-" "$(yes_if "$val < 100")" ;;
+  *) row "go: $name" "< 100 ms" "$(calc "$val" 1) ms" "-" "$(yes_if "$val < 100")" ;;
+  esac
+done < <(gobench ./cmd/logs/ 'NetworkTable10k'; gobench ./pkg/output/ 'TableRender10k')
+while read -r name val; do
+  row "go: $name" "-" "$(calc "$val" 2) ms" "-" "-"
+done < <(gobench ./pkg/api/ 'Decode|GetRunLoopback'; gobench ./pkg/output/ 'ListWriterJSON100k')
+
+# ------------------------------------------------------------------ table
+echo
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | awk 'NR == 1')," \
+  "$(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo) RAM, load $(cut -d' ' -f1-3 /proc/loadavg) (at the end)," \
+  "$(go version | cut -d' ' -f3)"
+echo "timing: $(if have hyperfine; then echo "hyperfine $(hyperfine --version | cut -d' ' -f2)"; else echo "shell loop"; fi)," \
+  "median of $ROUNDS rounds x $RUNS runs (start-up, request), median of $ROUNDS (scale)"
+echo
+{
+  echo "benchmark|goal|measured|ratio|met"
+  echo "---|---|---|---|---"
+  printf '%s\n' "${rows[@]}"
+} | awk -F'|' '{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR; f = NF }
+  END { for (r = 1; r <= n; r++) { line = "|"; for (i = 1; i <= f; i++) {
+    v = c[r, i]; if (v ~ /^-+$/ && r == 2) { v = sprintf("%" w[i] "s", ""); gsub(/ /, "-", v) }
+    line = line " " sprintf("%-" w[i] "s", v) " |" } print line } }'
