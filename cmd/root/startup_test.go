@@ -29,10 +29,11 @@ func TestHelpVersionAndCompletionLoadNothing(t *testing.T) {
 				LookupEnv: func(string) (string, bool) { return "", false }})
 			defer cleanup()
 			var loaded []string
-			f.Config = func() (*config.Config, error) { loaded = append(loaded, "config"); return nil, context.Canceled }
-			f.APIClient = func() (*api.Client, error) { loaded = append(loaded, "client"); return nil, context.Canceled }
-			f.PublicAPIClient = func() (*api.Client, error) { loaded = append(loaded, "public client"); return nil, context.Canceled }
-			f.Output = func() (output.Options, error) { loaded = append(loaded, "output"); return output.Options{}, context.Canceled }
+			load := func(what string) error { loaded = append(loaded, what); return context.Canceled }
+			f.Config = func() (*config.Config, error) { return nil, load("config") }
+			f.APIClient = func() (*api.Client, error) { return nil, load("client") }
+			f.PublicAPIClient = func() (*api.Client, error) { return nil, load("public client") }
+			f.Output = func() (output.Options, error) { return output.Options{}, load("output") }
 
 			if code := root.Run(context.Background(), f, args); code != 0 {
 				t.Fatalf("exit %d\n%s", code, errOut)
