@@ -14,7 +14,9 @@
 # It prints a table (goal, measured, ratio, met?) that docs/benchmarks.md
 # records. The benchmarks only talk to sandboxes on 127.0.0.1, stopped on
 # exit; missing hyperfine and GNU time are installed with apt-get when run as
-# root (BENCH_INSTALL=0 never installs: a timing loop and no RSS instead).
+# root (BENCH_INSTALL=0 never installs: then a timing loop, whose fork adds a
+# millisecond or two to every figure and flatters the start-up ratios, and no
+# RSS).
 #
 # Knobs (environment): BENCH_RUNS (runs per command per round, default 100),
 # BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
@@ -39,9 +41,10 @@ install_pkg() {
 have hyperfine || install_pkg hyperfine
 [ -x /usr/bin/time ] || install_pkg time
 have curl || { echo "bench: curl is required" >&2; exit 2; }
-# Nothing below may leave the machine: no proxy, loopback only.
+# Nothing below may leave the machine: no proxy, loopback only; every
+# request and every testctl call has a time limit.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
-CURL=(curl -sS --noproxy '*' -H "Authorization: Bearer $KEY")
+CURL=(curl -sS --max-time 60 --noproxy '*' -H "Authorization: Bearer $KEY")
 
 work=$(mktemp -d)
 pids=()
@@ -113,7 +116,7 @@ start_sandbox() {
 }
 # stat_of URL KEY: one counter of GET /_sandbox/stats ("GET /v1/run/{shortId}", faultsInjected).
 stat_of() {
-  curl -sS --noproxy '*' "$1/_sandbox/stats" | tr -d '\n' |
+  curl -sS --max-time 10 --noproxy '*' "$1/_sandbox/stats" | tr -d '\n' |
     sed -n "s|.*\"$2\": *\([0-9]*\).*|\1|p" | awk '{ print $1 + 0 } END { if (NR == 0) print 0 }'
 }
 peak() { # peak RSS (MB, from GNU time) and wall (s) of a command: "MB s"
@@ -234,7 +237,7 @@ for ((i = 1; i <= TESTCASES; i++)); do
     "$URL_big" "$i" "$i" "$KEY" >>"$work/create"
 done
 # One curl process; "next" resets options, so each request names its headers.
-curl -sS --noproxy '*' -K "$work/create"
+curl -sS --max-time 60 --noproxy '*' -K "$work/create"
 total=$("${CURL[@]}" "$URL_big/v1/test-cases?limit=1" | tr -d '\n' | sed -n 's|.*"total": *\([0-9]*\).*|\1|p')
 say "scale: testcase list --all over $total test cases"
 # The service's page size (20): testcase list --all follows what it returns.
@@ -263,7 +266,7 @@ wait_bench() {
   if [ "$watch" = 1 ]; then
     ( # bounded to 2 minutes
       for ((i = 0; i < 2400; i++)); do
-        if curl -sS --noproxy '*' -H "Authorization: Bearer $KEY" "$url/v1/run?limit=5" 2>/dev/null | tr -d '\n ' |
+        if curl -sS --max-time 5 --noproxy '*' -H "Authorization: Bearer $KEY" "$url/v1/run?limit=5" 2>/dev/null | tr -d '\n ' |
           grep -c "\"shortId\":\"$id\",\"status\":\"\(COMPLETED\|ERROR\|CANCELLED\)\"" >/dev/null; then
           now >"$work/$name.done"
           exit 0
