@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // File is the YAML config file: named profiles and the current one.
