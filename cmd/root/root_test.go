@@ -69,3 +69,32 @@ func TestCompletionOfGlobalEnumsAndProfiles(t *testing.T) {
 	r = e.Run("__complete", "config", "list", "--profile", "").Expect(t, 0)
 	cmdtest.Contains(t, "--profile completion", r.Stdout, "prod\n", "staging\n")
 }
+
+func TestEnumAndRunIDCompletionAcrossCommands(t *testing.T) {
+	e := cmdtest.New(t)
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"logs", "r1-1", "--kind", ""}, []string{"network", "console", "api-calls"}},
+		{[]string{"logs", "r1-1", "--kind", "network", "--status", ""}, []string{"all", "errors", "success"}},
+		{[]string{"testcase", "list", "--enabled", ""}, []string{"true", "false"}},
+		{[]string{"tunnel", "status", "runner-1", "--wait-until", ""}, []string{"healthy", "degraded"}},
+		{[]string{"api", "/v1/run", "-X", ""}, []string{"GET", "POST"}},
+		{[]string{"run", "wait", ""}, []string{"h"}}, // history run ids start with h
+	}
+	for _, tc := range cases {
+		r := e.Run(append([]string{"__complete"}, tc.args...)...).Expect(t, 0)
+		for _, w := range tc.want {
+			if !strings.Contains(r.Stdout, "\n"+w) && !strings.HasPrefix(r.Stdout, w) {
+				t.Errorf("%q: completions lack %q:\n%s", tc.args, w, r.Stdout)
+			}
+		}
+	}
+	// Without a key, run id completion offers nothing and says nothing.
+	e.Setenv("TESTCTL_API_KEY", "")
+	r := e.Run("__complete", "run", "wait", "").Expect(t, 0)
+	if strings.TrimSpace(r.Stdout) != ":4" || strings.Contains(r.Stderr, "error") {
+		t.Errorf("completion without a key: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+}

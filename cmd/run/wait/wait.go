@@ -78,7 +78,8 @@ order given; runs_json holds them all as a JSON array.`,
   #   - if: always()
   #     uses: mikepenz/action-junit-report@v4
   #     with: { report_paths: results.xml }`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
 			opts.RunIDs = args
