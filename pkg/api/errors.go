@@ -138,3 +138,17 @@ func hintFor(status int) string {
 	}
 	return ""
 }
+
+// IsTransient reports whether a failed call is worth repeating later by a
+// caller that polls: the network or the service had a bad moment (timeouts,
+// throttling, 5xx, a garbled answer), rather than answering about the request
+// itself (bad input, a key, something unknown).
+func IsTransient(err error) bool {
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return he.StatusCode == http.StatusRequestTimeout || he.StatusCode == http.StatusTooManyRequests || he.StatusCode >= 500
+	}
+	var te *TransportError
+	var de *DecodeError
+	return errors.As(err, &te) || errors.As(err, &de)
+}

@@ -99,3 +99,25 @@ func TestErrorBodiesOfEveryShape(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTransient(t *testing.T) {
+	cases := map[error]bool{
+		&HTTPError{StatusCode: 408}:               true,
+		&HTTPError{StatusCode: 429}:               true,
+		&HTTPError{StatusCode: 500}:               true,
+		&HTTPError{StatusCode: 503}:               true,
+		&HTTPError{StatusCode: 400}:               false,
+		&HTTPError{StatusCode: 401}:               false,
+		&HTTPError{StatusCode: 402}:               false,
+		&HTTPError{StatusCode: 404}:               false,
+		&TransportError{Err: errors.New("reset")}: true,
+		&DecodeError{Err: errors.New("html")}:     true,
+		context.Canceled:                          false,
+		&InsecureTransportError{Host: "x"}:        false,
+	}
+	for err, want := range cases {
+		if got := IsTransient(err); got != want {
+			t.Errorf("IsTransient(%v) = %v, want %v", err, got, want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func (w *waiter) poll(ctx context.Context, s *runState) error {
 		// A run that was just created may not be visible yet.
 		s.nextAt = at.Add(w.opts.Interval)
 		return nil
-	case isTransient(err):
+	case api.IsTransient(err):
 		s.failures++
 		if s.failures >= MaxConsecutiveFailures {
 			w.giveUp(s, cmdutil.ExitService, fmt.Errorf("run %s: giving up after %d failed requests in a row: %w", s.target.ShortID, s.failures, err))
@@ -114,18 +114,6 @@ func (w *waiter) fetch(ctx context.Context, id string) (*api.RunDetail, time.Dur
 		d.ShortID = id
 	}
 	return &d, 0, nil
-}
-
-// isTransient reports failures worth retrying: the service or the network
-// had a bad moment, not a verdict on the request.
-func isTransient(err error) bool {
-	var he *api.HTTPError
-	if errors.As(err, &he) {
-		return he.StatusCode == http.StatusRequestTimeout || he.StatusCode == http.StatusTooManyRequests || he.StatusCode >= 500
-	}
-	var te *api.TransportError
-	var de *api.DecodeError
-	return errors.As(err, &te) || errors.As(err, &de)
 }
 
 // retryDelay is the pause before retry number n (1-based): "equal jitter"

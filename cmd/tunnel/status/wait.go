@@ -2,9 +2,7 @@ package status
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -59,7 +57,7 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 			}
 			say(fmt.Sprintf("%s is %s (%d connections); waiting until %s…",
 				termtext.SanitizeLine(opts.RunnerID), termtext.SanitizeLine(st.Status), st.Connections, opts.WaitUntil))
-		case transient(err):
+		case api.IsTransient(err):
 			lastErr = err
 			say("could not read the tunnel's status, retrying: " + termtext.SanitizeLine(err.Error()))
 		default:
@@ -83,17 +81,4 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 	return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Err: fmt.Errorf(
 		"tunnel %s did not become %s within %s: it is %s with %d connections",
 		opts.RunnerID, opts.WaitUntil, opts.Timeout, last.Status, last.Connections)}
-}
-
-// transient tells errors worth polling through (the network, the service
-// failing or throttling, a garbled answer) from those that will not change
-// (an unknown runner, a bad key).
-func transient(err error) bool {
-	var he *api.HTTPError
-	if errors.As(err, &he) {
-		return he.StatusCode == http.StatusRequestTimeout || he.StatusCode == http.StatusTooManyRequests || he.StatusCode >= 500
-	}
-	var te *api.TransportError
-	var de *api.DecodeError
-	return errors.As(err, &te) || errors.As(err, &de)
 }
