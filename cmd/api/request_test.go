@@ -3,30 +3,20 @@ package api
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
+// parse runs the command line through NewCmdAPI and returns the Options
+// the run function would have received.
 func parse(t *testing.T, stdin string, args ...string) (*Options, error) {
 	t.Helper()
-	ios, in, _, _ := iostreams.Test()
-	in.WriteString(stdin)
-	f := &cmdutil.Factory{IOStreams: ios, Clock: clock.NewFake(time.Unix(0, 0))}
-	var got *Options
-	cmd := NewCmdAPI(f, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return got, cmd.Execute()
+	return flagtest.Parse(NewCmdAPI, stdin, args...)
 }
 
 func TestMethodFieldsAndBody(t *testing.T) {

@@ -2,28 +2,20 @@ package logs
 
 import (
 	"errors"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
+// parse runs the command line through NewCmdLogs and returns the Options
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	f := &cmdutil.Factory{IOStreams: ios, Clock: clock.NewFake(time.Unix(0, 0))}
-	var got *Options
-	cmd := NewCmdLogs(f, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return got, cmd.Execute()
+	return flagtest.Parse(NewCmdLogs, "", args...)
 }
 
 func TestFlagsToQuery(t *testing.T) {

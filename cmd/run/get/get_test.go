@@ -2,22 +2,19 @@ package get
 
 import (
 	"errors"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
+// parse runs the command line through NewCmdGet and returns the Options
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	var got *Options
-	cmd := NewCmdGet(&cmdutil.Factory{}, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return got, cmd.Execute()
+	return flagtest.Parse(NewCmdGet, "", args...)
 }
 
 const uuid = "5a4db000-0000-4000-8000-0000000000e0"

@@ -2,23 +2,20 @@ package list
 
 import (
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
+// parse runs the command line through NewCmdList and returns the Options
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	var got *Options
-	cmd := NewCmdList(&cmdutil.Factory{}, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return got, cmd.Execute()
+	return flagtest.Parse(NewCmdList, "", args...)
 }
 
 func TestListFlagsToOptions(t *testing.T) {

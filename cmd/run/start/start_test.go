@@ -2,7 +2,6 @@ package start
 
 import (
 	"errors"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,19 +10,14 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
 // parse runs the command line through NewCmdStart and returns the Options
-// that would reach startRun.
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	var got *Options
-	cmd := NewCmdStart(&cmdutil.Factory{}, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	err := cmd.Execute()
-	return got, err
+	return flagtest.Parse(NewCmdStart, "", args...)
 }
 
 func TestStartFlagsToOptions(t *testing.T) {

@@ -1,25 +1,18 @@
 package wait
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
+// parse runs the command line through NewCmdWait and returns the Options
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	var got *Options
-	cmd := NewCmdWait(&cmdutil.Factory{IOStreams: ios}, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.Execute()
-	return got, err
+	return flagtest.Parse(NewCmdWait, "", args...)
 }
 
 func TestFlagsBindToOptions(t *testing.T) {

@@ -2,14 +2,11 @@ package create
 
 import (
 	"errors"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
 const (
@@ -17,17 +14,11 @@ const (
 	uuid2 = "5a4db002-0000-4000-8000-000000000002"
 )
 
+// parse runs the command line through NewCmdCreate and returns the Options
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	f := &cmdutil.Factory{IOStreams: ios, Clock: clock.NewFake(time.Unix(0, 0))}
-	var got *Options
-	cmd := NewCmdCreate(f, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return got, cmd.Execute()
+	return flagtest.Parse(NewCmdCreate, "", args...)
 }
 
 func required(extra ...string) []string {

@@ -2,27 +2,19 @@ package status
 
 import (
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
+// parse runs the command line through NewCmdStatus and returns the Options
+// the run function would have received.
 func parse(t *testing.T, args ...string) (*Options, error) {
 	t.Helper()
-	ios, _, _, _ := iostreams.Test()
-	f := &cmdutil.Factory{IOStreams: ios, Clock: clock.NewFake(time.Unix(0, 0))}
-	var got *Options
-	cmd := NewCmdStatus(f, func(o *Options) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return got, cmd.Execute()
+	return flagtest.Parse(NewCmdStatus, "", args...)
 }
 
 func TestFlagsToOptions(t *testing.T) {
