@@ -10,15 +10,22 @@ import (
 
 // Exit codes of the contract.
 const (
-	ExitOK          = 0
-	ExitFailed      = 1
-	ExitUsage       = 2
-	ExitRunError    = 3
-	ExitAuth        = 4
-	ExitNotFound    = 5
-	ExitService     = 6
-	ExitTimeout     = 7
+	ExitOK       = 0
+	ExitFailed   = 1
+	ExitUsage    = 2
+	ExitRunError = 3
+	ExitAuth     = 4
+	ExitNotFound = 5
+	ExitService  = 6
+	ExitTimeout  = 7
+	// ExitLocal is a local failure (a file that could not be read or
+	// written, a sandbox that could not listen): never 1, which a CI gate
+	// reads as "tests failed".
+	ExitLocal       = 8
 	ExitInterrupted = 130
+	// ExitTerminated is SIGTERM, which CI runners send when a job is
+	// cancelled; it behaves as ExitInterrupted.
+	ExitTerminated = 143
 )
 
 // FlagError is bad usage: a bad flag value, a missing argument, a conflict.
