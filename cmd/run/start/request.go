@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/codehost"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/lazyregexp"
 )
@@ -37,13 +37,13 @@ func buildRequest(ctx context.Context, o *Options) (req api.StartRunRequest, sou
 	if o.Codehost {
 		git := o.Git
 		if git == nil {
-			git = shared.RunGit
+			git = codehost.RunGit
 		}
-		meta, source = shared.ResolveCodehost(ctx, f.LookupEnv, git, o.Meta)
+		meta, source = codehost.Resolve(ctx, f.LookupEnv, git, o.Meta)
 	}
 	if req.Trigger == api.TriggerCodehost {
 		if missing := meta.MissingFlags(); len(missing) > 0 {
-			where := "the CI environment (" + shared.CIProviders + ") or local git"
+			where := "the CI environment (" + codehost.CIProviders + ") or local git"
 			return req, source, cmdutil.FlagErrorf("the CODEHOST trigger needs %s: not found in %s; pass them explicitly",
 				strings.Join(missing, ", "), where)
 		}
@@ -75,7 +75,7 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 		if err := src.decodeAt(raw, at, &app); err != nil {
 			return nil, err
 		}
-		if err := shared.ValidateApplication(app); err != nil {
+		if err := ValidateApplication(app); err != nil {
 			return nil, src.errorf(at, "entry %d: %v", i, err)
 		}
 		if seen[app.ApplicationShortID] {

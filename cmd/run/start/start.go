@@ -7,6 +7,7 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/codehost"
 )
 
 // Options are the inputs of `run start`, as parsed from the command line.
@@ -19,7 +20,7 @@ type Options struct {
 
 	Trigger  string // "", API or CODEHOST
 	Codehost bool
-	Meta     shared.Codehost // --actor --branch --commit --commit-message --repository
+	Meta     codehost.Meta // --actor --branch --commit --commit-message --repository
 
 	AppSpecs         []string
 	Applications     []api.RunApplication
@@ -35,7 +36,7 @@ type Options struct {
 	WaitOptions shared.WaitOptions
 
 	// Git runs git for --codehost outside CI; nil means the real git.
-	Git shared.GitFunc
+	Git codehost.GitFunc
 }
 
 // NewCmdStart builds `run start`.
@@ -54,11 +55,11 @@ Code-host metadata: --codehost reads actor, branch, commit, commit message and
 repository from the CI environment, then from local git, and sets --trigger
 CODEHOST. Explicit flags win. With the CODEHOST trigger all five are required
 and checked before anything is sent. CI services read:
-  ` + shared.CIProviders + `.
+  ` + codehost.CIProviders + `.
 
 Applications: --app overrides one application's environment or device for
 this run; it is repeatable and takes
-  ` + shared.AppSpecSyntax + `
+  ` + AppSpecSyntax + `
 A comma that does not start a KEY= pair belongs to the url or name before it.
 --applications reads the same entries as a JSON array (file or - for stdin).
 
@@ -105,7 +106,7 @@ func addFlags(cmd *cobra.Command, opts *Options) {
 	fs.StringVar(&opts.Meta.Commit, "commit", "", "commit hash under test (CODEHOST)")
 	fs.StringVar(&opts.Meta.CommitMessage, "commit-message", "", "message of the commit under test (CODEHOST)")
 	fs.StringVar(&opts.Meta.Repository, "repository", "", "repository, like owner/name (CODEHOST)")
-	fs.StringArrayVar(&opts.AppSpecs, "app", nil, "override an application for this run: `SPEC` is "+shared.AppSpecSyntax+" (repeatable)")
+	fs.StringArrayVar(&opts.AppSpecs, "app", nil, "override an application for this run: `SPEC` is "+AppSpecSyntax+" (repeatable)")
 	fs.StringVar(&opts.ApplicationsFile, "applications", "", "JSON array of applications entries from `FILE` (- for stdin)")
 	fs.StringVar(&opts.ParametersFile, "parameters", "", "JSON object with configs / configsByEnvironment from `FILE` (- for stdin)")
 	fs.StringArrayVar(&opts.Notify, "notify", nil, "notify `TYPE[:CHANNEL]` instead of the project's defaults, like slack:#qa (repeatable)")

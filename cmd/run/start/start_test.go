@@ -11,6 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/codehost"
 )
 
 // parse runs the command line through NewCmdStart and returns the Options
@@ -49,7 +50,7 @@ func TestStartFlagsToOptions(t *testing.T) {
 		}},
 		{"codehost trigger with all five", []string{"--plan", "pln_x", "--trigger", "CODEHOST", "--actor", "a", "--branch", "b",
 			"--commit", "c", "--commit-message", "m", "--repository", "r"}, func(t *testing.T, o *Options) {
-			if o.Meta != (shared.Codehost{Actor: "a", Branch: "b", Commit: "c", CommitMessage: "m", Repository: "r"}) {
+			if o.Meta != (codehost.Meta{Actor: "a", Branch: "b", Commit: "c", CommitMessage: "m", Repository: "r"}) {
 				t.Errorf("%+v", o.Meta)
 			}
 		}},

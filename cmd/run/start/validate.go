@@ -3,7 +3,6 @@ package start
 import (
 	"strings"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/lazyregexp"
@@ -89,7 +88,7 @@ func validateApplications(o *Options) error {
 	o.Applications = nil
 	seen := map[string]bool{}
 	for _, spec := range o.AppSpecs {
-		app, err := shared.ParseAppSpec(spec)
+		app, err := ParseAppSpec(spec)
 		if err != nil {
 			return cmdutil.FlagErrorf("--app %q: %v", spec, err)
 		}

@@ -1,4 +1,4 @@
-package shared
+package codehost
 
 import (
 	"context"
@@ -30,7 +30,7 @@ var fuzzProviders = []struct {
 
 // FuzzDetectCI feeds arbitrary values to the variables of each CI service
 // (and, for GitHub Actions, an arbitrary event file) and checks what
-// DetectCI and ResolveCodehost promise: no panic, every field trimmed of
+// DetectCI and Resolve promise: no panic, every field trimmed of
 // surrounding white space, and no credentials of a clone URL in the
 // repository that is sent to the service.
 func FuzzDetectCI(f *testing.F) {
@@ -66,8 +66,8 @@ func FuzzDetectCI(f *testing.F) {
 			t.Fatalf("DetectCI recognised %q, want %q", name, p.name)
 		}
 		noGit := func(context.Context, ...string) (string, error) { return "", os.ErrNotExist }
-		resolved, _ := ResolveCodehost(context.Background(), lookup, noGit, Codehost{})
-		for _, c := range []Codehost{got, resolved} {
+		resolved, _ := Resolve(context.Background(), lookup, noGit, Meta{})
+		for _, c := range []Meta{got, resolved} {
 			for field, v := range map[string]string{"actor": c.Actor, "branch": c.Branch, "commit": c.Commit,
 				"commit message": c.CommitMessage, "repository": c.Repository} {
 				if v != strings.TrimSpace(v) {

@@ -1,4 +1,4 @@
-package shared
+package codehost
 
 import (
 	"context"
@@ -26,50 +26,50 @@ func TestDetectCIPerProvider(t *testing.T) {
 	tests := []struct {
 		provider string
 		env      map[string]string
-		want     Codehost
+		want     Meta
 	}{
 		{"GitHub Actions", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_ACTOR": "octocat", "GITHUB_REF": "refs/heads/main",
 			"GITHUB_SHA": "abc123", "GITHUB_REPOSITORY": "acme/shop", "GITHUB_EVENT_PATH": event},
-			Codehost{"octocat", "main", "abc123", "Fix checkout\n\nbody", "acme/shop"}},
+			Meta{"octocat", "main", "abc123", "Fix checkout\n\nbody", "acme/shop"}},
 		{"GitHub Actions", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_ACTOR": "octocat", "GITHUB_TRIGGERING_ACTOR": "hubot",
 			"GITHUB_REF": "refs/pull/7/merge", "GITHUB_HEAD_REF": "feature/coupons", "GITHUB_SHA": "merge1",
 			"GITHUB_REPOSITORY": "acme/shop", "GITHUB_EVENT_PATH": prEvent},
-			Codehost{"hubot", "feature/coupons", "feedface", "Add coupons", "acme/shop"}},
+			Meta{"hubot", "feature/coupons", "feedface", "Add coupons", "acme/shop"}},
 		{"GitLab CI", map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "develop",
 			"CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "Bump deps", "CI_PROJECT_PATH": "acme/group/shop"},
-			Codehost{"jdoe", "develop", "def456", "Bump deps", "acme/group/shop"}},
+			Meta{"jdoe", "develop", "def456", "Bump deps", "acme/group/shop"}},
 		{"GitLab CI", map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "",
 			"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": "mr-branch", "CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "m", "CI_PROJECT_PATH": "a/b"},
-			Codehost{"jdoe", "mr-branch", "def456", "m", "a/b"}},
+			Meta{"jdoe", "mr-branch", "def456", "m", "a/b"}},
 		{"Bitbucket Pipelines", map[string]string{"BITBUCKET_BUILD_NUMBER": "12", "BITBUCKET_STEP_TRIGGERER_UUID": "{u-1}",
 			"BITBUCKET_BRANCH": "main", "BITBUCKET_COMMIT": "0a1b2c", "BITBUCKET_REPO_FULL_NAME": "acme/shop"},
-			Codehost{"{u-1}", "main", "0a1b2c", "", "acme/shop"}},
+			Meta{"{u-1}", "main", "0a1b2c", "", "acme/shop"}},
 		{"CircleCI", map[string]string{"CIRCLECI": "true", "CIRCLE_USERNAME": "cc", "CIRCLE_BRANCH": "main", "CIRCLE_SHA1": "c1",
 			"CIRCLE_PROJECT_USERNAME": "acme", "CIRCLE_PROJECT_REPONAME": "shop"},
-			Codehost{"cc", "main", "c1", "", "acme/shop"}},
+			Meta{"cc", "main", "c1", "", "acme/shop"}},
 		{"CircleCI", map[string]string{"CIRCLECI": "true", "CIRCLE_USERNAME": "cc", "CIRCLE_BRANCH": "main", "CIRCLE_SHA1": "c1",
 			"CIRCLE_REPOSITORY_URL": "git@github.com:acme/shop.git"},
-			Codehost{"cc", "main", "c1", "", "acme/shop"}},
+			Meta{"cc", "main", "c1", "", "acme/shop"}},
 		{"Azure Pipelines", map[string]string{"TF_BUILD": "True", "BUILD_REQUESTEDFOR": "Jane Doe", "BUILD_SOURCEBRANCH": "refs/heads/feature/x",
 			"BUILD_SOURCEVERSION": "a2", "BUILD_SOURCEVERSIONMESSAGE": "Azure msg", "BUILD_REPOSITORY_NAME": "shop"},
-			Codehost{"Jane Doe", "feature/x", "a2", "Azure msg", "shop"}},
+			Meta{"Jane Doe", "feature/x", "a2", "Azure msg", "shop"}},
 		{"Azure Pipelines", map[string]string{"TF_BUILD": "True", "BUILD_REQUESTEDFOR": "Jane", "BUILD_SOURCEBRANCH": "refs/pull/3/merge",
 			"SYSTEM_PULLREQUEST_SOURCEBRANCH": "refs/heads/pr-src", "SYSTEM_PULLREQUEST_SOURCECOMMITID": "a3", "BUILD_SOURCEVERSION": "merge",
 			"BUILD_REPOSITORY_NAME": "shop"},
-			Codehost{"Jane", "pr-src", "a3", "", "shop"}},
+			Meta{"Jane", "pr-src", "a3", "", "shop"}},
 		{"Jenkins", map[string]string{"JENKINS_URL": "https://ci.example.com/", "GIT_BRANCH": "origin/release", "GIT_COMMIT": "j1",
 			"GIT_URL": "https://bot:s3cret@git.example.com/acme/shop.git", "GIT_AUTHOR_NAME": "Jen Kins"},
-			Codehost{"Jen Kins", "release", "j1", "", "acme/shop"}},
+			Meta{"Jen Kins", "release", "j1", "", "acme/shop"}},
 		{"Jenkins", map[string]string{"JENKINS_URL": "https://ci.example.com/", "BRANCH_NAME": "PR-4", "CHANGE_BRANCH": "feat", "GIT_BRANCH": "origin/x",
 			"GIT_COMMIT": "j2", "GIT_URL": "git@git.example.com:acme/shop.git", "CHANGE_AUTHOR": "octo", "BUILD_USER_ID": "admin"},
-			Codehost{"admin", "feat", "j2", "", "acme/shop"}},
+			Meta{"admin", "feat", "j2", "", "acme/shop"}},
 		{"Buildkite", map[string]string{"BUILDKITE": "true", "BUILDKITE_BUILD_CREATOR": "Kite", "BUILDKITE_BRANCH": "main",
 			"BUILDKITE_COMMIT": "b1", "BUILDKITE_MESSAGE": "Kite msg", "BUILDKITE_REPO": "git@github.com:acme/shop.git"},
-			Codehost{"Kite", "main", "b1", "Kite msg", "acme/shop"}},
+			Meta{"Kite", "main", "b1", "Kite msg", "acme/shop"}},
 		{"Buildkite", map[string]string{"BUILDKITE": "true", "BUILDKITE_BUILD_AUTHOR": "Auth", "BUILDKITE_BRANCH": "main",
 			"BUILDKITE_COMMIT": "HEAD", "BUILDKITE_REPO": "https://github.com/acme/shop"},
-			Codehost{"Auth", "main", "", "", "acme/shop"}},
-		{"", map[string]string{"CI": "true", "GITHUB_ACTIONS": "false"}, Codehost{}},
+			Meta{"Auth", "main", "", "", "acme/shop"}},
+		{"", map[string]string{"CI": "true", "GITHUB_ACTIONS": "false"}, Meta{}},
 	}
 	for _, tt := range tests {
 		name, got := DetectCI(lookupIn(tt.env))
@@ -120,33 +120,33 @@ func TestGitCodehostFillsOnlyMissingFields(t *testing.T) {
 		"log -1 --format=%B 0123456789abcdef --": "Local message", "log -1 --format=%B cafebabe --": "CI commit message",
 		"config user.name": "Local User", "config --get remote.origin.url": "https://tok@github.com/acme/local.git",
 	}}
-	got := GitCodehost(context.Background(), g.run, Codehost{})
-	want := Codehost{"Local User", "topic", "0123456789abcdef", "Local message", "acme/local"}
+	got := FromGit(context.Background(), g.run, Meta{})
+	want := Meta{"Local User", "topic", "0123456789abcdef", "Local message", "acme/local"}
 	if got != want {
 		t.Errorf("from nothing: %+v, want %+v", got, want)
 	}
 
 	// The message is read for the commit CI named, not for HEAD.
 	g.asked = nil
-	got = GitCodehost(context.Background(), g.run, Codehost{Actor: "ci", Branch: "main", Commit: "cafebabe", Repository: "acme/shop"})
+	got = FromGit(context.Background(), g.run, Meta{Actor: "ci", Branch: "main", Commit: "cafebabe", Repository: "acme/shop"})
 	if got.CommitMessage != "CI commit message" || len(g.asked) != 1 {
 		t.Errorf("message of CI's commit: %+v, asked %v", got, g.asked)
 	}
 
 	// Complete metadata never runs git; a detached HEAD names no branch.
 	g.asked = nil
-	full := Codehost{"a", "b", "c", "d", "e"}
-	if GitCodehost(context.Background(), g.run, full) != full || len(g.asked) != 0 {
+	full := Meta{"a", "b", "c", "d", "e"}
+	if FromGit(context.Background(), g.run, full) != full || len(g.asked) != 0 {
 		t.Errorf("git was asked %v", g.asked)
 	}
 	g.answers["rev-parse --abbrev-ref HEAD"] = "HEAD"
-	if got := GitCodehost(context.Background(), g.run, Codehost{}); got.Branch != "" {
+	if got := FromGit(context.Background(), g.run, Meta{}); got.Branch != "" {
 		t.Errorf("detached HEAD gave branch %q", got.Branch)
 	}
 
 	// A commit that could be read as an option never reaches git.
 	g.asked = nil
-	GitCodehost(context.Background(), g.run, Codehost{Commit: "--output=/tmp/x"})
+	FromGit(context.Background(), g.run, Meta{Commit: "--output=/tmp/x"})
 	for _, a := range g.asked {
 		if strings.Contains(a, "--output") {
 			t.Errorf("git was passed %q", a)
@@ -158,11 +158,11 @@ func TestResolveCodehostExplicitWins(t *testing.T) {
 	env := map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "develop",
 		"CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "Bump", "CI_PROJECT_PATH": "acme/shop"}
 	g := &fakeGit{}
-	got, src := ResolveCodehost(context.Background(), lookupIn(env), g.run, Codehost{Branch: "override"})
-	if got != (Codehost{"jdoe", "override", "def456", "Bump", "acme/shop"}) || src != "GitLab CI" || len(g.asked) != 0 {
+	got, src := Resolve(context.Background(), lookupIn(env), g.run, Meta{Branch: "override"})
+	if got != (Meta{"jdoe", "override", "def456", "Bump", "acme/shop"}) || src != "GitLab CI" || len(g.asked) != 0 {
 		t.Errorf("got %+v from %q, git asked %v", got, src, g.asked)
 	}
-	got, src = ResolveCodehost(context.Background(), lookupIn(nil), g.run, Codehost{})
+	got, src = Resolve(context.Background(), lookupIn(nil), g.run, Meta{})
 	if got.MissingFlags() == nil || src != "" {
 		t.Errorf("outside CI and git: %+v from %q", got, src)
 	}
@@ -184,7 +184,7 @@ func TestRunGitInARealRepository(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	got := GitCodehost(context.Background(), RunGit, Codehost{})
+	got := FromGit(context.Background(), RunGit, Meta{})
 	if got.Actor != "Repo User" || got.Branch != "trunk" || len(got.Commit) != 40 || got.CommitMessage != "First commit" || got.Repository != "acme/real" {
 		t.Errorf("got %+v", got)
 	}

@@ -1,49 +1,10 @@
-package shared
+package codehost
 
 import (
 	"encoding/json"
-	"net/url"
 	"os"
 	"strings"
 )
-
-// Codehost is the code-hosting metadata of a run: the five fields the
-// service requires when the trigger is CODEHOST.
-type Codehost struct {
-	Actor         string `json:"actor,omitempty"`
-	Branch        string `json:"branch,omitempty"`
-	Commit        string `json:"commitHash,omitempty"`
-	CommitMessage string `json:"commitMessage,omitempty"`
-	Repository    string `json:"repository,omitempty"`
-}
-
-// Fill returns c with its empty fields taken from other: the first source
-// to know a field wins, so explicit flags go first, then CI, then git.
-func (c Codehost) Fill(other Codehost) Codehost {
-	pick := func(a, b string) string {
-		if strings.TrimSpace(a) != "" {
-			return a
-		}
-		return b
-	}
-	return Codehost{
-		Actor: pick(c.Actor, other.Actor), Branch: pick(c.Branch, other.Branch), Commit: pick(c.Commit, other.Commit),
-		CommitMessage: pick(c.CommitMessage, other.CommitMessage), Repository: pick(c.Repository, other.Repository),
-	}
-}
-
-// MissingFlags names the flags of run start whose fields are still empty,
-// in the order of the help text.
-func (c Codehost) MissingFlags() []string {
-	var missing []string
-	for _, f := range []struct{ flag, v string }{{"--actor", c.Actor}, {"--branch", c.Branch},
-		{"--commit", c.Commit}, {"--commit-message", c.CommitMessage}, {"--repository", c.Repository}} {
-		if strings.TrimSpace(f.v) == "" {
-			missing = append(missing, f.flag)
-		}
-	}
-	return missing
-}
 
 // CIProviders lists the CI services whose variables DetectCI reads.
 const CIProviders = "GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines, Jenkins and Buildkite"
@@ -52,16 +13,16 @@ const CIProviders = "GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, A
 // returns the service's name ("" when none is recognised) and what it
 // found, trimmed of surrounding white space; fields a service does not
 // publish (the commit message on several) stay empty for local git to fill.
-func DetectCI(lookup func(string) (string, bool)) (string, Codehost) {
+func DetectCI(lookup func(string) (string, bool)) (string, Meta) {
 	name, c := detectCI(lookup)
 	// Trimmed again as a whole: stripping a prefix such as refs/heads/
 	// from a trimmed value can leave white space at its start.
-	return name, Codehost{Actor: strings.TrimSpace(c.Actor), Branch: strings.TrimSpace(c.Branch),
+	return name, Meta{Actor: strings.TrimSpace(c.Actor), Branch: strings.TrimSpace(c.Branch),
 		Commit: strings.TrimSpace(c.Commit), CommitMessage: strings.TrimSpace(c.CommitMessage),
 		Repository: strings.TrimSpace(c.Repository)}
 }
 
-func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
+func detectCI(lookup func(string) (string, bool)) (string, Meta) {
 	env := func(keys ...string) string {
 		for _, k := range keys {
 			if v, ok := lookup(k); ok && strings.TrimSpace(v) != "" {
@@ -75,7 +36,7 @@ func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 	case is("GITHUB_ACTIONS", "true"):
 		return "GitHub Actions", gitHubActions(env)
 	case is("GITLAB_CI", "true"):
-		return "GitLab CI", Codehost{
+		return "GitLab CI", Meta{
 			Actor:         env("GITLAB_USER_LOGIN", "GITLAB_USER_NAME"),
 			Branch:        env("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "CI_COMMIT_BRANCH"),
 			Commit:        env("CI_COMMIT_SHA"),
@@ -83,7 +44,7 @@ func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 			Repository:    env("CI_PROJECT_PATH"),
 		}
 	case env("BITBUCKET_BUILD_NUMBER") != "":
-		return "Bitbucket Pipelines", Codehost{
+		return "Bitbucket Pipelines", Meta{
 			// Bitbucket publishes only the triggering user's UUID.
 			Actor:      env("BITBUCKET_STEP_TRIGGERER_UUID"),
 			Branch:     env("BITBUCKET_BRANCH"),
@@ -95,9 +56,9 @@ func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 		if owner, name := env("CIRCLE_PROJECT_USERNAME"), env("CIRCLE_PROJECT_REPONAME"); owner != "" && name != "" {
 			repo = owner + "/" + name
 		}
-		return "CircleCI", Codehost{Actor: env("CIRCLE_USERNAME"), Branch: env("CIRCLE_BRANCH"), Commit: env("CIRCLE_SHA1"), Repository: repo}
+		return "CircleCI", Meta{Actor: env("CIRCLE_USERNAME"), Branch: env("CIRCLE_BRANCH"), Commit: env("CIRCLE_SHA1"), Repository: repo}
 	case is("TF_BUILD", "true"):
-		return "Azure Pipelines", Codehost{
+		return "Azure Pipelines", Meta{
 			Actor:         env("BUILD_REQUESTEDFOR"),
 			Branch:        branchFromRef(env("SYSTEM_PULLREQUEST_SOURCEBRANCH", "BUILD_SOURCEBRANCH")),
 			Commit:        env("SYSTEM_PULLREQUEST_SOURCECOMMITID", "BUILD_SOURCEVERSION"),
@@ -107,7 +68,7 @@ func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 	case env("JENKINS_URL") != "":
 		// GIT_* come from the Git plugin, CHANGE_* and BRANCH_NAME from
 		// multibranch pipelines, BUILD_USER* from the build-user-vars plugin.
-		return "Jenkins", Codehost{
+		return "Jenkins", Meta{
 			Actor:      env("BUILD_USER_ID", "BUILD_USER", "CHANGE_AUTHOR", "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"),
 			Branch:     jenkinsBranch(env),
 			Commit:     env("GIT_COMMIT"),
@@ -118,7 +79,7 @@ func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 		if commit == "HEAD" { // Buildkite's placeholder until the checkout resolves it
 			commit = ""
 		}
-		return "Buildkite", Codehost{
+		return "Buildkite", Meta{
 			Actor:         env("BUILDKITE_BUILD_CREATOR", "BUILDKITE_BUILD_AUTHOR"),
 			Branch:        env("BUILDKITE_BRANCH"),
 			Commit:        commit,
@@ -126,13 +87,13 @@ func detectCI(lookup func(string) (string, bool)) (string, Codehost) {
 			Repository:    RepositoryName(env("BUILDKITE_REPO")),
 		}
 	}
-	return "", Codehost{}
+	return "", Meta{}
 }
 
 // gitHubActions reads the variables of a workflow run and, for what they
 // lack (the commit message, a pull request's head commit), its event file.
-func gitHubActions(env func(...string) string) Codehost {
-	c := Codehost{
+func gitHubActions(env func(...string) string) Meta {
+	c := Meta{
 		Actor:      env("GITHUB_TRIGGERING_ACTOR", "GITHUB_ACTOR"),
 		Branch:     env("GITHUB_HEAD_REF"), // set for pull requests only
 		Commit:     env("GITHUB_SHA"),
@@ -195,30 +156,4 @@ func branchFromRef(ref string) string {
 		return ""
 	}
 	return ref
-}
-
-// RepositoryName turns a clone URL into the "owner/name" path that the CI
-// services publish (GITHUB_REPOSITORY, CI_PROJECT_PATH), so a repository is
-// named the same whichever CI started the run. Credentials in the URL are
-// dropped: they must never reach the service or a log.
-func RepositoryName(remote string) string {
-	remote = strings.TrimSpace(remote)
-	if remote == "" {
-		return ""
-	}
-	path := remote
-	if u, err := url.Parse(remote); err == nil && u.Host != "" { // scheme-relative //host/… too
-		path = u.Path
-	} else if strings.Contains(remote, "://") || strings.HasPrefix(remote, "//") {
-		return "" // an unparsable URL may still carry credentials
-	} else if i := strings.Index(remote, ":"); i > 0 && !strings.Contains(remote[:i], "/") {
-		path = remote[i+1:] // scp-like syntax: [user@]host:owner/name.git
-	}
-	if strings.Contains(path, "@") {
-		// No code host allows @ in an owner or repository name: it is
-		// user information the forms above did not separate (user:token@host/…).
-		return ""
-	}
-	path = strings.TrimSuffix(strings.Trim(path, "/"), ".git")
-	return strings.TrimSpace(path)
 }

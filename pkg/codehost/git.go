@@ -1,4 +1,4 @@
-package shared
+package codehost
 
 import (
 	"bytes"
@@ -39,11 +39,11 @@ func RunGit(ctx context.Context, args ...string) (string, error) {
 	return strings.TrimSpace(stdout.String()), nil
 }
 
-// GitCodehost fills the empty fields of known from the local checkout. It
+// FromGit fills the empty fields of known from the local checkout. It
 // asks git only for what is missing, and a field git cannot give (not a
 // repository, detached HEAD, no remote) just stays empty: the caller names
 // the flags still missing.
-func GitCodehost(ctx context.Context, git GitFunc, known Codehost) Codehost {
+func FromGit(ctx context.Context, git GitFunc, known Meta) Meta {
 	if len(known.MissingFlags()) == 0 {
 		return known
 	}
@@ -89,17 +89,17 @@ func GitCodehost(ctx context.Context, git GitFunc, known Codehost) Codehost {
 	return c
 }
 
-// ResolveCodehost gathers the metadata of --codehost: explicit flags first,
+// Resolve gathers the metadata of --codehost: explicit flags first,
 // then the CI service's variables, then local git. source says where the
 // detected fields came from, for the user ("GitHub Actions", "local git",
 // "GitHub Actions and local git", or "" when nothing was detected).
-func ResolveCodehost(ctx context.Context, lookup func(string) (string, bool), git GitFunc, explicit Codehost) (Codehost, string) {
+func Resolve(ctx context.Context, lookup func(string) (string, bool), git GitFunc, explicit Meta) (Meta, string) {
 	provider, ci := DetectCI(lookup)
 	c := explicit.Fill(ci)
 	before := c
-	c = GitCodehost(ctx, git, c)
+	c = FromGit(ctx, git, c)
 	var sources []string
-	if provider != "" && ci != (Codehost{}) {
+	if provider != "" && ci != (Meta{}) {
 		sources = append(sources, provider)
 	}
 	if c != before {
