@@ -82,7 +82,7 @@ func statusRun(opts *StatusOptions) error {
 		fmt.Fprintf(ios.Out, "  Base URL: %s\n", orNone(base, baseSrc))
 		fmt.Fprintf(ios.Out, "  Project:  %s\n", orNone(st.Project, ""))
 		fmt.Fprintf(ios.Out, "  Profile:  %s\n", st.Profile)
-		fmt.Fprintf(ios.Out, "  Config:   %s\n", st.ConfigFile)
+		fmt.Fprintf(ios.Out, "  Config:   %s\n", orNone(st.ConfigFile, ""))
 	}
 	if key == "" {
 		return &cmdutil.ExitError{Code: cmdutil.ExitAuth, Err: fmt.Errorf("no API key: run `testctl auth login`, or set TESTCTL_API_KEY")}

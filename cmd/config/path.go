@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/output"
 )
 
 // PathOptions are the inputs of `config path`.
@@ -13,24 +14,46 @@ type PathOptions struct {
 	Factory *cmdutil.Factory
 }
 
+// Location is the JSON shape of `config path`.
+type Location struct {
+	Path string `json:"path"`
+}
+
 // NewCmdPath builds `config path`.
 func NewCmdPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Command {
 	opts := &PathOptions{Factory: f}
 	return &cobra.Command{
-		Use:     "path",
-		Short:   "Print the config file's location",
-		Example: `  $EDITOR "$(testctl config path)"`,
-		Args:    cobra.NoArgs,
+		Use:   "path",
+		Short: "Print the config file's location",
+		Example: `  $EDITOR "$(testctl config path)"
+  testctl config path -o json --jq .path`,
+		Args: cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(opts)
 			}
-			cfg, err := opts.Factory.Config()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(opts.Factory.IOStreams.Out, cfg.Path())
-			return nil
+			return pathRun(opts)
 		},
 	}
+}
+
+func pathRun(opts *PathOptions) error {
+	cfg, err := opts.Factory.Config()
+	if err != nil {
+		return err
+	}
+	out, err := opts.Factory.Output()
+	if err != nil {
+		return err
+	}
+	path, err := cfg.Location()
+	if err != nil {
+		return &cmdutil.UsageError{Err: err}
+	}
+	ios := opts.Factory.IOStreams
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, Location{Path: path})
+	}
+	fmt.Fprintln(ios.Out, path)
+	return nil
 }

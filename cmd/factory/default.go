@@ -70,8 +70,7 @@ func (w *wiring) config() (*config.Config, error) {
 			Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut,
 		})
 		if w.cfgErr != nil {
-			w.cfgErr = &cmdutil.UsageError{Err: w.cfgErr}
-			return
+			return // a *config.FileError: exit 8
 		}
 		if w.f.Globals.Sandbox {
 			w.cfgErr = w.startSandbox()

@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 )
 
 // Source says where a setting's value came from.
@@ -27,76 +27,107 @@ const (
 
 // Config is the resolved settings of one invocation. Build it with Load.
 type Config struct {
-	v         *viper.Viper
 	flags     *pflag.FlagSet
 	lookupEnv func(string) (string, bool)
-	path      string
-	ownDir    bool // path is the default location, in testctl's own directory
+	path      string // "" when no location could be found (no $HOME)
+	pathErr   error  // why path is ""
+	ownDir    bool   // path is the default location, in testctl's own directory
 	file      *File
 	profile   string
+	profileOf Source
 	overrides map[string]string
+
+	warn            io.Writer
+	newProfile      bool // this command creates the profile: don't warn it is missing
+	warnMissingOnce sync.Once
 }
 
 // Options tell Load where flags and the environment come from.
 type Options struct {
 	Flags     *pflag.FlagSet // global flags; may be nil
 	LookupEnv func(string) (string, bool)
-	Warn      io.Writer // where the loose-permissions warning goes
+	Warn      io.Writer // where warnings about the file go
 }
 
-// Load reads the config file (if any) and binds flags and environment.
+// Load reads the config file (if any) and resolves the active profile.
+// Settings are resolved on each Get, in one place: GetWithSource.
+//
+// Without a location for the file (no $HOME, no XDG_CONFIG_HOME, no
+// TESTCTL_CONFIG) Load still succeeds with an empty file, so that settings
+// from flags and the environment work; only writing fails.
 func Load(opts Options) (*Config, error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
-	c := &Config{v: viper.New(), flags: opts.Flags, lookupEnv: opts.LookupEnv, overrides: map[string]string{}}
-	path, err := c.resolvePath()
-	if err != nil {
-		return nil, err
-	}
-	c.path = path
-	if def, err := DefaultPath(func(k string) string { v, _ := c.lookupEnv(k); return v }); err == nil {
-		c.ownDir = filepath.Clean(def) == filepath.Clean(path)
-	}
-	file, mode, err := readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	c.file = file
-	if mode&0o077 != 0 && file.holdsKey() && opts.Warn != nil {
-		fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", path, mode, path)
-	}
-	c.profile = c.resolveProfile()
-	// A mistyped --profile would otherwise fall back to defaults in silence.
-	if _, src := c.profileWithSource(); (src == SourceFlag || src == SourceEnv) && opts.Warn != nil {
-		if _, ok := file.Profiles[c.profile]; !ok {
-			fmt.Fprintf(opts.Warn, "warning: profile %q is not in %s (yet); known profiles: %s\n",
-				c.profile, path, knownProfiles(file))
+	c := &Config{flags: opts.Flags, lookupEnv: opts.LookupEnv, overrides: map[string]string{}, warn: opts.Warn}
+	c.path, c.pathErr = ResolvePath(opts.Flags, opts.LookupEnv)
+	c.file = &File{}
+	if c.path != "" {
+		if def, err := DefaultPath(c.getenv); err == nil {
+			c.ownDir = filepath.Clean(def) == filepath.Clean(c.path)
+		}
+		file, mode, err := readFile(c.path)
+		if err != nil {
+			return nil, err
+		}
+		c.file = file
+		if mode&0o077 != 0 && file.holdsKey() && opts.Warn != nil {
+			fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", c.path, mode, c.path)
 		}
 	}
-	for _, s := range Settings() {
-		if s.Key == KeyCurrentProfile {
-			continue
-		}
-		if s.Flag != "" && c.flags != nil {
-			if f := c.flags.Lookup(s.Flag); f != nil {
-				if err := c.v.BindPFlag(s.Key, f); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if s.Default != "" {
-			c.v.SetDefault(s.Key, s.Default)
-		}
-	}
-	profileValues := map[string]any{}
-	for k, val := range file.Profiles[c.profile] {
-		profileValues[k] = val
-	}
-	if err := c.v.MergeConfigMap(profileValues); err != nil {
-		return nil, err
-	}
+	c.profile, c.profileOf = c.resolveProfile()
 	return c, nil
+}
+
+// ResolvePath finds the config file: --config-file, else TESTCTL_CONFIG,
+// else the default location. It reads no file, so `config path` works
+// even when the file is broken.
+func ResolvePath(flags *pflag.FlagSet, lookupEnv func(string) (string, bool)) (string, error) {
+	if p, ok := flagValue(flags, "config-file"); ok && p != "" {
+		return p, nil
+	}
+	if p, ok := lookupEnv("TESTCTL_CONFIG"); ok && p != "" {
+		return p, nil
+	}
+	return DefaultPath(func(k string) string { v, _ := lookupEnv(k); return v })
+}
+
+func (c *Config) getenv(key string) string {
+	v, _ := c.lookupEnv(key)
+	return v
+}
+
+// flagValue returns a flag's value when it was given on the command line.
+func flagValue(flags *pflag.FlagSet, name string) (string, bool) {
+	if flags == nil || name == "" {
+		return "", false
+	}
+	f := flags.Lookup(name)
+	if f == nil || !f.Changed {
+		return "", false
+	}
+	return f.Value.String(), true
+}
+
+func (c *Config) envValue(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	v, ok := c.lookupEnv(name)
+	return v, ok && v != ""
+}
+
+func (c *Config) resolveProfile() (string, Source) {
+	if p, ok := flagValue(c.flags, "profile"); ok && p != "" {
+		return p, SourceFlag
+	}
+	if p, ok := c.envValue("TESTCTL_PROFILE"); ok {
+		return p, SourceEnv
+	}
+	if c.file.CurrentProfile != "" {
+		return c.file.CurrentProfile, SourceProfile
+	}
+	return DefaultProfile, SourceDefault
 }
 
 func knownProfiles(f *File) string {
@@ -107,47 +138,11 @@ func knownProfiles(f *File) string {
 	return strings.Join(names, ", ")
 }
 
-func (c *Config) flagValue(name string) (string, bool) {
-	if c.flags == nil {
-		return "", false
-	}
-	f := c.flags.Lookup(name)
-	if f == nil || !f.Changed {
-		return "", false
-	}
-	return f.Value.String(), true
-}
-
-func (c *Config) resolvePath() (string, error) {
-	if p, ok := c.flagValue("config-file"); ok && p != "" {
-		return p, nil
-	}
-	if p, ok := c.lookupEnv("TESTCTL_CONFIG"); ok && p != "" {
-		return p, nil
-	}
-	return DefaultPath(func(k string) string { v, _ := c.lookupEnv(k); return v })
-}
-
-func (c *Config) resolveProfile() string {
-	name, _ := c.profileWithSource()
-	return name
-}
-
-func (c *Config) profileWithSource() (string, Source) {
-	if p, ok := c.flagValue("profile"); ok && p != "" {
-		return p, SourceFlag
-	}
-	if p, ok := c.lookupEnv("TESTCTL_PROFILE"); ok && p != "" {
-		return p, SourceEnv
-	}
-	if c.file.CurrentProfile != "" {
-		return c.file.CurrentProfile, SourceProfile
-	}
-	return DefaultProfile, SourceDefault
-}
-
-// Path is the config file's location.
+// Path is the config file's location, "" when none could be found.
 func (c *Config) Path() string { return c.path }
+
+// Location is the config file's location, or why there is none.
+func (c *Config) Location() (string, error) { return c.path, c.pathErr }
 
 // Profile is the active profile's name.
 func (c *Config) Profile() string { return c.profile }
@@ -155,18 +150,24 @@ func (c *Config) Profile() string { return c.profile }
 // ProfileNames lists the profiles of the file.
 func (c *Config) ProfileNames() []string { return c.file.ProfileNames() }
 
+// CreatesProfile tells the config that this command stores settings in the
+// active profile, so that a profile missing from the file is expected
+// rather than a typo worth a warning.
+func (c *Config) CreatesProfile() { c.newProfile = true }
+
 // Get returns a setting's effective value.
 func (c *Config) Get(key string) string {
 	v, _ := c.GetWithSource(key)
 	return v
 }
 
-// GetWithSource returns a setting's effective value and where it came from.
-// The source is computed from the same layers viper resolves, so that
-// `auth status` and `config list` can explain every value.
+// GetWithSource resolves a setting and says where its value came from:
+// the sandbox's override > a flag given on the command line > a non-empty
+// environment variable > the active profile > the default. It is the only
+// place that knows this order.
 func (c *Config) GetWithSource(key string) (string, Source) {
 	if key == KeyCurrentProfile {
-		return c.profileWithSource()
+		return c.profile, c.profileOf
 	}
 	if v, ok := c.overrides[key]; ok {
 		return v, SourceOverride
@@ -175,28 +176,40 @@ func (c *Config) GetWithSource(key string) (string, Source) {
 	if !ok {
 		return "", SourceNone
 	}
-	// The environment is read through lookupEnv rather than viper's BindEnv
-	// so that tests can inject it; viper resolves flags, the profile and defaults.
-	switch {
-	case s.Flag != "" && c.isFlagSet(s.Flag):
-		return c.v.GetString(key), SourceFlag
-	case s.Env != "" && c.isEnvSet(s.Env):
-		v, _ := c.lookupEnv(s.Env)
-		return v, SourceEnv
-	case c.file.Profiles[c.profile][key] != "":
-		return c.v.GetString(key), SourceProfile
+	if v, ok := flagValue(c.flags, s.Flag); ok {
+		return v, SourceFlag
 	}
-	if v := c.v.GetString(key); v != "" {
-		return v, SourceDefault
+	if v, ok := c.envValue(s.Env); ok {
+		return v, SourceEnv
+	}
+	if v := c.profileValue(key); v != "" {
+		return v, SourceProfile
+	}
+	if s.Default != "" {
+		return s.Default, SourceDefault
 	}
 	return "", SourceNone
 }
 
-func (c *Config) isFlagSet(name string) bool { _, ok := c.flagValue(name); return ok }
+// profileValue reads the active profile. The first time a value is looked
+// for in a profile that a flag or TESTCTL_PROFILE named but the file lacks,
+// it warns: a mistyped --profile would otherwise fall back in silence.
+func (c *Config) profileValue(key string) string {
+	values, ok := c.file.Profiles[c.profile]
+	if !ok && (c.profileOf == SourceFlag || c.profileOf == SourceEnv) && !c.newProfile && c.warn != nil {
+		c.warnMissingOnce.Do(func() {
+			fmt.Fprintf(c.warn, "warning: profile %q is not in %s (yet); known profiles: %s\n",
+				c.profile, c.describePath(), knownProfiles(c.file))
+		})
+	}
+	return values[key]
+}
 
-func (c *Config) isEnvSet(name string) bool {
-	v, ok := c.lookupEnv(name)
-	return ok && v != ""
+func (c *Config) describePath() string {
+	if c.path == "" {
+		return "the config file"
+	}
+	return c.path
 }
 
 // Origin names where a setting's value comes from the way a user sets it
@@ -231,53 +244,3 @@ func (c *Config) HTTPTimeout() (time.Duration, error) {
 // Override forces a value above every other source; --sandbox uses it to
 // point the invocation at the in-process emulator.
 func (c *Config) Override(key, value string) { c.overrides[key] = value }
-
-// Set stores a value in the active profile (or current_profile at top level)
-// and saves the file.
-func (c *Config) Set(key, value string) error {
-	s, ok := Lookup(key)
-	if !ok {
-		return fmt.Errorf("unknown key %q", key)
-	}
-	if s.Validate != nil {
-		if err := s.Validate(value); err != nil {
-			return err
-		}
-	}
-	if key == KeyCurrentProfile {
-		c.file.CurrentProfile = value
-	} else {
-		if c.file.Profiles == nil {
-			c.file.Profiles = map[string]map[string]string{}
-		}
-		if c.file.Profiles[c.profile] == nil {
-			c.file.Profiles[c.profile] = map[string]string{}
-		}
-		c.file.Profiles[c.profile][key] = value
-	}
-	return c.file.write(c.path, c.ownDir)
-}
-
-// Unset removes a value from the active profile and saves the file. It
-// reports whether there was anything to remove.
-func (c *Config) Unset(key string) (bool, error) {
-	if _, ok := Lookup(key); !ok {
-		return false, fmt.Errorf("unknown key %q", key)
-	}
-	if key == KeyCurrentProfile {
-		if c.file.CurrentProfile == "" {
-			return false, nil
-		}
-		c.file.CurrentProfile = ""
-		return true, c.file.write(c.path, c.ownDir)
-	}
-	p := c.file.Profiles[c.profile]
-	if _, ok := p[key]; !ok {
-		return false, nil
-	}
-	delete(p, key)
-	if len(p) == 0 {
-		delete(c.file.Profiles, c.profile)
-	}
-	return true, c.file.write(c.path, c.ownDir)
-}

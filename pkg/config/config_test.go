@@ -246,10 +246,14 @@ func TestUnknownProfileWarns(t *testing.T) {
 	fs := globalFlags()
 	_ = fs.Parse([]string{"--config-file", path, "--profile", "stagign"})
 	var warn bytes.Buffer
-	if _, err := Load(Options{Flags: fs, LookupEnv: env(nil), Warn: &warn}); err != nil {
+	c, err := Load(Options{Flags: fs, LookupEnv: env(nil), Warn: &warn})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(warn.String(), `profile "stagign" is not in`) || !strings.Contains(warn.String(), "prod, staging") {
+	// The warning comes when a value is first looked for in the profile.
+	_ = c.Get(KeyProject)
+	_ = c.Get(KeyBaseURL)
+	if strings.Count(warn.String(), "warning") != 1 || !strings.Contains(warn.String(), `profile "stagign" is not in`) || !strings.Contains(warn.String(), "prod, staging") {
 		t.Errorf("warning: %q", warn.String())
 	}
 	warn.Reset()
@@ -257,7 +261,8 @@ func TestUnknownProfileWarns(t *testing.T) {
 	fs2 := globalFlags()
 	_ = fs2.Parse([]string{"--config-file", path})
 	warn.Reset()
-	_, _ = Load(Options{Flags: fs2, LookupEnv: env(map[string]string{"TESTCTL_PROFILE": "prod"}), Warn: &warn})
+	c, _ = Load(Options{Flags: fs2, LookupEnv: env(map[string]string{"TESTCTL_PROFILE": "prod"}), Warn: &warn})
+	_ = c.Get(KeyProject)
 	if warn.Len() != 0 {
 		t.Errorf("a known profile warned: %q", warn.String())
 	}

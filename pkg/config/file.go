@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 
 	"go.yaml.in/yaml/v3"
@@ -18,34 +19,71 @@ type File struct {
 	Profiles       map[string]map[string]string `yaml:"profiles,omitempty"`
 }
 
+// FileError is a config file that could not be read or written. It is the
+// contract's local failure, exit 8 (cmdutil.ExitLocal: this package sits
+// below cmdutil and cannot import it), never the usage code 2, which says
+// the command line is wrong.
+type FileError struct {
+	Op   string // "reading", "writing", "locking"
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("%s the config file: %v", e.Op, e.Err)
+	}
+	return fmt.Sprintf("%s the config file %s: %v", e.Op, e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ExitCode is the contract's local-failure code.
+func (e *FileError) ExitCode() int { return 8 }
+
 // DefaultPath is $XDG_CONFIG_HOME/testctl/config.yaml, else ~/.config/testctl/config.yaml.
+// The home directory is read through getenv, like every other variable, so
+// that a missing $HOME is seen the same way in tests and in use.
 func DefaultPath(getenv func(string) string) (string, error) {
 	if dir := getenv("XDG_CONFIG_HOME"); dir != "" {
 		return filepath.Join(dir, "testctl", "config.yaml"), nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("cannot find the config directory: set XDG_CONFIG_HOME or --config-file: %w", err)
+	home := homeVariable()
+	dir := getenv(home)
+	if dir == "" {
+		return "", fmt.Errorf("no config file location: $%s is not set; set XDG_CONFIG_HOME, TESTCTL_CONFIG or --config-file", home)
 	}
-	return filepath.Join(home, ".config", "testctl", "config.yaml"), nil
+	return filepath.Join(dir, ".config", "testctl", "config.yaml"), nil
 }
 
-// readFile loads path; a missing file is an empty config.
+// homeVariable names the variable os.UserHomeDir reads on this system.
+func homeVariable() string {
+	switch runtime.GOOS {
+	case "windows":
+		return "USERPROFILE"
+	case "plan9":
+		return "home"
+	}
+	return "HOME"
+}
+
+// readFile loads path, following symbolic links; a missing file is an
+// empty config.
 func readFile(path string) (*File, fs.FileMode, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{}, 0, nil
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading config file: %w", err)
+		return nil, 0, &FileError{Op: "reading", Path: path, Err: err}
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading config file: %w", err)
+		return nil, 0, &FileError{Op: "reading", Path: path, Err: err}
 	}
 	var f File
 	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, 0, fmt.Errorf("config file %s is not valid: %w", path, err)
+		return nil, 0, &FileError{Op: "reading", Path: path, Err: fmt.Errorf("not valid YAML (fix it, or move it away to start afresh): %w", err)}
 	}
 	return &f, info.Mode().Perm(), nil
 }
@@ -70,46 +108,95 @@ func (f *File) ProfileNames() []string {
 	return names
 }
 
-// write saves the file atomically with mode 0600 in a 0700 directory: it may
-// hold an API key. An existing directory is tightened only when it is
-// testctl's own (ownDir); one named by --config-file or TESTCTL_CONFIG may
-// be a project's or /tmp, whose mode is not testctl's to change.
-func (f *File) write(path string, ownDir bool) error {
+// prepareDir makes path's directory 0700: the file may hold an API key. An
+// existing directory is tightened only when it is testctl's own (ownDir);
+// one named by --config-file or TESTCTL_CONFIG may be a project's or /tmp,
+// whose mode is not testctl's to change.
+func prepareDir(path string, ownDir bool) error {
 	dir := filepath.Dir(path)
 	_, statErr := os.Stat(dir)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating config directory: %w", err)
+		return &FileError{Op: "writing", Path: path, Err: err}
 	}
 	if created || ownDir {
 		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("securing config directory: %w", err)
+			return &FileError{Op: "writing", Path: path, Err: err}
 		}
+	}
+	return nil
+}
+
+// write saves the file atomically with mode 0600. When path is a symbolic
+// link (a config kept with one's dotfiles), the file it points to is
+// replaced and the link stays.
+func (f *File) write(path string) error {
+	target, err := linkTarget(path)
+	if err != nil {
+		return &FileError{Op: "writing", Path: path, Err: err}
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(f); err != nil {
-		return fmt.Errorf("encoding config: %w", err)
+		return &FileError{Op: "writing", Path: path, Err: err}
 	}
-	tmp, err := os.CreateTemp(dir, ".config-*.yaml")
+	if err := replaceFile(target, buf.Bytes()); err != nil {
+		return &FileError{Op: "writing", Path: path, Err: err}
+	}
+	return nil
+}
+
+// replaceFile writes data to a temporary file beside path and renames it
+// over path, so that a reader sees the old file or the new one, never half.
+func replaceFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.yaml")
 	if err != nil {
-		return fmt.Errorf("writing config: %w", err)
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing config: %w", err)
+		return err
 	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing config: %w", err)
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing config: %w", err)
+		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing config: %w", err)
+	return os.Rename(tmp.Name(), path)
+}
+
+// linkTarget follows path's symbolic links to the file they name, which may
+// not exist yet.
+func linkTarget(path string) (string, error) {
+	const maxLinks = 40 // as Linux's limit on a path's links
+	p := path
+	for range maxLinks {
+		info, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
 	}
-	return nil
+	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
 }

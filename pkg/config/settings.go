@@ -1,5 +1,7 @@
 // Package config resolves testctl's settings: flag > environment > the active
-// profile of the config file > default, on a viper instance of its own.
+// profile of the config file > default. The order lives in one function,
+// Config.GetWithSource, which also says where each value came from; the
+// file is read and written as YAML with named profiles.
 package config
 
 import (

@@ -1,0 +1,106 @@
+package config
+
+import "fmt"
+
+// Set stores a value in the active profile (or current_profile at top level)
+// and saves the file.
+func (c *Config) Set(key, value string) error {
+	return c.Store(map[string]string{key: value})
+}
+
+// Store saves several values in one write, so that `auth login` keeps a key
+// and the base URL it was checked against together or not at all.
+func (c *Config) Store(values map[string]string) error {
+	for key, value := range values {
+		s, ok := Lookup(key)
+		if !ok {
+			return fmt.Errorf("unknown key %q", key)
+		}
+		if s.Validate != nil {
+			if err := s.Validate(value); err != nil {
+				return err
+			}
+		}
+	}
+	return c.update(func(f *File) bool {
+		for key, value := range values {
+			f.set(c.profile, key, value)
+		}
+		return true
+	})
+}
+
+// Unset removes a value from the active profile and saves the file. It
+// reports whether there was anything to remove.
+func (c *Config) Unset(key string) (bool, error) {
+	if _, ok := Lookup(key); !ok {
+		return false, fmt.Errorf("unknown key %q", key)
+	}
+	var removed bool
+	err := c.update(func(f *File) bool {
+		removed = f.unset(c.profile, key)
+		return removed
+	})
+	return removed, err
+}
+
+// update applies change to the file as it is on disk now, under the lock,
+// so that concurrent commands changing different keys all land. change
+// reports whether there is anything to write.
+func (c *Config) update(change func(*File) bool) error {
+	if c.path == "" {
+		return &FileError{Op: "writing", Err: fmt.Errorf("%w; set XDG_CONFIG_HOME, TESTCTL_CONFIG or --config-file", c.pathErr)}
+	}
+	if err := prepareDir(c.path, c.ownDir); err != nil {
+		return err
+	}
+	unlock, err := lockFile(c.path + ".lock")
+	if err != nil {
+		return &FileError{Op: "locking", Path: c.path, Err: err}
+	}
+	defer unlock()
+	f, _, err := readFile(c.path)
+	if err != nil {
+		return err
+	}
+	if !change(f) {
+		c.file = f
+		return nil
+	}
+	if err := f.write(c.path); err != nil {
+		return err
+	}
+	c.file = f
+	return nil
+}
+
+func (f *File) set(profile, key, value string) {
+	if key == KeyCurrentProfile {
+		f.CurrentProfile = value
+		return
+	}
+	if f.Profiles == nil {
+		f.Profiles = map[string]map[string]string{}
+	}
+	if f.Profiles[profile] == nil {
+		f.Profiles[profile] = map[string]string{}
+	}
+	f.Profiles[profile][key] = value
+}
+
+func (f *File) unset(profile, key string) bool {
+	if key == KeyCurrentProfile {
+		had := f.CurrentProfile != ""
+		f.CurrentProfile = ""
+		return had
+	}
+	p := f.Profiles[profile]
+	if _, ok := p[key]; !ok {
+		return false
+	}
+	delete(p, key)
+	if len(p) == 0 {
+		delete(f.Profiles, profile)
+	}
+	return true
+}
