@@ -1,41 +1,103 @@
 package iostreams
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
 
-// maxSecretLen bounds what ReadSecret reads from a non-terminal stdin, so
-// piping a large file by mistake fails instead of filling memory.
+// maxSecretLen bounds what ReadSecret reads, so piping a large file by
+// mistake fails instead of filling memory.
 const maxSecretLen = 64 << 10
 
+// ErrInterrupted is Ctrl-C at a hidden prompt. It wraps context.Canceled so
+// that the command ends as every interrupted command does (exit 130).
+var ErrInterrupted = fmt.Errorf("interrupted at the prompt: %w", context.Canceled)
+
+// Keys a hidden prompt understands. The terminal is in raw mode while it
+// reads, so it delivers them as bytes instead of acting on them itself.
+const (
+	keyCtrlC     = 0x03
+	keyCtrlD     = 0x04
+	keyBackspace = 0x08
+	keyCtrlU     = 0x15
+	keyDelete    = 0x7f
+)
+
 // ReadSecret reads a secret such as an API key without echoing it. On a
-// terminal it prompts on stderr and reads with echo off; otherwise it reads
-// the first line of stdin, so `echo $KEY | testctl auth login` works and no
-// secret ever has to appear in argv. The result is trimmed of surrounding
-// white space; an empty stdin yields "" and no error.
+// terminal it prompts on stderr and reads keystrokes with echo off, where
+// Ctrl-C returns ErrInterrupted; otherwise it reads the first line of stdin,
+// so `echo $KEY | testctl auth login` works and no secret ever has to appear
+// in argv. The result is trimmed of surrounding white space; an empty stdin
+// yields "" and no error.
 func (s *IOStreams) ReadSecret(prompt string) (string, error) {
-	if s.IsStdinTTY() {
-		fmt.Fprint(s.ErrOut, prompt)
-		if f, ok := s.In.(fder); ok && isTerminal(f) {
-			b, err := term.ReadPassword(int(f.Fd()))
-			// The user's Enter was not echoed either; end the prompt line.
-			fmt.Fprintln(s.ErrOut)
-			if err != nil {
-				return "", fmt.Errorf("reading from terminal: %w", err)
+	if !s.IsStdinTTY() {
+		line, err := readLine(s.In)
+		return strings.TrimSpace(line), err
+	}
+	fmt.Fprint(s.ErrOut, prompt)
+	if f, ok := s.In.(fder); ok && isTerminal(f) {
+		secret, err := readRaw(int(f.Fd()), s.In)
+		// The user's Enter was not echoed either; end the prompt line.
+		fmt.Fprintln(s.ErrOut)
+		return strings.TrimSpace(secret), err
+	}
+	secret, err := readKeystrokes(s.In)
+	return strings.TrimSpace(secret), err
+}
+
+// readRaw puts the terminal in raw mode for the time of one hidden line.
+// x/term's ReadPassword keeps the terminal's own Ctrl-C, whose SIGINT the
+// signal handler of a running command swallows: the prompt then ignored
+// Ctrl-C. In raw mode Ctrl-C arrives as a byte, and the terminal's state is
+// restored however reading ends.
+func readRaw(fd int, r io.Reader) (string, error) {
+	state, err := term.MakeRaw(fd)
+	if err != nil {
+		return "", fmt.Errorf("reading from terminal: %w", err)
+	}
+	defer func() { _ = term.Restore(fd, state) }()
+	return readKeystrokes(r)
+}
+
+// readKeystrokes reads one line typed at a raw terminal, one byte at a time
+// so that nothing after the line is consumed: Enter ends it, Ctrl-C
+// interrupts, Ctrl-D ends it early, Backspace and Ctrl-U edit it.
+func readKeystrokes(r io.Reader) (string, error) {
+	var line []byte
+	buf := make([]byte, 1)
+	for len(line) <= maxSecretLen {
+		n, err := r.Read(buf)
+		if n == 1 {
+			switch c := buf[0]; c {
+			case keyCtrlC:
+				return "", ErrInterrupted
+			case '\r', '\n', keyCtrlD:
+				return string(line), nil
+			case keyBackspace, keyDelete:
+				if len(line) > 0 {
+					_, size := utf8.DecodeLastRune(line)
+					line = line[:len(line)-size]
+				}
+			case keyCtrlU:
+				line = line[:0]
+			default:
+				line = append(line, c)
 			}
-			return strings.TrimSpace(string(b)), nil
+		}
+		if errors.Is(err, io.EOF) {
+			return string(line), nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("reading from terminal: %w", err)
 		}
 	}
-	line, err := readLine(s.In)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(line), nil
+	return "", fmt.Errorf("terminal: line longer than %d bytes", maxSecretLen)
 }
 
 // readLine reads up to the first newline one byte at a time, so nothing

@@ -1,0 +1,112 @@
+//go:build linux
+
+package iostreams
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal pair with the kernel's own interface, so
+// the test needs no pty library.
+func openPTY(t *testing.T) (controller, terminal *os.File) {
+	t.Helper()
+	c, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := unix.IoctlSetPointerInt(int(c.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(c.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Close() })
+	return c, term
+}
+
+// readSecretTyped types keys at the terminal once the prompt has turned
+// echo off (what a person does), and returns what ReadSecret returned. The
+// keys must come after: the terminal acts on Ctrl-C as it receives it.
+func readSecretTyped(t *testing.T, keys string) typed {
+	t.Helper()
+	controller, terminal := openPTY(t)
+	fd := int(terminal.Fd())
+	before, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	ios := &IOStreams{In: terminal, Out: &bytes.Buffer{}, ErrOut: &errOut}
+	type result struct {
+		got string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		got, err := ios.ReadSecret("API key: ")
+		done <- result{got, err}
+	}()
+	for {
+		st, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Lflag&unix.ECHO == 0 {
+			break
+		}
+		runtime.Gosched()
+	}
+	if _, err := controller.Write([]byte(keys)); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	after, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typed{got: r.got, err: r.err, stderr: errOut.String(), restored: *after == *before}
+}
+
+type typed struct {
+	got      string
+	err      error
+	stderr   string
+	restored bool // the terminal's state after is the state before
+}
+
+func TestCtrlCAtTheHiddenPromptOfATerminal(t *testing.T) {
+	// With the terminal's own Ctrl-C (ISIG), as x/term's ReadPassword
+	// leaves it, 0x03 would never reach the reader and Enter would end an
+	// empty line.
+	r := readSecretTyped(t, "sk-\x03\r")
+	if !errors.Is(r.err, ErrInterrupted) || r.got != "" {
+		t.Fatalf("ReadSecret() = %q, %v; want ErrInterrupted", r.got, r.err)
+	}
+	if !r.restored {
+		t.Error("terminal not restored")
+	}
+	if r.stderr != "API key: \n" {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestHiddenPromptOfATerminalReadsTheKey(t *testing.T) {
+	r := readSecretTyped(t, "sk-9x\x7f8\r")
+	if r.err != nil || r.got != "sk-98" || !r.restored {
+		t.Fatalf("ReadSecret() = %q, %v; restored %v", r.got, r.err, r.restored)
+	}
+}
