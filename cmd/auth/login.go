@@ -30,13 +30,18 @@ func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Comm
 		Short: "Store an API key in the active profile",
 		Long: `Read an API key from standard input (when it is not a terminal) or from a
 hidden prompt, check it with a cheap authenticated call, and store it in the
-active profile of the config file (mode 0600). The key is never taken as an
+active profile of the config file (mode 0600), with --base-url,
+--legacy-base-url and --project when given as flags, so that the profile
+reaches the service the key was checked against. The key is never taken as an
 argument: arguments end up in shell history and process lists.`,
 		Example: `  # Interactive: paste at the hidden prompt
   testctl auth login
 
   # From a secret store or CI variable
-  printf '%s' "$TESTCTL_KEY" | testctl auth login --profile ci`,
+  printf '%s' "$TESTCTL_KEY" | testctl auth login --profile ci
+
+  # A profile for another service, stored with its base URL
+  testctl auth login --profile staging --base-url https://staging-api.example.com`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				// Not echoed: the argument may well be the key itself.
@@ -62,6 +67,15 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 	if err != nil {
 		return err
 	}
+	// Asked before the key, not after it was typed and checked.
+	if _, err := cfg.Location(); err != nil {
+		return &config.FileError{Op: "writing", Err: err}
+	}
+	cfg.CreatesProfile()
+	values, also, err := serviceFlags(cfg)
+	if err != nil {
+		return err
+	}
 	raw, err := ios.ReadSecret("Paste your API key: ")
 	if err != nil {
 		return fmt.Errorf("reading the key: %w", err)
@@ -78,15 +92,42 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 			return err
 		}
 	}
-	if err := cfg.Set(config.KeyAPIKey, key); err != nil {
+	values[config.KeyAPIKey] = key
+	if err := cfg.Store(values); err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Logged in: key %s stored in profile %q (%s)\n",
-		ios.ErrStyles().SuccessIcon(), configcmd.MaskKey(key), cfg.Profile(), cfg.Path())
+	fmt.Fprintf(ios.ErrOut, "%s Logged in: key %s%s stored in profile %q (%s)\n",
+		ios.ErrStyles().SuccessIcon(), configcmd.MaskKey(key), also, cfg.Profile(), cfg.Path())
 	if src := keySource(cfg); src == config.SourceEnv || src == config.SourceFlag {
 		fmt.Fprintf(ios.ErrOut, "%s a key from the %s still takes precedence over the stored one\n", ios.ErrStyles().WarningIcon(), src)
 	}
 	return nil
+}
+
+// serviceFlags are the settings that chose the service the key was checked
+// against, when given as flags: stored beside the key, so that the next
+// command with the same --profile reaches the same service. It also says
+// which, for the success message.
+func serviceFlags(cfg *config.Config) (values map[string]string, also string, err error) {
+	values = map[string]string{}
+	var names []string
+	for _, key := range []string{config.KeyBaseURL, config.KeyLegacyBaseURL, config.KeyProject} {
+		v, src := cfg.GetWithSource(key)
+		if src != config.SourceFlag || v == "" {
+			continue
+		}
+		if s, _ := config.Lookup(key); s.Validate != nil {
+			if err := s.Validate(v); err != nil {
+				return nil, "", cmdutil.FlagErrorf("invalid --%s: %v", s.Flag, err)
+			}
+		}
+		values[key] = v
+		names = append(names, key)
+	}
+	if len(names) > 0 {
+		also = " with " + strings.Join(names, " and ")
+	}
+	return values, also, nil
 }
 
 func keySource(cfg *config.Config) config.Source {
