@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 func getRun(ctx context.Context, o *Options) error {
@@ -30,7 +30,7 @@ func getRun(ctx context.Context, o *Options) error {
 	}
 	ios := f.IOStreams
 	if o.JUnitFile != "" {
-		if err := shared.WriteJUnitFile(o.JUnitFile, []*api.RunDetail{d}, nil); err != nil {
+		if err := wait.WriteJUnitFile(o.JUnitFile, wait.RecordsFromDetails([]*api.RunDetail{d}, nil, false)); err != nil {
 			return fmt.Errorf("writing the JUnit report: %w", err)
 		}
 		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))

@@ -6,10 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // DryRunRequest is what --dry-run prints with -o json or yaml.
@@ -76,8 +76,8 @@ func startRun(ctx context.Context, o *Options) error {
 		ios.Out = io.Discard
 		defer func() { ios.Out = saved }()
 	}
-	target := shared.WaitTarget{ShortID: run.ShortID, URL: run.URL, CreatedAt: f.Clock.Now()}
-	return shared.WaitForRuns(ctx, f, o.WaitOptions, []shared.WaitTarget{target})
+	target := wait.RunTarget{ShortID: run.ShortID, URL: run.URL, CreatedAt: f.Clock.Now()}
+	return wait.Runs(ctx, f, o.WaitOptions, []wait.RunTarget{target})
 }
 
 // dryRun prints the request that would be sent. It needs a base URL for

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 	"github.com/testctl/testctl/pkg/codehost"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // parse runs the command line through NewCmdStart and returns the Options
@@ -88,13 +88,13 @@ func TestStartFlagsToOptions(t *testing.T) {
 			}
 		}},
 		{"wait flags", []string{"--plan", "pln_x", "--wait", "-q", "--interval", "20s", "--timeout", "45m", "--fail-on-skipped"}, func(t *testing.T, o *Options) {
-			want := shared.WaitOptions{Interval: 20 * time.Second, Timeout: 45 * time.Minute, FailOnSkipped: true}
+			want := wait.Options{Interval: 20 * time.Second, Timeout: 45 * time.Minute, FailOnSkipped: true}
 			if !o.Wait || !o.Quiet || o.WaitOptions != want {
 				t.Errorf("%+v", o)
 			}
 		}},
 		{"wait defaults", []string{"--plan", "pln_x", "--wait"}, func(t *testing.T, o *Options) {
-			if o.WaitOptions.Interval != shared.DefaultWaitInterval || o.WaitOptions.Timeout != shared.DefaultWaitTimeout {
+			if o.WaitOptions.Interval != wait.DefaultInterval || o.WaitOptions.Timeout != wait.DefaultTimeout {
 				t.Errorf("%+v", o.WaitOptions)
 			}
 		}},

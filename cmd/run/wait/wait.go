@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // Options are the inputs of `run wait`.
@@ -18,7 +18,7 @@ type Options struct {
 	Factory *cmdutil.Factory
 	Ctx     context.Context
 	RunIDs  []string
-	Wait    shared.WaitOptions
+	Wait    wait.Options
 }
 
 // NewCmdWait builds `run wait SHORTID…`.
@@ -95,7 +95,7 @@ order given; runs_json holds them all as a JSON array.`,
 			return waitRun(opts)
 		},
 	}
-	shared.AddWaitFlags(cmd.Flags(), &opts.Wait)
+	wait.AddFlags(cmd.Flags(), &opts.Wait)
 	return cmd
 }
 
@@ -119,11 +119,11 @@ func waitRun(opts *Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	targets := make([]shared.WaitTarget, 0, len(opts.RunIDs))
+	targets := make([]wait.RunTarget, 0, len(opts.RunIDs))
 	for _, id := range opts.RunIDs {
 		// The creation time is unknown here: a 404 counts as "not visible
 		// yet" for 30 s from the start of the wait.
-		targets = append(targets, shared.WaitTarget{ShortID: id})
+		targets = append(targets, wait.RunTarget{ShortID: id})
 	}
-	return shared.WaitForRuns(ctx, opts.Factory, opts.Wait, targets)
+	return wait.Runs(ctx, opts.Factory, opts.Wait, targets)
 }

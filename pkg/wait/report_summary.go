@@ -1,4 +1,4 @@
-package shared
+package wait
 
 import (
 	"fmt"
@@ -7,16 +7,15 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// printSummary writes the human summary of a wait to stderr: the verdict of
+// WriteSummary writes the human summary of a wait (for stderr): the verdict of
 // each run and, for every test case that did not pass, why. It goes to
 // stderr whatever the output format, so a CI log shows the reasons even
 // when stdout carries JSON for a program.
-func printSummary(w io.Writer, st *iostreams.Styles, reports []runReport) {
-	for _, r := range reports {
+func WriteSummary(w io.Writer, st *iostreams.Styles, recs []Record) {
+	for _, r := range recs {
 		fmt.Fprintln(w)
 		id := termtext.SanitizeLine(r.ShortID)
 		switch {
@@ -54,44 +53,4 @@ func printSummary(w io.Writer, st *iostreams.Styles, reports []runReport) {
 			}
 		}
 	}
-}
-
-// printData writes the runs to stdout: the detail(s) as JSON or YAML (one
-// object for one run, an array for several), or a table of test cases.
-func printData(ios *iostreams.IOStreams, o output.Options, reports []runReport, several bool) error {
-	runs := details(reports)
-	if o.IsStructured() {
-		switch {
-		case len(runs) == 0:
-			return nil
-		case !several:
-			return output.Print(ios.Out, o, runs[0])
-		}
-		return output.Print(ios.Out, o, runs)
-	}
-	headers := []string{"test case", "name", "status", "result", "title"}
-	if several {
-		headers = append([]string{"run"}, headers...)
-	}
-	t := output.NewTable(ios, headers...)
-	st := ios.Styles()
-	rows := 0
-	for _, d := range runs {
-		for _, tc := range d.RunTestCases {
-			if several {
-				t.AddField(d.ShortID)
-			}
-			t.AddField(tc.ShortID)
-			t.AddField(tc.Name, output.WithTruncate(40))
-			t.AddField(tc.Status, output.WithColor(st.Status))
-			t.AddField(tc.Result, output.WithColor(st.Status))
-			t.AddField(tc.ResultTitle)
-			t.EndRow()
-			rows++
-		}
-	}
-	if rows == 0 {
-		return nil
-	}
-	return t.Render()
 }

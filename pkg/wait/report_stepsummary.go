@@ -1,18 +1,20 @@
-package shared
+package wait
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// stepSummary renders the runs as GitHub-flavoured Markdown. Service text is
-// escaped so that it cannot add links, HTML or table columns.
-func stepSummary(reports []runReport) string {
+// WriteStepSummary writes the runs as GitHub-flavoured Markdown for
+// $GITHUB_STEP_SUMMARY. Service text is escaped so that it cannot add links,
+// HTML or table columns.
+func WriteStepSummary(w io.Writer, recs []Record) error {
 	var b strings.Builder
-	for _, r := range reports {
+	for _, r := range recs {
 		fmt.Fprintf(&b, "### %s testctl run `%s`: %s\n\n", runEmoji(r), mdText(r.ShortID), mdText(runHeadline(r)))
 		var facts []string
 		if link := mdLink("Open the run", r.URL); link != "" {
@@ -37,7 +39,8 @@ func stepSummary(reports []runReport) string {
 		b.WriteString("\n")
 		writeReasons(&b, r.Detail)
 	}
-	return b.String()
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // writeReasons lists why test cases did not pass, with the evaluation.
@@ -61,7 +64,7 @@ func writeReasons(b *strings.Builder, d *api.RunDetail) {
 	}
 }
 
-func runEmoji(r runReport) string {
+func runEmoji(r Record) string {
 	switch {
 	case r.Detail == nil || r.Err != nil:
 		return "❌"
@@ -110,4 +113,17 @@ func mdLink(label, url string) string {
 	}
 	url = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(url)
 	return fmt.Sprintf("[%s](%s)", label, url)
+}
+
+// runHeadline is the run's outcome in words for the summary.
+func runHeadline(r Record) string {
+	switch {
+	case r.Detail == nil:
+		return "no verdict"
+	case r.Pending != "":
+		return "still " + r.Detail.Status + " when " + r.Pending
+	case r.Err != nil:
+		return "last seen " + r.Detail.Status + ", no verdict"
+	}
+	return statusText(r.Detail)
 }

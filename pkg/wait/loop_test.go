@@ -1,4 +1,4 @@
-package shared
+package wait
 
 import (
 	"strings"
@@ -60,7 +60,7 @@ func TestVerdictCodes(t *testing.T) {
 }
 
 func TestObserveReportsEachChangeOnce(t *testing.T) {
-	s := newRunState(WaitTarget{ShortID: "r1"}, time.Unix(0, 0))
+	s := newRunState(RunTarget{ShortID: "r1"}, time.Unix(0, 0))
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{ShortID: "r1-0", Status: api.StatusCompleted, Result: api.ResultPassed},
 		{ShortID: "r1-1", Status: api.StatusRunning},
@@ -82,7 +82,7 @@ func TestObserveReportsEachChangeOnce(t *testing.T) {
 }
 
 func TestLiveMessageOnFakeClock(t *testing.T) {
-	s := newRunState(WaitTarget{ShortID: "abc123"}, time.Unix(0, 0))
+	s := newRunState(RunTarget{ShortID: "abc123"}, time.Unix(0, 0))
 	s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultPassed},
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultFailed},
@@ -93,12 +93,12 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 	if got != want {
 		t.Errorf("live message\n got %q\nwant %q", got, want)
 	}
-	other := newRunState(WaitTarget{ShortID: "def456"}, time.Unix(0, 0))
+	other := newRunState(RunTarget{ShortID: "def456"}, time.Unix(0, 0))
 	got = liveMessage([]*runState{s, other}, time.Hour+2*time.Second)
 	if !strings.HasPrefix(got, "1:00:02 run abc123 RUNNING") || !strings.Contains(got, "; run def456 waiting") {
 		t.Errorf("two runs: %q", got)
 	}
-	s.done = true
+	s.poll.done = true
 	if got := liveMessage([]*runState{s, other}, 0); strings.Contains(got, "abc123") {
 		t.Errorf("a finished run stays in the live line: %q", got)
 	}
@@ -117,11 +117,11 @@ func TestCountsString(t *testing.T) {
 
 func TestValidateWaitOptions(t *testing.T) {
 	dir := t.TempDir()
-	ok := WaitOptions{Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/r.xml"}
+	ok := Options{Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/r.xml"}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for name, o := range map[string]WaitOptions{
+	for name, o := range map[string]Options{
 		"zero interval":    {Interval: 0, Timeout: time.Minute},
 		"negative timeout": {Interval: time.Second, Timeout: -time.Second},
 		"missing dir":      {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/nope/r.xml"},

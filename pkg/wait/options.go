@@ -1,4 +1,4 @@
-package shared
+package wait
 
 import (
 	"os"
@@ -12,39 +12,31 @@ import (
 
 // Defaults of the contract for run wait and run start --wait.
 const (
-	DefaultWaitInterval = 5 * time.Second
-	DefaultWaitTimeout  = 60 * time.Minute
+	DefaultInterval = 5 * time.Second
+	DefaultTimeout  = 60 * time.Minute
 )
 
-// WaitOptions are the flags `run wait` and `run start --wait` share.
-type WaitOptions struct {
+// Options are the flags of a wait on runs, which `run wait` and `run start
+// --wait` share.
+type Options struct {
 	Interval      time.Duration
 	Timeout       time.Duration
 	FailOnSkipped bool
 	JUnitFile     string
 }
 
-// WaitTarget is one run to wait for. CreatedAt is when the run was created
-// (zero if unknown): a 404 within NotYetVisibleGrace of it means the run is
-// not visible yet rather than missing.
-type WaitTarget struct {
-	ShortID   string
-	URL       string
-	CreatedAt time.Time
-}
-
-// AddWaitFlags registers the wait flags on fs, bound to o, with the
+// AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
-func AddWaitFlags(fs *pflag.FlagSet, o *WaitOptions) {
-	fs.DurationVar(&o.Interval, "interval", DefaultWaitInterval, "time between two polls of a run")
-	fs.DurationVar(&o.Timeout, "timeout", DefaultWaitTimeout, "give up waiting after this long (exit 7; the run goes on)")
+func AddFlags(fs *pflag.FlagSet, o *Options) {
+	fs.DurationVar(&o.Interval, "interval", DefaultInterval, "time between two polls of a run")
+	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "give up waiting after this long (exit 7; the run goes on)")
 	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED instead of passing with a warning")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
 }
 
 // Validate checks the flag values before anything is sent, so a typo in a CI
 // step fails at once instead of after a run has been started.
-func (o *WaitOptions) Validate() error {
+func (o *Options) Validate() error {
 	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
 		return err
 	}

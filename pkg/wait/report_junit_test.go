@@ -1,4 +1,4 @@
-package shared
+package wait
 
 import (
 	"encoding/xml"
@@ -40,7 +40,7 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 		{ShortID: "r3-1", Name: "Done", Status: api.StatusCompleted, Result: api.ResultPassed},
 	}}
 	cancelledBare := &api.RunDetail{ShortID: "r4", Status: api.StatusCancelled}
-	reports := []runReport{
+	recs := []Record{
 		{ShortID: "r1", URL: "https://app.example/runs/r1", Detail: failed, Code: 1},
 		{ShortID: "r2", Detail: errored, Code: 3},
 		{ShortID: "r3", Detail: running, Pending: "the wait timed out", Code: 7},
@@ -48,7 +48,7 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 		{ShortID: "r5", Err: errors.New("run r5: GET /v1/run/r5: HTTP 404 Not Found"), Code: 5},
 	}
 	path := filepath.Join(t.TempDir(), "junit.xml")
-	if err := writeJUnit(path, reports); err != nil {
+	if err := WriteJUnitFile(path, recs); err != nil {
 		t.Fatal(err)
 	}
 	doc, raw := readJUnit(t, path)
@@ -110,7 +110,7 @@ func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
 	}
 	run := &api.RunDetail{ShortID: "r9", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
 		RunTestCases: []api.RunTestCase{{ShortID: "r9-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
-	if err := WriteJUnitFile(path, []*api.RunDetail{run}, map[string]string{"r9": "https://x/r9"}); err != nil {
+	if err := WriteJUnitFile(path, RecordsFromDetails([]*api.RunDetail{run}, map[string]string{"r9": "https://x/r9"}, false)); err != nil {
 		t.Fatal(err)
 	}
 	doc, raw := readJUnit(t, path)
@@ -124,7 +124,7 @@ func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
 		t.Errorf("mode %04o", info.Mode().Perm())
 	}
-	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), []*api.RunDetail{run}, nil); err == nil {
+	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), RecordsFromDetails([]*api.RunDetail{run}, nil, false)); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 }

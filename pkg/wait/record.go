@@ -1,11 +1,53 @@
-package shared
+package wait
 
 import (
-	"strings"
-
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
+
+// Record is one run as every report sees it once a wait has ended.
+type Record struct {
+	ShortID string
+	URL     string
+	Detail  *api.RunDetail // nil when the run was never read
+	// Pending says why the run had not finished, when the wait ended first
+	// ("the wait timed out"); unfinished test cases are reported with it.
+	Pending string
+	Err     error // why polling stopped without a verdict (404, outage)
+	Code    int   // the run's exit code
+}
+
+// Finished reports whether the run reached a final status.
+func (r Record) Finished() bool {
+	return r.Detail != nil && api.IsTerminalStatus(r.Detail.Status)
+}
+
+// RecordsFromDetails wraps details that were read without a wait (run get).
+func RecordsFromDetails(runs []*api.RunDetail, urls map[string]string, failOnSkipped bool) []Record {
+	out := make([]Record, 0, len(runs))
+	for _, d := range runs {
+		if d == nil {
+			continue
+		}
+		r := Record{ShortID: d.ShortID, URL: urls[d.ShortID], Detail: d, Code: verdictCode(d, failOnSkipped)}
+		if !r.Finished() {
+			r.Pending = "the report was written"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// details returns the details that were read, in the order of the runs.
+func details(recs []Record) []*api.RunDetail {
+	var out []*api.RunDetail
+	for _, r := range recs {
+		if r.Detail != nil {
+			out = append(out, r.Detail)
+		}
+	}
+	return out
+}
 
 // verdictCode maps a finished run to the contract's exit code.
 func verdictCode(d *api.RunDetail, failOnSkipped bool) int {
@@ -28,11 +70,6 @@ func verdictCode(d *api.RunDetail, failOnSkipped bool) int {
 	// FAILED, or a result this client does not know: a CI gate must not
 	// let through what it cannot tell passed.
 	return cmdutil.ExitFailed
-}
-
-// ResumeCommand is the command line that resumes waiting on runs.
-func ResumeCommand(ids []string) string {
-	return "testctl run wait " + strings.Join(ids, " ")
 }
 
 // isTestCaseFailure reports whether a finished test case counts against

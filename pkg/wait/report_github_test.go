@@ -1,4 +1,4 @@
-package shared
+package wait
 
 import (
 	"bytes"
@@ -54,7 +54,7 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 		{Name: "env", Status: api.StatusError, ResultTitle: "down"},
 	}}
 	var buf bytes.Buffer
-	writeAnnotations(&buf, []runReport{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
+	WriteAnnotations(&buf, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("%d annotations, want 2:\n%s", len(lines), buf.String())
@@ -69,18 +69,18 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 }
 
 func TestStepOutputsSingleAndSeveralRuns(t *testing.T) {
-	one := []runReport{{ShortID: "r1", URL: "https://x/r1", Code: 0,
+	one := []Record{{ShortID: "r1", URL: "https://x/r1", Code: 0,
 		Detail: &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}}}
-	got := parseGitHubOutput(t, stepOutputs(one))
+	got := parseGitHubOutput(t, outputsOf(t, one))
 	for k, v := range map[string]string{"run_short_id": "r1", "run_url": "https://x/r1", "run_status": "COMPLETED", "run_result": "PASSED"} {
 		if got[k] != v {
 			t.Errorf("%s = %q, want %q", k, got[k], v)
 		}
 	}
-	several := append(one, runReport{ShortID: "r2", Code: 7, Pending: "the wait timed out",
+	several := append(one, Record{ShortID: "r2", Code: 7, Pending: "the wait timed out",
 		Detail: &api.RunDetail{ShortID: "r2", Status: api.StatusRunning}},
-		runReport{ShortID: "r3\nrun_result=PASSED", Code: 5})
-	got = parseGitHubOutput(t, stepOutputs(several))
+		Record{ShortID: "r3\nrun_result=PASSED", Code: 5})
+	got = parseGitHubOutput(t, outputsOf(t, several))
 	if got["run_short_id"] != "r1\nr2\nr3 run_result=PASSED" || got["run_status"] != "COMPLETED\nRUNNING\n" || got["run_result"] != "PASSED\n\n" {
 		t.Errorf("several runs: %q", got)
 	}
@@ -95,7 +95,7 @@ func TestStepSummaryEscapesServiceText(t *testing.T) {
 		{ShortID: "r1-0", Name: "a | b <script>", Status: api.StatusCompleted, Result: api.ResultFailed,
 			ResultTitle: "[click](https://evil)", EvaluationThought: "first\nsecond"},
 	}}
-	md := stepSummary([]runReport{{ShortID: "r1", URL: "https://x/r1", Detail: d, Code: 1}})
+	md := summaryOf(t, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d, Code: 1}})
 	for _, want := range []string{"### ❌ testctl run `r1`: COMPLETED · FAILED", "[Open the run](https://x/r1)",
 		`| ❌ | a \| b &lt;script&gt; | FAILED | \[click\]\(https://evil\) |`, "> first\n> second"} {
 		if !strings.Contains(md, want) {
@@ -105,4 +105,22 @@ func TestStepSummaryEscapesServiceText(t *testing.T) {
 	if strings.Contains(md, "<script>") || strings.Contains(md, "](https://evil)") {
 		t.Errorf("service text became markup:\n%s", md)
 	}
+}
+
+func outputsOf(t *testing.T, recs []Record) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteOutputs(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func summaryOf(t *testing.T, recs []Record) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteStepSummary(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -1,8 +1,10 @@
-package shared
+package wait
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
+	"io"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -51,25 +53,31 @@ type junitOutcome struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnitFile writes a JUnit XML report of runs to path, atomically.
-// urls maps a run's shortId to its web address, written as a property.
-// Test cases of an unfinished run are reported as skipped.
-func WriteJUnitFile(path string, runs []*api.RunDetail, urls map[string]string) error {
-	return writeJUnit(path, reportsFromDetails(runs, urls, false))
+// WriteJUnitFile writes a JUnit XML report of recs to path, atomically, so
+// a CI step that publishes it never reads half a file.
+func WriteJUnitFile(path string, recs []Record) error {
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, recs); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b.Bytes())
 }
 
-func writeJUnit(path string, reports []runReport) error {
-	data, err := xml.MarshalIndent(buildJUnit(reports), "", "  ")
+// WriteJUnit writes a JUnit XML report of recs: one testsuite per run, one
+// testcase per run test case; test cases of an unfinished run are skipped.
+func WriteJUnit(w io.Writer, recs []Record) error {
+	data, err := xml.MarshalIndent(buildJUnit(recs), "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding JUnit XML: %w", err)
 	}
 	data = append([]byte(xml.Header), data...)
-	return writeFileAtomic(path, append(data, '\n'))
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
-func buildJUnit(reports []runReport) junitSuites {
+func buildJUnit(recs []Record) junitSuites {
 	doc := junitSuites{Name: "testctl"}
-	for _, r := range reports {
+	for _, r := range recs {
 		s := buildSuite(r)
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
@@ -80,7 +88,7 @@ func buildJUnit(reports []runReport) junitSuites {
 	return doc
 }
 
-func buildSuite(r runReport) junitSuite {
+func buildSuite(r Record) junitSuite {
 	s := junitSuite{Name: "run " + xmlText(r.ShortID)}
 	prop := func(name, value string) {
 		if value != "" {
@@ -115,7 +123,7 @@ func buildSuite(r runReport) junitSuite {
 	return s
 }
 
-func buildCase(r runReport, tc api.RunTestCase) junitCase {
+func buildCase(r Record, tc api.RunTestCase) junitCase {
 	c := junitCase{Name: xmlText(tc.Name), Classname: xmlText(r.ShortID)}
 	if c.Name == "" {
 		c.Name = xmlText(tc.ShortID)
@@ -125,7 +133,7 @@ func buildCase(r runReport, tc api.RunTestCase) junitCase {
 	}
 	title, thought := xmlText(tc.ResultTitle), xmlText(tc.EvaluationThought)
 	switch {
-	case !api.IsTerminalStatus(tc.Status) && r.finished():
+	case !api.IsTerminalStatus(tc.Status) && r.Finished():
 		c.Error = &junitOutcome{Type: xmlText(tc.Status), Message: fmt.Sprintf("still %s when the run ended %s", xmlText(tc.Status), xmlText(r.Detail.Status))}
 	case !api.IsTerminalStatus(tc.Status):
 		why := r.Pending
@@ -146,7 +154,7 @@ func buildCase(r runReport, tc api.RunTestCase) junitCase {
 
 // suiteProblem is the error a run itself adds, when its own outcome is bad
 // and none of its test cases already says so.
-func suiteProblem(r runReport, cases []junitCase) *junitOutcome {
+func suiteProblem(r Record, cases []junitCase) *junitOutcome {
 	if r.Detail == nil {
 		msg := "the run was never read"
 		if r.Err != nil {

@@ -1,0 +1,189 @@
+package wait
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/testctl/testctl/pkg/clock"
+)
+
+// Outcome is what one poll of a target learned.
+type Outcome struct {
+	// Done means the target reached its end: it is polled no more.
+	Done bool
+	// Err is a failed request; the Loop's failure rules decide what follows.
+	Err error
+	// RetryAfter is the server's Retry-After that came with Err: the next
+	// poll waits at least that long.
+	RetryAfter time.Duration
+}
+
+// PollFunc asks about a target once.
+type PollFunc func(ctx context.Context) Outcome
+
+// Target is one thing a Loop waits for. Each target keeps its own schedule
+// and failure streak, so one target's outage neither slows nor ends the wait
+// on another.
+type Target struct {
+	// Name names the target in messages: "run r1a2b3".
+	Name string
+	Poll PollFunc
+	// VisibleBy is when a 404 stops meaning "created but not visible yet";
+	// zero makes a 404 final at once.
+	VisibleBy time.Time
+
+	failures int       // transient failures in a row
+	nextAt   time.Time // when the next poll is due
+	lastPoll time.Time
+	done     bool
+	err      error // why the target was given up
+}
+
+// Done reports whether polling the target stopped: it ended, or was given up.
+func (t *Target) Done() bool { return t.done }
+
+// Err is why the target was given up (its exit code is cmdutil.ExitCodeOf
+// it), or nil.
+func (t *Target) Err() error { return t.err }
+
+// End says why a Loop stopped.
+type End int
+
+const (
+	// AllDone: every target ended or was given up.
+	AllDone End = iota
+	// TimedOut: the deadline passed first.
+	TimedOut
+	// Interrupted: the context ended first (Ctrl-C).
+	Interrupted
+)
+
+// Loop polls targets from one goroutine. One is enough (a poll is one small
+// GET) and keeps time honest: every wait is a single Sleep on the injected
+// clock, so with a fake clock simulated time passes exactly as fast as the
+// wait asks, never twice over.
+type Loop struct {
+	Clock    clock.Clock
+	Interval time.Duration // between two polls of a target that answered
+	// Timeout is measured on Clock rather than as a context deadline, which
+	// would run on the wall clock. A poll that would fall after the deadline
+	// is made at it instead, so the wait ends on the freshest answer.
+	Timeout time.Duration
+	// MaxFailures is how many transient failures in a row give a target up;
+	// zero means MaxConsecutiveFailures.
+	MaxFailures int
+
+	// Retrying is told when a streak of transient failures begins: one
+	// notice per streak, not one per retry.
+	Retrying func(t *Target, err error)
+	// GaveUp is told when a target is given up; t.Err() says why.
+	GaveUp func(t *Target)
+	// Tick, when set, is called before every sleep and at least every
+	// TickEvery while sleeping (a live view redraws its clock).
+	Tick      func(elapsed time.Duration)
+	TickEvery time.Duration
+	// Jitter returns a number in [0, 1); rand.Float64 when nil.
+	Jitter func() float64
+
+	start, deadline time.Time
+}
+
+// Run polls targets until each is done, the deadline passes or ctx ends. A
+// non-nil error ends the whole wait at once (a rejected key, a broken
+// configuration): no other target could fare better.
+func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
+	l.start = l.Clock.Now()
+	l.deadline = l.start.Add(l.Timeout)
+	for _, t := range targets {
+		t.nextAt = l.start
+	}
+	for {
+		next := nextDue(targets)
+		if next == nil {
+			return AllDone, nil
+		}
+		now := l.Clock.Now()
+		if now.Before(next.nextAt) {
+			if !now.Before(l.deadline) {
+				return TimedOut, nil
+			}
+			if err := l.sleepUntil(ctx, now, next.nextAt); err != nil {
+				return Interrupted, nil
+			}
+			continue
+		}
+		if err := l.poll(ctx, next, now); err != nil {
+			if ctx.Err() != nil {
+				return Interrupted, nil
+			}
+			return AllDone, err
+		}
+	}
+}
+
+// Elapsed is how long the wait has lasted on the loop's clock.
+func (l *Loop) Elapsed() time.Duration { return l.Clock.Now().Sub(l.start) }
+
+func (l *Loop) poll(ctx context.Context, t *Target, at time.Time) error {
+	t.lastPoll = at
+	o := t.Poll(ctx)
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case o.Err != nil:
+		return l.afterFailure(t, at, o)
+	case o.Done:
+		t.done = true
+	default:
+		t.failures = 0
+		l.schedule(t, at.Add(l.Interval))
+	}
+	return nil
+}
+
+// schedule sets the target's next poll. A regular poll due after the
+// deadline is made at the deadline, once; a retry keeps the delay it was
+// given, as the server may have asked for it.
+func (l *Loop) schedule(t *Target, at time.Time) {
+	if t.failures == 0 && at.After(l.deadline) && t.lastPoll.Before(l.deadline) {
+		at = l.deadline
+	}
+	t.nextAt = at
+}
+
+func (l *Loop) sleepUntil(ctx context.Context, now, due time.Time) error {
+	wake := minTime(due, l.deadline)
+	if l.Tick != nil {
+		l.Tick(now.Sub(l.start))
+		if l.TickEvery > 0 {
+			wake = minTime(wake, now.Add(l.TickEvery))
+		}
+	}
+	return l.Clock.Sleep(ctx, wake.Sub(now))
+}
+
+// nextDue is the unfinished target whose poll is due first.
+func nextDue(targets []*Target) *Target {
+	var best *Target
+	for _, t := range targets {
+		if !t.done && (best == nil || t.nextAt.Before(best.nextAt)) {
+			best = t
+		}
+	}
+	return best
+}
+
+func (l *Loop) jitter() float64 {
+	if l.Jitter != nil {
+		return l.Jitter()
+	}
+	return rand.Float64()
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,133 @@
+package wait
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// RunTarget is one run to wait for. CreatedAt is when the run was created
+// (zero if unknown): a 404 within NotYetVisibleGrace of it means the run is
+// not visible yet rather than missing.
+type RunTarget struct {
+	ShortID   string
+	URL       string
+	CreatedAt time.Time
+}
+
+// liveTick is how often the live view's clock is redrawn between polls.
+const liveTick = time.Second
+
+// Runs polls every target until it reaches a final status, the --timeout
+// passes or ctx ends (Ctrl-C). Progress goes to stderr; at the end the
+// reports are written (see finish). The error carries the contract's exit
+// code: the largest of the runs' codes, 7 on timeout, 130 on interruption;
+// nil when every run passed.
+func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarget) error {
+	targets = uniqueTargets(targets)
+	if len(targets) == 0 {
+		return cmdutil.FlagErrorf("no run to wait for: give at least one run short id")
+	}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	out, err := f.Output()
+	if err != nil {
+		return err
+	}
+	client, err := f.APIClient()
+	if err != nil {
+		return err
+	}
+	debug := (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1"
+	clk := f.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	view := newProgressView(f.IOStreams, debug, len(targets))
+	loop := &Loop{Clock: clk, Interval: o.Interval, Timeout: o.Timeout}
+	states := watchRuns(loop, client.WithRetries(0), view, o.FailOnSkipped, targets)
+	end, err := loop.Run(ctx, loopTargets(states))
+	view.stop()
+	if err != nil {
+		return err
+	}
+	return finish(f.IOStreams, f.Getenv, out, o, end, records(states, end))
+}
+
+// watchRuns makes a runState per target and wires the loop to the view.
+func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped bool, targets []RunTarget) []*runState {
+	start := loop.Clock.Now()
+	states := make([]*runState, 0, len(targets))
+	for _, t := range targets {
+		s := newRunState(t, start)
+		s.poll.Poll = func(ctx context.Context) Outcome {
+			d, o := fetchRun(ctx, client, loop.Clock, t.ShortID)
+			if o.Err != nil {
+				return o
+			}
+			return Outcome{Done: s.show(d, view, loop.Elapsed(), failOnSkipped)}
+		}
+		states = append(states, s)
+	}
+	loop.Retrying = func(t *Target, err error) {
+		// One line when a streak begins, not one per retry.
+		view.notice(fmt.Sprintf("warning: %s: %s; retrying (the wait goes on until --timeout)",
+			termtext.SanitizeLine(t.Name), termtext.SanitizeLine(firstLine(err.Error()))))
+	}
+	loop.GaveUp = func(t *Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
+	if _, live := view.(*liveView); live {
+		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
+		loop.TickEvery = liveTick
+	}
+	return states
+}
+
+func loopTargets(states []*runState) []*Target {
+	out := make([]*Target, len(states))
+	for i, s := range states {
+		out[i] = &s.poll
+	}
+	return out
+}
+
+// fetchRun reads a run with all its test cases.
+func fetchRun(ctx context.Context, c *api.Client, clk clock.Clock, id string) (*api.RunDetail, Outcome) {
+	var d api.RunDetail
+	path, q := "/v1/run/"+url.PathEscape(id), url.Values{"testCases": {"all"}}
+	o := getJSON(ctx, c, clk, path, q, &d)
+	if o.Err != nil {
+		return nil, o
+	}
+	if d.Status == "" {
+		// A 200 without a status (a captive portal, a proxy's JSON) is
+		// as unreadable as HTML: it says nothing about the run.
+		return nil, Outcome{Err: unreadable(path, q, 200, errors.New("no run status in the answer"))}
+	}
+	if d.ShortID == "" {
+		d.ShortID = id
+	}
+	return &d, Outcome{}
+}
+
+// uniqueTargets drops repeated runs, keeping the first (it may carry a URL
+// and a creation time).
+func uniqueTargets(targets []RunTarget) []RunTarget {
+	seen := map[string]bool{}
+	var out []RunTarget
+	for _, t := range targets {
+		if t.ShortID == "" || seen[t.ShortID] {
+			continue
+		}
+		seen[t.ShortID] = true
+		out = append(out, t)
+	}
+	return out
+}

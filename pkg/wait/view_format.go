@@ -1,0 +1,79 @@
+package wait
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// statusText is "COMPLETED · FAILED", or the bare status while there is no
+// result.
+func statusText(d *api.RunDetail) string {
+	if r := d.ResultOrEmpty(); r != "" {
+		return d.Status + " · " + r
+	}
+	return d.Status
+}
+
+// caseCounts tallies a run's test cases by what they mean for the user.
+type caseCounts struct {
+	passed, failed, skipped, errored, cancelled, running, queued int
+}
+
+func countCases(tcs []api.RunTestCase) caseCounts {
+	var c caseCounts
+	for _, tc := range tcs {
+		switch {
+		case tc.Status == api.StatusError:
+			c.errored++
+		case tc.Status == api.StatusCancelled:
+			c.cancelled++
+		case tc.Status == api.StatusRunning:
+			c.running++
+		case tc.Status != api.StatusCompleted:
+			c.queued++
+		case tc.Result == api.ResultPassed:
+			c.passed++
+		case tc.Result == api.ResultSkipped:
+			c.skipped++
+		default:
+			// A COMPLETED case with FAILED or a result this client does
+			// not know is counted as failed: it did not pass.
+			c.failed++
+		}
+	}
+	return c
+}
+
+// String lists the non-zero counts: "3 passed · 1 failed · 2 running".
+func (c caseCounts) String() string {
+	var parts []string
+	add := func(n int, word string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, word))
+		}
+	}
+	add(c.passed, "passed")
+	add(c.failed, "failed")
+	add(c.skipped, "skipped")
+	add(c.errored, "errored")
+	add(c.cancelled, "cancelled")
+	add(c.running, "running")
+	add(c.queued, "queued")
+	if len(parts) == 0 {
+		return "no test cases yet"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// formatElapsed is mm:ss, or h:mm:ss from an hour on.
+func formatElapsed(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	return fmt.Sprintf("%02d:%02d", m, s)
+}

@@ -1,0 +1,72 @@
+package wait
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+// liveView keeps a spinner line with the elapsed time and the counts. Lines
+// are printed with the spinner stopped, so they never interleave with a
+// redraw.
+type liveView struct {
+	ios *iostreams.IOStreams
+	lf  lineFormat
+	msg string
+}
+
+func (v *liveView) println(line string) {
+	v.ios.StopSpinner()
+	fmt.Fprintln(v.ios.ErrOut, line)
+	if v.msg != "" {
+		v.ios.StartSpinner(v.msg)
+	}
+}
+
+// statusChanged prints only final statuses: the spinner shows the others.
+func (v *liveView) statusChanged(s *runState, elapsed time.Duration) {
+	if api.IsTerminalStatus(s.detail.Status) {
+		v.println(v.lf.status(s, elapsed))
+	}
+}
+func (v *liveView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
+func (v *liveView) notice(msg string)                            { v.println(msg) }
+
+func (v *liveView) refresh(states []*runState, elapsed time.Duration) {
+	v.msg = liveMessage(states, elapsed)
+	v.ios.StartSpinner(v.msg) // starts it, or only changes the message
+}
+
+func (v *liveView) stop() {
+	v.msg = ""
+	v.ios.StopSpinner()
+}
+
+// liveMessage is the spinner's line: "run abc123 RUNNING 00:42 · 3 passed ·
+// 1 failed · 2 running", or one segment per unfinished run.
+func liveMessage(states []*runState, elapsed time.Duration) string {
+	var segs []string
+	for _, s := range states {
+		if s.poll.Done() {
+			continue
+		}
+		seg := "run " + s.target.ShortID
+		if s.detail == nil {
+			seg += " waiting for the first answer"
+		} else {
+			seg += " " + s.detail.Status + " · " + countCases(s.detail.RunTestCases).String()
+		}
+		segs = append(segs, seg)
+	}
+	if len(segs) == 1 {
+		head, rest, _ := strings.Cut(segs[0], " · ")
+		if rest == "" {
+			return head + " " + formatElapsed(elapsed)
+		}
+		return head + " " + formatElapsed(elapsed) + " · " + rest
+	}
+	return formatElapsed(elapsed) + " " + strings.Join(segs, "; ")
+}
