@@ -51,8 +51,9 @@ Fixtures:
             ` + sandbox.OrgKey + `         organization-scoped: pass --project ` + sandbox.ProjectShortID + `
             ` + sandbox.LimitKey + `       starting a run answers 402 (usage limit)
             ` + sandbox.SuspendedKey + `   every call answers 403 (suspended)
-  plans     pln-passing_sandbox (about 10 s), pln-failing_sandbox, pln-erroring_sandbox,
-            pln-cancelled_sandbox, pln-skipped_sandbox, pln-slow_sandbox (one hour)
+  plans     pln-passing_sandbox (10 s), pln-failing_sandbox, pln-erroring_sandbox,
+            pln-cancelled_sandbox, pln-skipped_sandbox, pln-slow_sandbox (one hour),
+            pln-flaky_sandbox (its failed test cases pass when rerun)
   app       app_sandbox-web with environment env_sandbox-staging
   runners   runner-healthy, runner-degraded, runner-inactive, runner-nostatus,
             runner-warming (healthy after 20 s)
@@ -152,7 +153,7 @@ func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {
 	row("limit key", sandbox.LimitKey+" (starting a run answers 402)")
 	row("suspended key", sandbox.SuspendedKey+" (every call answers 403)")
 	row("plans", "pln-passing_sandbox pln-failing_sandbox pln-erroring_sandbox")
-	row("", "pln-cancelled_sandbox pln-skipped_sandbox pln-slow_sandbox")
+	row("", "pln-cancelled_sandbox pln-skipped_sandbox pln-slow_sandbox pln-flaky_sandbox")
 	row("runners", "runner-healthy runner-degraded runner-inactive runner-nostatus runner-warming")
 	fmt.Fprintf(&b, "  %-16s speed %gx, fault rate %g, latency %s, history %d, seed %d\n",
 		"settings", o.Speed, o.FaultRate, o.Latency, o.History, o.Seed)

@@ -122,7 +122,7 @@ func TestServesUntilCancelled(t *testing.T) {
 		t.Errorf("stdout is for data only, got %q", out)
 	}
 	for _, want := range []string{inst.BaseURL, inst.LegacyBaseURL, sandbox.ProjectKey, sandbox.OrgKey, sandbox.ProjectShortID,
-		"export TESTCTL_BASE_URL=" + inst.BaseURL, "TESTCTL_API_KEY=" + sandbox.ProjectKey, "pln-passing_sandbox",
+		"export TESTCTL_BASE_URL=" + inst.BaseURL, "TESTCTL_API_KEY=" + sandbox.ProjectKey, "pln-passing_sandbox", "pln-flaky_sandbox",
 		"Sandbox stopped after 2 requests"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -157,7 +157,7 @@ func TestHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"--addr", "--speed", "--fault-rate", "--latency", "--history", "--seed",
-		"127.0.0.1:8787", "Examples:", "export TESTCTL_BASE_URL", sandbox.ProjectKey, "pln-slow_sandbox", "runner-nostatus"} {
+		"127.0.0.1:8787", "Examples:", "export TESTCTL_BASE_URL", sandbox.ProjectKey, "pln-slow_sandbox", "pln-flaky_sandbox", "runner-nostatus"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help lacks %q", want)
 		}

@@ -36,6 +36,8 @@
 //	pln-cancelled_sandbox  CANCELLED at 6 s, result null
 //	pln-skipped_sandbox    COMPLETED/SKIPPED at 3.5 s
 //	pln-slow_sandbox       COMPLETED/PASSED at exactly 3600 s
+//	pln-flaky_sandbox      5 test cases, 2 FAILED; COMPLETED/FAILED at 10 s;
+//	                       rerun (failedOnly), both pass
 //
 // A run is INITIATED until its first test case starts (1 s; 2 s for the
 // slow plan), RUNNING until its last one ends, then final. Each test case
@@ -115,8 +117,16 @@
 // from the seed and the request's sequence number. Options.Latency delays
 // every response. GET /_sandbox/stats (no key, never faulted) returns Stats.
 //
-// Also served: rerun POST /v1/run/{shortId} ({failedOnly, projectTestCaseIds}),
-// GET /v1/outbound-ips and GET /v1/badge.svg?token=KEY&testPlanShortId=PLN
+// # Reruns
+//
+// POST /v1/run/{shortId} ({failedOnly, projectTestCaseIds}, both optional)
+// starts a new run from a finished one, keeping its plan, trigger, branch,
+// commit and applications; failedOnly runs the test cases that ended FAILED
+// or ERROR, projectTestCaseIds the ones given, which must be in the
+// original. 400 for a run still in progress, nothing to rerun, both fields,
+// or ids that are malformed or not in the run; 404 for an unknown run.
+//
+// Also served: GET /v1/outbound-ips and GET /v1/badge.svg?token=KEY&testPlanShortId=PLN
 // (both without Authorization), GET /v1/applications,
 // GET /v1/applications/{app}/environments and GET /v1/remote-tunnels.
 package sandbox

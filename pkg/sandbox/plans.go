@@ -32,6 +32,9 @@ const (
 	PlanCancelled = "pln-cancelled_sandbox"
 	PlanSkipped   = "pln-skipped_sandbox"
 	PlanSlow      = "pln-slow_sandbox"
+	// PlanFlaky ends FAILED with two failed test cases that pass when its
+	// failed test cases are rerun (failedOnly), for rehearsing retries.
+	PlanFlaky = "pln-flaky_sandbox"
 )
 
 func passed(tc string, start, end float64) planCase {
@@ -84,6 +87,18 @@ var fixturePlans = []*plan{
 	{ShortID: PlanSlow, Name: "Full regression (slow)", Status: api.StatusCompleted, Result: api.ResultPassed, Cases: []planCase{
 		passed(TestCaseLogin, 2, 1200), passed(TestCaseHealthAPI, 3, 1800), passed(TestCaseSearch, 2, 2400),
 		passed(TestCaseAddToCart, 1200, 3600),
+	}},
+	// The two failures are of test cases that pass whenever they run by id,
+	// so a rerun of the failed test cases passes: a flaky run.
+	{ShortID: PlanFlaky, Name: "Storefront smoke (flaky)", Status: api.StatusCompleted, Result: api.ResultFailed, Cases: []planCase{
+		passed(TestCaseLogin, 1, 4),
+		{TC: TestCaseSearch, Start: 1.5, End: 7.5, Status: api.StatusCompleted, Result: api.ResultFailed,
+			Title:   "Results stopped loading at page 17 of 24",
+			Thought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s and no more results appeared, so the end of the results was never reached."},
+		{TC: TestCaseHealthAPI, Start: 2, End: 4, Status: api.StatusCompleted, Result: api.ResultFailed,
+			Title:   "GET /health returned 503 {\"status\":\"starting\"}",
+			Thought: "The health call answered 503 Service Unavailable with status starting instead of 200 with status ok."},
+		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
 	}},
 }
 

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,11 +45,13 @@ func (s *Server) findRun(shortID string) *run {
 	return s.runs[shortID]
 }
 
-// startRun records a new run created at sandbox time now.
+// startRun records a new run created at sandbox time now: the plan's
+// timeline, or the test case ids scheduled (a rerun of some test cases of a
+// plan keeps the plan it belongs to).
 func (s *Server) startRun(now float64, tmpl run) *run {
 	r := &tmpl
 	r.created = now
-	if r.plan != nil {
+	if r.testCaseIDs == nil {
 		r.cases = planCases(r.plan)
 		r.status, r.result = r.plan.Status, r.plan.Result
 	} else {
@@ -113,38 +116,61 @@ type rerunRequest struct {
 	ProjectShortID     string   `json:"projectShortId"`
 }
 
-// handleRerun is POST /v1/run/{shortId}: a new run of the same plan (or the
-// same test case ids), of the original's failed test cases (failedOnly), or
-// of the given projectTestCaseIds. The body is optional.
+// handleRerun is POST /v1/run/{shortId}: a new run of a finished run,
+// with the original's plan, trigger, branch, commit and applications, of
+// all its test cases, of its failed ones (failedOnly: FAILED or ERROR), or
+// of the given projectTestCaseIds, which must be among its test cases. The
+// body is optional; the original run is left unchanged.
 func (s *Server) handleRerun(c *call) {
 	var req rerunRequest
 	if !decodeBody(c.w, c.r, &req, true) || !c.project(req.ProjectShortID) {
 		return
 	}
-	orig := s.findRun(c.r.PathValue("shortId"))
-	if orig == nil {
-		c.fail(http.StatusNotFound, "run %s not found", c.r.PathValue("shortId"))
-		return
-	}
-	next := run{plan: orig.plan, testCaseIDs: orig.testCaseIDs, trigger: api.TriggerAPI, actor: orig.actor,
-		branch: orig.branch, commit: orig.commit, commitMessage: orig.commitMessage, repo: orig.repo, apps: orig.apps}
-	switch {
-	case req.FailedOnly && req.ProjectTestCaseIDs != nil:
+	if req.FailedOnly && req.ProjectTestCaseIDs != nil {
 		c.fail(http.StatusBadRequest, "pass failedOnly or projectTestCaseIds, not both")
 		return
+	}
+	orig := s.findRun(c.r.PathValue("shortId"))
+	if orig == nil {
+		c.fail(http.StatusNotFound, "run %s not found in project %s", c.r.PathValue("shortId"), ProjectShortID)
+		return
+	}
+	if st, _ := orig.stateAt(orig.elapsed(c.now)); !api.IsTerminalStatus(st) {
+		c.fail(http.StatusBadRequest, "run %s is still %s; rerun it once it has finished", orig.shortID, st)
+		return
+	}
+	ids, err := s.rerunTestCases(orig, &req)
+	if err != nil {
+		c.failErr(err)
+		return
+	}
+	if c.key == keyLimit {
+		c.fail(http.StatusPaymentRequired, msgLimit)
+		return
+	}
+	next := run{plan: orig.plan, testCaseIDs: ids, trigger: orig.trigger, actor: orig.actor, branch: orig.branch,
+		commit: orig.commit, commitMessage: orig.commitMessage, repo: orig.repo, apps: orig.apps}
+	r := s.startRun(c.now, next)
+	s.countWith(func(st *Stats) { st.Reruns++ })
+	writeJSON(c.w, http.StatusOK, startResponse(r))
+}
+
+// rerunTestCases picks the test case ids a rerun of orig runs; nil means
+// the original's plan timeline again.
+func (s *Server) rerunTestCases(orig *run, req *rerunRequest) ([]string, *apiError) {
+	switch {
 	case req.ProjectTestCaseIDs != nil:
 		ids, err := s.validateTestCaseIDs("projectTestCaseIds", req.ProjectTestCaseIDs)
 		if err != nil {
-			c.failErr(err)
-			return
+			return nil, err
 		}
-		next.plan, next.testCaseIDs = nil, ids
+		for i, id := range ids {
+			if !slices.ContainsFunc(orig.cases, func(c caseRun) bool { return c.tc.ID == id }) {
+				return nil, errorf(http.StatusBadRequest, "projectTestCaseIds[%d]: test case %s is not in run %s; a rerun runs test cases of the original run", i, id, orig.shortID)
+			}
+		}
+		return ids, nil
 	case req.FailedOnly:
-		e := orig.elapsed(c.now)
-		if st, _ := orig.stateAt(e); !api.IsTerminalStatus(st) {
-			c.fail(http.StatusBadRequest, "run %s is still %s; rerun its failed test cases once it has finished", orig.shortID, st)
-			return
-		}
 		var ids []string
 		for _, tc := range orig.cases {
 			if tc.result == api.ResultFailed || tc.status == api.StatusError {
@@ -152,16 +178,11 @@ func (s *Server) handleRerun(c *call) {
 			}
 		}
 		if len(ids) == 0 {
-			c.fail(http.StatusBadRequest, "run %s has no failed test cases to rerun", orig.shortID)
-			return
+			return nil, errorf(http.StatusBadRequest, "run %s has no failed test cases to rerun", orig.shortID)
 		}
-		next.plan, next.testCaseIDs = nil, ids
+		return ids, nil
 	}
-	if c.key == keyLimit {
-		c.fail(http.StatusPaymentRequired, msgLimit)
-		return
-	}
-	writeJSON(c.w, http.StatusOK, startResponse(s.startRun(c.now, next)))
+	return orig.testCaseIDs, nil
 }
 
 // runTestCaseShortID names the i-th test case of a run: the run's short id

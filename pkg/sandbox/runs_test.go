@@ -3,8 +3,10 @@ package sandbox
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -218,30 +220,106 @@ func TestGetRunShapes(t *testing.T) {
 func TestRerun(t *testing.T) {
 	s, fake := newSandbox(t, Options{})
 	orig := startPlan(t, s, PlanFailing).Run.ShortID
+	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, nil), 400, "still", "once it has finished")
 	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"failedOnly": true}), 400, "still")
+	advance(fake, 20)
+	before := getRun(t, s, orig, "?testCases=all")
 
 	same := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, nil), 200)
 	if same.Run.ShortID == orig || same.Run.TestPlan == nil || same.Run.TestPlan.ShortID != PlanFailing || same.Run.TestCount != 7 {
 		t.Errorf("rerun %+v", same.Run)
 	}
-	advance(fake, 20)
 	failedOnly := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"failedOnly": true}), 200)
-	if failedOnly.Run.TestCount != 2 || failedOnly.Run.TestPlan != nil {
+	if failedOnly.Run.TestCount != 2 || failedOnly.Run.TestPlan == nil || failedOnly.Run.TestPlan.ShortID != PlanFailing {
 		t.Errorf("failedOnly rerun %+v", failedOnly.Run)
 	}
 	picked := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey,
-		map[string]any{"projectTestCaseIds": []string{TestCaseHealthAPI}}), 200)
+		map[string]any{"projectTestCaseIds": []string{TestCaseLogin}}), 200)
 	if picked.Run.TestCount != 1 {
 		t.Errorf("projectTestCaseIds rerun %+v", picked.Run)
 	}
+	advance(fake, 20)
+	// The failing plan's failures are real: rerun, they fail again.
+	if d := getRun(t, s, failedOnly.Run.ShortID, "?testCases=all"); d.Status != api.StatusCompleted || result(d) != api.ResultFailed ||
+		len(d.RunTestCases) != 2 || d.RunTestCases[0].Name != fixtureByID(TestCaseExpiredCoupon).Name {
+		t.Errorf("rerun of the failing plan's failures: %s %s %+v", d.Status, result(d), d.RunTestCases)
+	}
+	if after := getRun(t, s, orig, "?testCases=all"); !reflect.DeepEqual(after, before) {
+		t.Errorf("the original changed:\n%+v\n%+v", before, after)
+	}
+
 	passing := startPlan(t, s, PlanPassing).Run.ShortID
 	advance(fake, 20)
 	wantError(t, send(t, s, "POST", "/v1/run/"+passing, ProjectKey, map[string]any{"failedOnly": true}), 400, "no failed")
 	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"failedOnly": true, "projectTestCaseIds": []string{TestCaseLogin}}), 400, "not both")
 	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"projectTestCaseIds": []string{"x"}}), 400, "UUID")
+	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"projectTestCaseIds": []string{}}), 400, "empty")
+	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"projectTestCaseIds": []string{TestCaseHealthAPI}}), 400,
+		TestCaseHealthAPI, "not in run "+orig)
 	wantError(t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"bogus": 1}), 400, "bogus")
-	wantError(t, send(t, s, "POST", "/v1/run/rzzzzz", ProjectKey, nil), 404)
-	if n := s.Stats().RunsStarted; n != 5 {
-		t.Errorf("RunsStarted %d, want 5", n)
+	wantError(t, send(t, s, "POST", "/v1/run/rzzzzz", ProjectKey, nil), 404, "rzzzzz")
+	wantError(t, send(t, s, "POST", "/v1/run/"+orig, LimitKey, nil), 402)
+	if st := s.Stats(); st.RunsStarted != 5 || st.Reruns != 3 {
+		t.Errorf("RunsStarted %d and Reruns %d, want 5 and 3", st.RunsStarted, st.Reruns)
 	}
+}
+
+// A rerun is the same run again: the list shows it with the original's
+// plan, trigger, branch and commit, which is how a client finds a rerun
+// whose answer was lost.
+func TestRerunKeepsWhatTheRunWasStartedWith(t *testing.T) {
+	s, fake := newSandbox(t, Options{History: -1})
+	orig := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run", ProjectKey, api.StartRunRequest{
+		TestPlanShortID: PlanFlaky, Trigger: api.TriggerCodehost, Actor: "ci", Branch: "main", CommitHash: "abc123",
+		CommitMessage: "m", Repository: "r"}), 200).Run.ShortID
+	advance(fake, 20)
+	rerun := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run/"+orig, ProjectKey, map[string]any{"failedOnly": true}), 200).Run.ShortID
+	list := decode[api.RunList](t, send(t, s, "GET", "/v1/run", ProjectKey, nil), 200)
+	if len(list.Runs) != 2 || list.Runs[0].ShortID != rerun || list.Runs[1].ShortID != orig {
+		t.Fatalf("list %+v", list.Runs)
+	}
+	for _, r := range list.Runs {
+		if r.Trigger != api.TriggerCodehost || deref(r.Branch) != "main" || deref(r.CommitHash) != "abc123" ||
+			deref(r.TestPlanShortID) != PlanFlaky || r.URL != runURL(r.ShortID) || r.CreatedAt == "" {
+			t.Errorf("list item %+v", r)
+		}
+	}
+	if list.Runs[0].CreatedAt != epoch.Add(20*time.Second).Format(time.RFC3339) {
+		t.Errorf("rerun createdAt %s", list.Runs[0].CreatedAt)
+	}
+}
+
+// pln-flaky_sandbox fails with two failed test cases that pass when rerun.
+func TestFlakyPlan(t *testing.T) {
+	s, fake := newSandbox(t, Options{})
+	orig := startPlan(t, s, PlanFlaky)
+	if orig.Run.TestCount != 5 || orig.Run.TestPlan.ShortID != PlanFlaky {
+		t.Fatalf("start %+v", orig.Run)
+	}
+	advance(fake, 10)
+	d := getRun(t, s, orig.Run.ShortID, "?testCases=failed")
+	if d.Status != api.StatusCompleted || result(d) != api.ResultFailed || len(d.RunTestCases) != 2 {
+		t.Fatalf("flaky run ended %s %s with failed %+v", d.Status, result(d), d.RunTestCases)
+	}
+	rerun := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run/"+orig.Run.ShortID, ProjectKey, map[string]any{"failedOnly": true}), 200)
+	if rerun.Run.TestCount != 2 {
+		t.Errorf("rerun of the failed test cases runs %d", rerun.Run.TestCount)
+	}
+	advance(fake, 10)
+	again := getRun(t, s, rerun.Run.ShortID, "?testCases=all")
+	if again.Status != api.StatusCompleted || result(again) != api.ResultPassed || len(again.RunTestCases) != 2 {
+		t.Fatalf("rerun ended %s %s", again.Status, result(again))
+	}
+	for i, rtc := range again.RunTestCases {
+		if rtc.Name != d.RunTestCases[i].Name || rtc.Result != api.ResultPassed {
+			t.Errorf("rerun test case %d: %s %s, failed first: %s", i, rtc.Name, rtc.Result, d.RunTestCases[i].Name)
+		}
+	}
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

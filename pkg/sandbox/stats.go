@@ -12,8 +12,11 @@ type Stats struct {
 	// that were then failed by fault injection. Unknown paths count as
 	// "METHOD /".
 	Requests map[string]int `json:"requests"`
-	// RunsStarted counts runs actually created (start and rerun).
+	// RunsStarted counts runs actually created: by POST /v1/run and by
+	// reruns, whether or not their answer then reached the client.
 	RunsStarted int `json:"runsStarted"`
+	// Reruns counts the runs of RunsStarted that a rerun created.
+	Reruns int `json:"reruns"`
 	// TestCasesCreated counts accepted POST /v1/test-cases.
 	TestCasesCreated int `json:"testCasesCreated"`
 	// FaultsInjected counts requests failed on purpose; Faults splits them
