@@ -141,7 +141,7 @@ mkdir -p "$work/hello" "$work/floor"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$work/hello/main.go"
 printf 'module hello\n\ngo 1.22\n' >"$work/hello/go.mod"
 (cd "$work/hello" && go build -trimpath -ldflags '-s -w' -o "$work/hello-bin" .)
-# The floor links what the contract names and prints hello: its start-up is
+# The floor links the libraries testctl uses and prints hello: its start-up is
 # what those libraries' package initialisation costs before testctl runs.
 cat >"$work/floor/floor.go" <<'EOF'
 package main
@@ -155,8 +155,7 @@ import (
 	_ "github.com/itchyny/gojq"
 	_ "github.com/olekukonko/tablewriter"
 	_ "github.com/spf13/cobra"
-	_ "github.com/spf13/viper"
-	_ "gopkg.in/yaml.v3"
+	_ "go.yaml.in/yaml/v3"
 )
 
 func main() { fmt.Println("hello") }
