@@ -1,6 +1,11 @@
 package config
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
 
 // Set stores a value in the active profile (or current_profile at top level)
 // and saves the file.
@@ -35,6 +40,9 @@ func (c *Config) Store(values map[string]string) error {
 func (c *Config) Unset(key string) (bool, error) {
 	if _, ok := Lookup(key); !ok {
 		return false, fmt.Errorf("unknown key %q", key)
+	}
+	if !c.fileExists() {
+		return false, nil // nothing to remove, and no directory or lock to leave behind
 	}
 	var removed bool
 	err := c.update(func(f *File) bool {
@@ -103,4 +111,12 @@ func (f *File) unset(profile, key string) bool {
 		delete(f.Profiles, profile)
 	}
 	return true
+}
+
+func (c *Config) fileExists() bool {
+	if c.path == "" {
+		return false
+	}
+	_, err := os.Stat(c.path)
+	return !errors.Is(err, fs.ErrNotExist)
 }

@@ -134,3 +134,21 @@ func TestUnreadableFileIsAFileError(t *testing.T) {
 		t.Errorf("invalid YAML: %v, want a FileError", err)
 	}
 }
+
+func TestUnsetWithoutAFileWritesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "testctl")
+	c := loadAt(t, filepath.Join(dir, "config.yaml"))
+	if removed, err := c.Unset(KeyProject); removed || err != nil {
+		t.Errorf("unset: %v %v", removed, err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("unset of nothing created %s", dir)
+	}
+	noHome, err := Load(Options{Flags: globalFlags(), LookupEnv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := noHome.Unset(KeyAPIKey); removed || err != nil {
+		t.Errorf("unset without a location: %v %v", removed, err)
+	}
+}
