@@ -76,7 +76,7 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 	if err != nil {
 		return err
 	}
-	raw, err := ios.ReadSecret("Paste your API key: ")
+	raw, err := ios.ReadSecret(ctx, "Paste your API key: ")
 	if err != nil {
 		return fmt.Errorf("reading the key: %w", err)
 	}

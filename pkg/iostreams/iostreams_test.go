@@ -1,6 +1,7 @@
 package iostreams
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -81,7 +82,7 @@ func TestReadSecretFromPipe(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ios, in, out, errOut := Test()
 			in.WriteString(tt.in)
-			got, err := ios.ReadSecret("API key: ")
+			got, err := ios.ReadSecret(context.Background(), "API key: ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +99,7 @@ func TestReadSecretFromPipe(t *testing.T) {
 func TestReadSecretLeavesTheRestOfStdin(t *testing.T) {
 	ios, in, _, _ := Test()
 	in.WriteString("key\nnext\n")
-	if _, err := ios.ReadSecret(""); err != nil {
+	if _, err := ios.ReadSecret(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
 	if in.String() != "next\n" {
@@ -110,7 +111,7 @@ func TestReadSecretPromptsOnStderrWhenStdinIsTTY(t *testing.T) {
 	ios, in, out, errOut := Test()
 	ios.SetStdinTTY(true) // a buffer cannot turn echo off; the line is read as from a pipe
 	in.WriteString("sk-789\n")
-	got, err := ios.ReadSecret("API key: ")
+	got, err := ios.ReadSecret(context.Background(), "API key: ")
 	if err != nil || got != "sk-789" {
 		t.Fatalf("ReadSecret() = %q, %v", got, err)
 	}
@@ -122,7 +123,7 @@ func TestReadSecretPromptsOnStderrWhenStdinIsTTY(t *testing.T) {
 func TestReadSecretRejectsHugeLine(t *testing.T) {
 	ios, in, _, _ := Test()
 	in.WriteString(strings.Repeat("x", maxSecretLen+10))
-	if _, err := ios.ReadSecret(""); err == nil {
+	if _, err := ios.ReadSecret(context.Background(), ""); err == nil {
 		t.Fatal("want an error for an oversized line")
 	}
 }

@@ -34,20 +34,21 @@ const (
 // Ctrl-C returns ErrInterrupted; otherwise it reads the first line of stdin,
 // so `echo $KEY | testctl auth login` works and no secret ever has to appear
 // in argv. The result is trimmed of surrounding white space; an empty stdin
-// yields "" and no error.
-func (s *IOStreams) ReadSecret(prompt string) (string, error) {
+// yields "" and no error. When ctx ends first (a signal from outside), it
+// returns ctx's error at once, the terminal restored.
+func (s *IOStreams) ReadSecret(ctx context.Context, prompt string) (string, error) {
 	if !s.IsStdinTTY() {
-		line, err := readLine(s.In)
+		line, err := cancellable(ctx, func() (string, error) { return readLine(s.In) })
 		return strings.TrimSpace(line), err
 	}
 	fmt.Fprint(s.ErrOut, prompt)
 	if f, ok := s.In.(fder); ok && isTerminal(f) {
-		secret, err := readRaw(int(f.Fd()), s.In)
+		secret, err := readRaw(ctx, int(f.Fd()), s.In)
 		// The user's Enter was not echoed either; end the prompt line.
 		fmt.Fprintln(s.ErrOut)
 		return strings.TrimSpace(secret), err
 	}
-	secret, err := readKeystrokes(s.In)
+	secret, err := cancellable(ctx, func() (string, error) { return readKeystrokes(s.In) })
 	return strings.TrimSpace(secret), err
 }
 
@@ -56,13 +57,34 @@ func (s *IOStreams) ReadSecret(prompt string) (string, error) {
 // signal handler of a running command swallows: the prompt then ignored
 // Ctrl-C. In raw mode Ctrl-C arrives as a byte, and the terminal's state is
 // restored however reading ends.
-func readRaw(fd int, r io.Reader) (string, error) {
+func readRaw(ctx context.Context, fd int, r io.Reader) (string, error) {
 	state, err := term.MakeRaw(fd)
 	if err != nil {
 		return "", fmt.Errorf("reading from terminal: %w", err)
 	}
 	defer func() { _ = term.Restore(fd, state) }()
-	return readKeystrokes(r)
+	return cancellable(ctx, func() (string, error) { return readKeystrokes(r) })
+}
+
+// cancellable returns read's result, or ctx's error as soon as ctx ends. A
+// read of stdin cannot be interrupted: it is left behind, and ends with the
+// process, which is ending.
+func cancellable(ctx context.Context, read func() (string, error)) (string, error) {
+	type result struct {
+		s   string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := read()
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		return r.s, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }
 
 // readKeystrokes reads one line typed at a raw terminal, one byte at a time

@@ -4,6 +4,7 @@ package iostreams
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -43,6 +44,17 @@ func openPTY(t *testing.T) (controller, terminal *os.File) {
 // keys must come after: the terminal acts on Ctrl-C as it receives it.
 func readSecretTyped(t *testing.T, keys string) typed {
 	t.Helper()
+	return readSecretWhile(t, func(controller *os.File, _ context.CancelFunc) {
+		if _, err := controller.Write([]byte(keys)); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// readSecretWhile calls act once the prompt has turned echo off, and
+// returns what ReadSecret returned.
+func readSecretWhile(t *testing.T, act func(controller *os.File, cancel context.CancelFunc)) typed {
+	t.Helper()
 	controller, terminal := openPTY(t)
 	fd := int(terminal.Fd())
 	before, err := unix.IoctlGetTermios(fd, unix.TCGETS)
@@ -55,9 +67,11 @@ func readSecretTyped(t *testing.T, keys string) typed {
 		got string
 		err error
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan result, 1)
 	go func() {
-		got, err := ios.ReadSecret("API key: ")
+		got, err := ios.ReadSecret(ctx, "API key: ")
 		done <- result{got, err}
 	}()
 	for {
@@ -70,9 +84,7 @@ func readSecretTyped(t *testing.T, keys string) typed {
 		}
 		runtime.Gosched()
 	}
-	if _, err := controller.Write([]byte(keys)); err != nil {
-		t.Fatal(err)
-	}
+	act(controller, cancel)
 	r := <-done
 	after, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {
@@ -107,6 +119,14 @@ func TestCtrlCAtTheHiddenPromptOfATerminal(t *testing.T) {
 func TestHiddenPromptOfATerminalReadsTheKey(t *testing.T) {
 	r := readSecretTyped(t, "sk-9x\x7f8\r")
 	if r.err != nil || r.got != "sk-98" || !r.restored {
+		t.Fatalf("ReadSecret() = %q, %v; restored %v", r.got, r.err, r.restored)
+	}
+}
+
+// A signal from outside (SIGTERM from a CI runner) ends the prompt too.
+func TestCancelledHiddenPromptRestoresTheTerminal(t *testing.T) {
+	r := readSecretWhile(t, func(_ *os.File, cancel context.CancelFunc) { cancel() })
+	if !errors.Is(r.err, context.Canceled) || !r.restored {
 		t.Fatalf("ReadSecret() = %q, %v; restored %v", r.got, r.err, r.restored)
 	}
 }

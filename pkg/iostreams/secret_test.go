@@ -3,6 +3,7 @@ package iostreams
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,19 @@ func TestReadKeystrokes(t *testing.T) {
 	}
 	if !errors.Is(ErrInterrupted, context.Canceled) {
 		t.Error("Ctrl-C must end the command as an interruption (exit 130)")
+	}
+}
+
+func TestReadSecretEndsWithItsContext(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		ios, _, _, _ := Test()
+		ios.SetStdinTTY(tty)
+		never, _ := io.Pipe() // a stdin nobody writes to
+		ios.In = never
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := ios.ReadSecret(ctx, ""); !errors.Is(err, context.Canceled) {
+			t.Errorf("tty=%v: %v, want context.Canceled", tty, err)
+		}
 	}
 }
