@@ -41,6 +41,7 @@ GITHUB_OUTPUT.`},
      connection errors, an unreadable response
 7    --timeout passed while a run was still in progress (the run goes on;
      the message says how to resume)
+8    a local failure: the config file could not be read or written
 130  interrupted by Ctrl-C (the run goes on; the message says how to resume)
 
 Waiting on several runs exits with the largest of their codes.`},
