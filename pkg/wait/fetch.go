@@ -11,10 +11,11 @@ import (
 	"github.com/testctl/testctl/pkg/clock"
 )
 
-// getJSON reads path into out through Raw, which keeps the response
-// headers: the Retry-After of a failed answer lives there. The client must
-// have its retries off: the Loop paces its own.
-func getJSON(ctx context.Context, c *api.Client, clk clock.Clock, path string, q url.Values, out any) Outcome {
+// GetJSON reads path into out through Raw, which keeps the response
+// headers: the Retry-After of a failed answer lives there. It is what a
+// PollFunc calls; the client must have its retries off, as the Loop paces
+// its own.
+func GetJSON(ctx context.Context, c *api.Client, clk clock.Clock, path string, q url.Values, out any) Outcome {
 	if c.ProjectShortID != "" {
 		q.Set("projectShortId", c.ProjectShortID)
 	}

@@ -1,15 +1,13 @@
 package wait
 
 import (
-	"strings"
+	"context"
 	"testing"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/clock"
 )
-
-func strp(s string) *string { return &s }
 
 func TestRetryDelayBacksOffWithJitterAndHonoursRetryAfter(t *testing.T) {
 	lo, hi := func() float64 { return 0 }, func() float64 { return 0.999999 }
@@ -35,100 +33,78 @@ func TestRetryDelayBacksOffWithJitterAndHonoursRetryAfter(t *testing.T) {
 	}
 }
 
-func TestVerdictCodes(t *testing.T) {
-	cases := []struct {
-		status  string
-		result  *string
-		failOnS bool
-		want    int
-	}{
-		{api.StatusCompleted, strp(api.ResultPassed), false, 0},
-		{api.StatusCompleted, strp(api.ResultSkipped), false, 0},
-		{api.StatusCompleted, strp(api.ResultSkipped), true, cmdutil.ExitFailed},
-		{api.StatusCompleted, strp(api.ResultFailed), false, cmdutil.ExitFailed},
-		{api.StatusCompleted, strp("FLAKY"), false, cmdutil.ExitFailed},
-		{api.StatusCompleted, nil, false, cmdutil.ExitFailed},
-		{api.StatusError, nil, false, cmdutil.ExitRunError},
-		{api.StatusCancelled, nil, false, cmdutil.ExitRunError},
-		{api.StatusRunning, nil, false, cmdutil.ExitTimeout},
+// pollLog is a PollFunc that answers from a script (repeating its last
+// answer) and records when it was called.
+type pollLog struct {
+	clk    *clock.Fake
+	script []Outcome
+	at     []time.Duration
+}
+
+func (p *pollLog) poll(context.Context) Outcome {
+	p.at = append(p.at, p.clk.Now().Sub(time.Unix(0, 0)))
+	return p.script[min(len(p.at), len(p.script))-1]
+}
+
+func TestLoopPollsOnceMoreAtTheDeadline(t *testing.T) {
+	clk := clock.NewFake(time.Unix(0, 0))
+	p := &pollLog{clk: clk, script: []Outcome{{}}}
+	l := &Loop{Clock: clk, Interval: 10 * time.Second, Timeout: 25 * time.Second}
+	end, err := l.Run(context.Background(), []*Target{{Name: "x", Poll: p.poll}})
+	if err != nil || end != TimedOut {
+		t.Fatalf("end %v, err %v", end, err)
 	}
-	for _, c := range cases {
-		if got := verdictCode(&api.RunDetail{Status: c.status, Result: c.result}, c.failOnS); got != c.want {
-			t.Errorf("%s/%v fail-on-skipped=%v: %d, want %d", c.status, c.result, c.failOnS, got, c.want)
-		}
+	want := []time.Duration{0, 10 * time.Second, 20 * time.Second, 25 * time.Second}
+	if len(p.at) != len(want) || p.at[3] != want[3] {
+		t.Errorf("polled at %v, want %v", p.at, want)
+	}
+	if got := l.Elapsed(); got != 25*time.Second {
+		t.Errorf("ended after %s", got)
 	}
 }
 
-func TestObserveReportsEachChangeOnce(t *testing.T) {
-	s := newRunState(RunTarget{ShortID: "r1"}, time.Unix(0, 0))
-	d := &api.RunDetail{ShortID: "r1", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
-		{ShortID: "r1-0", Status: api.StatusCompleted, Result: api.ResultPassed},
-		{ShortID: "r1-1", Status: api.StatusRunning},
-	}}
-	changed, fin := s.observe(d)
-	if !changed || len(fin) != 1 || fin[0].ShortID != "r1-0" {
-		t.Fatalf("first observe: changed=%v finished=%v", changed, fin)
+func TestLoopKeepsARetryAfterPastTheDeadline(t *testing.T) {
+	clk := clock.NewFake(time.Unix(0, 0))
+	busy := Outcome{Err: &api.HTTPError{StatusCode: 429}, RetryAfter: time.Minute}
+	p := &pollLog{clk: clk, script: []Outcome{busy}}
+	var notices int
+	l := &Loop{Clock: clk, Interval: 10 * time.Second, Timeout: 25 * time.Second,
+		Retrying: func(*Target, error) { notices++ }}
+	target := &Target{Name: "x", Poll: p.poll}
+	end, err := l.Run(context.Background(), []*Target{target})
+	if err != nil || end != TimedOut || target.Done() {
+		t.Fatalf("end %v, err %v, done %v", end, err, target.Done())
 	}
-	changed, fin = s.observe(d)
-	if changed || len(fin) != 0 {
-		t.Fatalf("same answer again: changed=%v finished=%v", changed, fin)
-	}
-	d2 := *d
-	d2.RunTestCases = []api.RunTestCase{d.RunTestCases[0], {ShortID: "r1-1", Status: api.StatusError}}
-	changed, fin = s.observe(&d2)
-	if changed || len(fin) != 1 || fin[0].ShortID != "r1-1" {
-		t.Fatalf("case finished: changed=%v finished=%v", changed, fin)
+	if len(p.at) != 1 || notices != 1 {
+		t.Errorf("polled at %v with %d notices: the server asked for a minute", p.at, notices)
 	}
 }
 
-func TestLiveMessageOnFakeClock(t *testing.T) {
-	s := newRunState(RunTarget{ShortID: "abc123"}, time.Unix(0, 0))
-	s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
-		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultPassed},
-		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultFailed},
-		{Status: api.StatusRunning}, {Status: api.StatusRunning},
-	}})
-	got := liveMessage([]*runState{s}, 42*time.Second)
-	want := "run abc123 RUNNING 00:42 · 3 passed · 1 failed · 2 running"
-	if got != want {
-		t.Errorf("live message\n got %q\nwant %q", got, want)
+func TestLoopGivesUpOneTargetAndGoesOnWithTheOther(t *testing.T) {
+	clk := clock.NewFake(time.Unix(0, 0))
+	missing := &pollLog{clk: clk, script: []Outcome{{Err: &api.HTTPError{StatusCode: 404}}}}
+	later := &pollLog{clk: clk, script: []Outcome{{}, {}, {Done: true}}}
+	var gaveUp []string
+	l := &Loop{Clock: clk, Interval: time.Second, Timeout: time.Hour,
+		GaveUp: func(t *Target) { gaveUp = append(gaveUp, t.Name) }}
+	a, b := &Target{Name: "a", Poll: missing.poll}, &Target{Name: "b", Poll: later.poll}
+	end, err := l.Run(context.Background(), []*Target{a, b})
+	if err != nil || end != AllDone {
+		t.Fatalf("end %v, err %v", end, err)
 	}
-	other := newRunState(RunTarget{ShortID: "def456"}, time.Unix(0, 0))
-	got = liveMessage([]*runState{s, other}, time.Hour+2*time.Second)
-	if !strings.HasPrefix(got, "1:00:02 run abc123 RUNNING") || !strings.Contains(got, "; run def456 waiting") {
-		t.Errorf("two runs: %q", got)
-	}
-	s.poll.done = true
-	if got := liveMessage([]*runState{s, other}, 0); strings.Contains(got, "abc123") {
-		t.Errorf("a finished run stays in the live line: %q", got)
+	if len(gaveUp) != 1 || gaveUp[0] != "a" || a.Err() == nil || b.Err() != nil || len(later.at) != 3 {
+		t.Errorf("gave up %v (a: %v, b: %v); b polled %d times", gaveUp, a.Err(), b.Err(), len(later.at))
 	}
 }
 
-func TestCountsString(t *testing.T) {
-	if got := (caseCounts{}).String(); got != "no test cases yet" {
-		t.Errorf("empty: %q", got)
+func TestLoopEndsAtOnceOnARejectedKey(t *testing.T) {
+	clk := clock.NewFake(time.Unix(0, 0))
+	p := &pollLog{clk: clk, script: []Outcome{{Err: &api.HTTPError{StatusCode: 401}}}}
+	l := &Loop{Clock: clk, Interval: time.Second, Timeout: time.Hour}
+	if _, err := l.Run(context.Background(), []*Target{{Name: "a", Poll: p.poll}, {Name: "b", Poll: p.poll}}); err == nil {
+		t.Fatal("a 401 did not end the wait")
 	}
-	c := countCases([]api.RunTestCase{{Status: api.StatusInitiated}, {Status: api.StatusCancelled},
-		{Status: api.StatusError}, {Status: api.StatusCompleted, Result: api.ResultSkipped}})
-	if got := c.String(); got != "1 skipped · 1 errored · 1 cancelled · 1 queued" {
-		t.Errorf("counts: %q", got)
-	}
-}
-
-func TestValidateWaitOptions(t *testing.T) {
-	dir := t.TempDir()
-	ok := Options{Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/r.xml"}
-	if err := ok.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	for name, o := range map[string]Options{
-		"zero interval":    {Interval: 0, Timeout: time.Minute},
-		"negative timeout": {Interval: time.Second, Timeout: -time.Second},
-		"missing dir":      {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/nope/r.xml"},
-		"junit is a dir":   {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir},
-	} {
-		if err := o.Validate(); cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage {
-			t.Errorf("%s: %v, want a usage error", name, err)
-		}
+	if len(p.at) != 1 {
+		t.Errorf("%d polls after a 401", len(p.at))
 	}
 }

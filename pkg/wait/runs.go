@@ -102,7 +102,7 @@ func loopTargets(states []*runState) []*Target {
 func fetchRun(ctx context.Context, c *api.Client, clk clock.Clock, id string) (*api.RunDetail, Outcome) {
 	var d api.RunDetail
 	path, q := "/v1/run/"+url.PathEscape(id), url.Values{"testCases": {"all"}}
-	o := getJSON(ctx, c, clk, path, q, &d)
+	o := GetJSON(ctx, c, clk, path, q, &d)
 	if o.Err != nil {
 		return nil, o
 	}

@@ -44,8 +44,10 @@ edge connections and its public hostnames.
 
 --wait-until polls until the tunnel is at least that healthy (a healthy tunnel
 satisfies degraded) and exits 0, or exits 1 when --timeout passes first, so a
-CI step can wait for its tunnel before starting a run. Brief network or
-service errors while polling do not end the wait.`,
+CI step can wait for its tunnel before starting a run. It polls like run wait:
+brief failures of the service or the network (5xx, 429, timeouts, dropped
+connections) never end the wait before --timeout, as requests are retried
+with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 		Example: `  testctl tunnel status runner-ci-42
   testctl tunnel status runner-ci-42 -o json --jq .connections
 

@@ -3,11 +3,13 @@ package status
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // rank orders health so that "at least degraded" is a comparison.
@@ -21,18 +23,15 @@ func rank(health string) int {
 	return 0
 }
 
-// waitRun polls on the factory's clock until the tunnel is at least as
-// healthy as asked, or the timeout passes. Progress goes to stderr, one
-// line per change rather than per poll, so CI logs stay short; the final
-// state goes to stdout like a plain status call.
+// waitRun polls on the wait engine's loop until the tunnel is at least as
+// healthy as asked, or the timeout passes: the same pacing and failure rules
+// as `run wait` (backoff, Retry-After, a cap on failures in a row). Progress
+// goes to stderr, one line per change rather than per poll, so CI logs stay
+// short; the final state goes to stdout like a plain status call.
 func waitRun(ctx context.Context, opts *Options, out output.Options, client *api.Client) error {
 	f := opts.Factory
 	ios := f.IOStreams
-	clk := f.Clock
-	// The loop is the retry: the client's own backoff would only make
-	// polls overshoot the deadline.
-	client = client.WithRetries(0)
-	deadline := clk.Now().Add(opts.Timeout)
+	client = client.WithRetries(0) // the loop is the retry
 	var last *api.TunnelStatus
 	var lastErr error
 	said := ""
@@ -42,36 +41,40 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 			said = line
 		}
 	}
-	for {
-		st, err := client.GetTunnelStatus(ctx, opts.RunnerID)
-		switch {
-		case err == nil:
-			last, lastErr = st, nil
-			if rank(st.Status) >= rank(opts.WaitUntil) {
-				if err := printStatus(f, out, opts.RunnerID, st); err != nil {
-					return err
-				}
-				es := ios.ErrStyles()
-				fmt.Fprintf(ios.ErrOut, "%s %s is %s\n", es.SuccessIcon(), termtext.SanitizeLine(opts.RunnerID), es.Status(termtext.SanitizeLine(st.Status)))
-				return nil
-			}
-			say(fmt.Sprintf("%s is %s (%d connections); waiting until %s…",
-				termtext.SanitizeLine(opts.RunnerID), termtext.SanitizeLine(st.Status), st.Connections, opts.WaitUntil))
-		case api.IsTransient(err):
-			lastErr = err
+	loop := &wait.Loop{Clock: f.Clock, Interval: opts.Interval, Timeout: opts.Timeout,
+		Retrying: func(_ *wait.Target, err error) {
 			say("could not read the tunnel's status, retrying: " + termtext.SanitizeLine(err.Error()))
-		default:
+		}}
+	target := &wait.Target{Name: "tunnel " + opts.RunnerID, Poll: func(ctx context.Context) wait.Outcome {
+		st, o := fetchStatus(ctx, loop, client, opts.RunnerID)
+		if o.Err != nil {
+			lastErr = o.Err
+			return o
+		}
+		last, lastErr = st, nil
+		if rank(st.Status) >= rank(opts.WaitUntil) {
+			return wait.Outcome{Done: true}
+		}
+		say(fmt.Sprintf("%s is %s (%d connections); waiting until %s…",
+			termtext.SanitizeLine(opts.RunnerID), termtext.SanitizeLine(st.Status), st.Connections, opts.WaitUntil))
+		return wait.Outcome{}
+	}}
+	end, err := loop.Run(ctx, []*wait.Target{target})
+	switch {
+	case err != nil:
+		return err
+	case end == wait.Interrupted:
+		return ctx.Err()
+	case target.Err() != nil:
+		return target.Err()
+	case target.Done():
+		if err := printStatus(f, out, opts.RunnerID, last); err != nil {
 			return err
 		}
-		remaining := deadline.Sub(clk.Now())
-		if remaining <= 0 {
-			break
-		}
-		if err := clk.Sleep(ctx, min(opts.Interval, remaining)); err != nil {
-			return err
-		}
-	}
-	if last == nil {
+		es := ios.ErrStyles()
+		fmt.Fprintf(ios.ErrOut, "%s %s is %s\n", es.SuccessIcon(), termtext.SanitizeLine(opts.RunnerID), es.Status(termtext.SanitizeLine(last.Status)))
+		return nil
+	case last == nil:
 		// Never one answer: that is the service failing, not the tunnel.
 		return fmt.Errorf("no status of %s could be read within %s: %w", opts.RunnerID, opts.Timeout, lastErr)
 	}
@@ -81,4 +84,18 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 	return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Err: fmt.Errorf(
 		"tunnel %s did not become %s within %s: it is %s with %d connections",
 		opts.RunnerID, opts.WaitUntil, opts.Timeout, last.Status, last.Connections)}
+}
+
+// fetchStatus reads the tunnel's status as client.GetTunnelStatus does,
+// keeping a failed answer's Retry-After for the loop.
+func fetchStatus(ctx context.Context, loop *wait.Loop, client *api.Client, runnerID string) (*api.TunnelStatus, wait.Outcome) {
+	var st api.TunnelStatus
+	o := wait.GetJSON(ctx, client, loop.Clock, "/v1/remote-tunnels/"+url.PathEscape(runnerID)+"/status", url.Values{}, &st)
+	if o.Err != nil {
+		return nil, o
+	}
+	if st.Status == "" {
+		st.Status = api.TunnelHealthFor(st.Connections)
+	}
+	return &st, o
 }
