@@ -19,29 +19,9 @@ func WriteData(ios *iostreams.IOStreams, o output.Options, recs []Record) error 
 		}
 		return output.Print(ios.Out, o, runs)
 	}
-	headers := []string{"test case", "name", "status", "result", "title"}
-	if several {
-		headers = append([]string{"run"}, headers...)
-	}
-	t := output.NewTable(ios, headers...)
-	st := ios.Styles()
-	rows := 0
+	cases := make([]RunCases, 0, len(runs))
 	for _, d := range runs {
-		for _, tc := range d.RunTestCases {
-			if several {
-				t.AddField(d.ShortID)
-			}
-			t.AddField(tc.ShortID)
-			t.AddField(tc.Name, output.WithTruncate(40))
-			t.AddField(tc.Status, output.WithColor(st.Status))
-			t.AddField(tc.Result, output.WithColor(st.Status))
-			t.AddField(tc.ResultTitle)
-			t.EndRow()
-			rows++
-		}
+		cases = append(cases, RunCases{RunShortID: d.ShortID, Cases: d.RunTestCases})
 	}
-	if rows == 0 {
-		return nil
-	}
-	return t.Render()
+	return WriteCaseTable(ios, several, cases...)
 }

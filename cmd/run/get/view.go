@@ -8,6 +8,7 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // view prints a run for people: a status line, then tables. Messages about
@@ -33,16 +34,7 @@ func (v view) printRun(shortID, status string, result *string, cases []api.RunTe
 		return nil
 	}
 	fmt.Fprintln(v.ios.Out)
-	t := output.NewTable(v.ios, "short id", "name", "status", "result", "result title")
-	for _, c := range cases {
-		t.AddField(c.ShortID)
-		t.AddField(c.Name, output.WithTruncate(48))
-		t.AddField(c.Status, output.WithColor(st.Status))
-		t.AddField(orDash(c.Result), output.WithColor(st.Status))
-		t.AddField(c.ResultTitle)
-		t.EndRow()
-	}
-	return t.Render()
+	return wait.WriteCaseTable(v.ios, false, wait.RunCases{RunShortID: shortID, Cases: cases})
 }
 
 func (v view) printIssues(issues []api.Issue) error {
@@ -78,11 +70,4 @@ func severityColor(st *iostreams.Styles, severity string) func(string) string {
 		return st.Warning
 	}
 	return func(s string) string { return s }
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

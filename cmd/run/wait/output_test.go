@@ -71,7 +71,7 @@ func TestOffTerminalOneLinePerChangeOfState(t *testing.T) {
 		t.Error("colour off a terminal")
 	}
 	// The table of test cases is the data on stdout.
-	cmdtest.Contains(t, "stdout", r.Stdout, "TEST CASE\tNAME\tSTATUS\tRESULT\tTITLE", "\tLog in with email and password\tCOMPLETED\tPASSED\tLogged in")
+	cmdtest.Contains(t, "stdout", r.Stdout, "SHORT ID\tNAME\tSTATUS\tRESULT\tRESULT TITLE", "\tLog in with email and password\tCOMPLETED\tPASSED\tLogged in")
 }
 
 func TestTerminalShowsTheLiveView(t *testing.T) {
@@ -183,4 +183,23 @@ func TestTerminalWithNoColorPrintsLines(t *testing.T) {
 		t.Errorf("escape sequences with NO_COLOR:\n%q", r.Stderr)
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "run "+id+" RUNNING\n", "run "+id+" COMPLETED · PASSED")
+}
+
+// run wait and run get print a run's test cases as one table: same headers,
+// same columns, same truncation on a terminal.
+func TestWaitAndGetShareTheCaseTable(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	for _, ro := range []cmdtest.RunOptions{{}, {TTY: true}} {
+		e.Setenv("NO_COLOR", "1")
+		waited := e.RunWith(ro, "run", "wait", id).Expect(t, 1)
+		got := e.RunWith(ro, "run", "get", id).Expect(t, 0)
+		_, table, _ := strings.Cut(got.Stdout, "\n\n") // after the "Run …: COMPLETED, FAILED" line
+		if waited.Stdout != table || !strings.Contains(table, "RESULT TITLE") {
+			t.Errorf("tty=%v: run wait printed\n%s\nrun get printed\n%s", ro.TTY, waited.Stdout, table)
+		}
+	}
+	other := startRun(t, e, sandbox.PlanPassing)
+	r := e.Run("run", "wait", id, other).Expect(t, 1)
+	cmdtest.Contains(t, "several runs", r.Stdout, "RUN\tSHORT ID\tNAME\tSTATUS\tRESULT\tRESULT TITLE\n", other+"\t")
 }
