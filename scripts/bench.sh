@@ -155,6 +155,7 @@ import (
 	_ "github.com/itchyny/gojq"
 	_ "github.com/olekukonko/tablewriter"
 	_ "github.com/spf13/cobra"
+	_ "github.com/spf13/viper"
 	_ "go.yaml.in/yaml/v3"
 )
 

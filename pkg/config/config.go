@@ -119,13 +119,13 @@ func (c *Config) envValue(name string) (string, bool) {
 
 func (c *Config) resolveProfile() (string, Source) {
 	if p, ok := flagValue(c.flags, "profile"); ok && p != "" {
-		return p, SourceFlag
+		return ProfileKey(p), SourceFlag
 	}
 	if p, ok := c.envValue("TESTCTL_PROFILE"); ok {
-		return p, SourceEnv
+		return ProfileKey(p), SourceEnv
 	}
 	if c.file.CurrentProfile != "" {
-		return c.file.CurrentProfile, SourceProfile
+		return ProfileKey(c.file.CurrentProfile), SourceProfile
 	}
 	return DefaultProfile, SourceDefault
 }

@@ -267,3 +267,32 @@ func TestUnknownProfileWarns(t *testing.T) {
 		t.Errorf("a known profile warned: %q", warn.String())
 	}
 }
+
+// The file is read by viper, which folds keys to lower case: a profile is
+// found whatever the case it is named in, a dotted name stays one profile,
+// and a number in the file is a string like any other value.
+func TestFileReadByViperKeepsProfilesWhole(t *testing.T) {
+	path := writeConfig(t, "current_profile: Prod\nprofiles:\n  Prod: {project: proj_prod, http_timeout: 45}\n  eu.west: {project: proj_eu}\n")
+	if got := loadAt(t, path).Get(KeyProject); got != "proj_prod" {
+		t.Errorf("current_profile Prod: project %q, want proj_prod", got)
+	}
+	if got := loadAt(t, path).Get(KeyHTTPTimeout); got != "45" {
+		t.Errorf("a number in the file: %q, want \"45\"", got)
+	}
+	if got := loadAt(t, path, "--profile", "PROD").Get(KeyProject); got != "proj_prod" {
+		t.Errorf("--profile PROD: project %q, want proj_prod", got)
+	}
+	if got := loadAt(t, path, "--profile", "eu.west").Get(KeyProject); got != "proj_eu" {
+		t.Errorf("--profile eu.west: project %q, want proj_eu", got)
+	}
+	c := loadAt(t, path, "--profile", "Prod")
+	if err := c.Set(KeyProject, "proj_new"); err != nil {
+		t.Fatal(err)
+	}
+	if got := loadAt(t, path, "--profile", "prod").Get(KeyProject); got != "proj_new" {
+		t.Errorf("after set through --profile Prod: project %q, want proj_new", got)
+	}
+	if names := loadAt(t, path).ProfileNames(); strings.Join(names, ",") != "eu.west,prod" {
+		t.Errorf("profiles after a write: %v, want [eu.west prod] (one profile per name, whatever its case)", names)
+	}
+}

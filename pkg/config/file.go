@@ -9,14 +9,16 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 
+	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 )
 
 // File is the YAML config file: named profiles and the current one.
 type File struct {
-	CurrentProfile string                       `yaml:"current_profile,omitempty"`
-	Profiles       map[string]map[string]string `yaml:"profiles,omitempty"`
+	CurrentProfile string                       `yaml:"current_profile,omitempty" mapstructure:"current_profile"`
+	Profiles       map[string]map[string]string `yaml:"profiles,omitempty" mapstructure:"profiles"`
 }
 
 // FileError is a config file that could not be read or written. It is the
@@ -81,12 +83,33 @@ func readFile(path string) (*File, fs.FileMode, error) {
 	if err != nil {
 		return nil, 0, &FileError{Op: "reading", Path: path, Err: err}
 	}
-	var f File
-	if err := yaml.Unmarshal(data, &f); err != nil {
+	f, err := decodeFile(data)
+	if err != nil {
 		return nil, 0, &FileError{Op: "reading", Path: path, Err: fmt.Errorf("not valid YAML (fix it, or move it away to start afresh): %w", err)}
 	}
-	return &f, info.Mode().Perm(), nil
+	return f, info.Mode().Perm(), nil
 }
+
+// decodeFile parses the file with viper, which reads it and nothing else:
+// precedence is resolved in one place, Config.GetWithSource. viper folds
+// keys to lower case, so profile names are case-insensitive (ProfileKey);
+// a delimiter no YAML key uses keeps a dotted profile name whole.
+func decodeFile(data []byte) (*File, error) {
+	v := viper.NewWithOptions(viper.KeyDelimiter("\x00"))
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+		return nil, err
+	}
+	var f File
+	if err := v.Unmarshal(&f); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// ProfileKey is the name a profile is stored and looked up under: viper
+// reads keys case-insensitively, so "Prod" and "prod" are one profile.
+func ProfileKey(name string) string { return strings.ToLower(name) }
 
 // holdsKey reports whether any profile stores an API key.
 func (f *File) holdsKey() bool {
