@@ -4,18 +4,26 @@
 //
 // Read it top-down:
 //
-//   - loop.go: the Loop. One goroutine polls every Target when it is due, on
-//     the injected clock, until all are done, the deadline passes or the
-//     context ends. failure.go holds its rules for a failed poll (backoff
-//     with jitter, Retry-After, the not-yet-visible grace, the failure cap);
-//     fetch.go the GET that keeps a failed answer's Retry-After.
-//   - runs.go: Runs, the wait on runs from targets to exit code, with its
-//     flags in options.go, and run_state.go, what it knows of each run
-//     between polls.
-//   - view.go, view_live.go: progress on stderr, a live line on a terminal
-//     and one line per change elsewhere.
-//   - record.go: Record, a run once the wait has ended, and report_*.go, the
-//     reports. Each report is an independent writer over []Record that takes
-//     only what it needs (an io.Writer, a path, an environment lookup), so
-//     each can be tested alone and a new one added without touching the rest.
+//  1. The loop, which knows nothing of runs. target.go: a Target is polled
+//     by its PollFunc, which returns an Outcome (done, or a failed request
+//     with the server's Retry-After). loop.go: Loop polls every Target when
+//     due from one goroutine, on the injected clock, until all are done, the
+//     deadline passes or the context ends. failure.go: what a failed poll
+//     means (backoff with jitter, Retry-After as a floor, the not-yet-visible
+//     grace, the cap on failures in a row, a rejected key ending the wait).
+//     fetch.go: GetJSON, the GET a PollFunc makes, which keeps Retry-After.
+//  2. The wait on runs. options.go: its flags. runs.go: Runs, from targets to
+//     exit code. run_state.go: what it knows of each run between polls.
+//  3. The views, on stderr. view.go: the interface and one line per change
+//     (off a terminal); view_live.go: the spinner line on a terminal;
+//     view_format.go: counts, statuses and elapsed times in words.
+//  4. The reports. record.go: Record, a run once the wait has ended.
+//     finish.go calls each report; every report_*.go is an independent
+//     writer over []Record taking only what it needs (an io.Writer, a path,
+//     an environment lookup): the summary, the data on stdout and its case
+//     table (shared with `run get`), JUnit, GitHub annotations, step summary
+//     and outputs, the SKIPPED warnings and the resume hint.
+//
+// To wait for something new, give a Loop a Target whose PollFunc calls
+// GetJSON and says when it is done; the pacing and failure rules come free.
 package wait

@@ -43,16 +43,21 @@ func (o *Options) Validate() error {
 	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
 		return err
 	}
-	if o.JUnitFile == "" {
+	return ValidateJUnitPath(o.JUnitFile)
+}
+
+// ValidateJUnitPath fails early on a --junit path that cannot be written,
+// so the mistake shows before anything is sent rather than after a wait.
+func ValidateJUnitPath(path string) error {
+	if path == "" {
 		return nil
 	}
-	if st, err := os.Stat(o.JUnitFile); err == nil && st.IsDir() {
-		return cmdutil.FlagErrorf("--junit %s is a directory; name a file", o.JUnitFile)
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return cmdutil.FlagErrorf("--junit %s is a directory; name a file", path)
 	}
-	dir := filepath.Dir(o.JUnitFile)
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return cmdutil.FlagErrorf("--junit %s: directory %s does not exist", o.JUnitFile, dir)
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return cmdutil.FlagErrorf("--junit %s: directory %s does not exist", path, dir)
 	}
 	return nil
 }

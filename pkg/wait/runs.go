@@ -69,7 +69,7 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 	for _, t := range targets {
 		s := newRunState(t, start)
 		s.poll.Poll = func(ctx context.Context) Outcome {
-			d, o := fetchRun(ctx, client, loop.Clock, t.ShortID)
+			d, o := fetchRun(ctx, client, loop.Clock, s.target.ShortID)
 			if o.Err != nil {
 				return o
 			}

@@ -2,14 +2,13 @@
 package get
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/lazyregexp"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // Test case filters of get run (the service's testCases query member).
@@ -102,20 +101,5 @@ func validate(o *Options, changed func(string) bool) error {
 	case o.Legacy && o.JUnitFile != "":
 		return cmdutil.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
 	}
-	return validateJUnitPath(o.JUnitFile)
-}
-
-// validateJUnitPath fails early on a path that cannot be written, so the
-// mistake shows before the request rather than after it.
-func validateJUnitPath(path string) error {
-	if path == "" {
-		return nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return cmdutil.FlagErrorf("--junit %s is a directory; name a file", path)
-	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return cmdutil.FlagErrorf("--junit %s: directory %s does not exist", path, filepath.Dir(path))
-	}
-	return nil
+	return wait.ValidateJUnitPath(o.JUnitFile)
 }
