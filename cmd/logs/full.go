@@ -14,17 +14,26 @@ import (
 
 const masked = "****"
 
-// maskHeaders hides the values of credential headers the agent sent. They
-// are the tested application's secrets, and logs end up in CI output and
-// artifacts; the header names stay, so a reader sees a key was sent.
-func maskHeaders(calls []api.APICallEntry) {
-	for i := range calls {
-		for name, value := range calls[i].RequestHeaders {
+// maskHeaders hides the values of credential headers the agent sent, in
+// the decoded answer (tables) and in the service's document (-o json, yaml,
+// --jq). They are the tested application's secrets, and logs end up in CI
+// output and artifacts; the header names stay, so a reader sees a key was
+// sent.
+func maskHeaders(resp *api.LogsResponse) error {
+	for i := range resp.APICalls {
+		for name, value := range resp.APICalls[i].RequestHeaders {
 			if secretHeader(name) && value != "" {
-				calls[i].RequestHeaders[name] = maskValue(name, value)
+				resp.APICalls[i].RequestHeaders[name] = maskValue(name, value)
 			}
 		}
 	}
+	// apiCalls[i].requestHeaders[name]
+	return resp.EditStrings(func(path []string, value string) (string, bool) {
+		if len(path) != 4 || path[0] != "apiCalls" || path[2] != "requestHeaders" || !secretHeader(path[3]) || value == "" {
+			return value, false
+		}
+		return maskValue(path[3], value), true
+	})
 }
 
 func secretHeader(name string) bool {

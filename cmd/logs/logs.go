@@ -169,7 +169,9 @@ func logsRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	maskHeaders(resp.APICalls)
+	if err := maskHeaders(resp); err != nil {
+		return err
+	}
 	if out.IsStructured() {
 		err = output.Print(ios.Out, out, resp)
 	} else {

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -79,17 +80,37 @@ func TestPerlOnlyPatternsPassWithWarning(t *testing.T) {
 	}
 }
 
+// Credential headers are masked in the decoded answer (tables) and in the
+// service's document (-o json), which is otherwise printed as sent.
 func TestMaskHeaders(t *testing.T) {
-	calls := []api.APICallEntry{{RequestHeaders: map[string]string{
+	headers := map[string]string{
 		"Authorization": "Bearer sk_live_123", "Cookie": "sid=abc", "X-Api-Key": "k1", "X-Auth-Token": "t1",
 		"Proxy-Authorization": "Basic dXNlcjpwYXNz", "Accept": "application/json", "X-Request-Id": "42", "Authorization2": "",
-	}}}
-	maskHeaders(calls)
+	}
+	doc, _ := json.Marshal(map[string]any{"kind": "apiCalls", "apiCalls": []any{map[string]any{"requestHeaders": headers}}, "novel": "kept"})
+	var resp api.LogsResponse
+	if err := json.Unmarshal(doc, &resp); err != nil {
+		t.Fatal(err)
+	}
+	resp.SetRawJSON(doc)
+	if err := maskHeaders(&resp); err != nil {
+		t.Fatal(err)
+	}
+	var printed struct {
+		APICalls []api.APICallEntry `json:"apiCalls"`
+		Novel    string             `json:"novel"`
+	}
+	if err := json.Unmarshal(resp.RawJSON(), &printed); err != nil || printed.Novel != "kept" || len(printed.APICalls) != 1 {
+		t.Fatalf("%v: %s", err, resp.RawJSON())
+	}
 	want := map[string]string{"Authorization": "Bearer ****", "Cookie": "****", "X-Api-Key": "****", "X-Auth-Token": "****",
 		"Proxy-Authorization": "Basic ****", "Accept": "application/json", "X-Request-Id": "42", "Authorization2": ""}
 	for k, v := range want {
-		if got := calls[0].RequestHeaders[k]; got != v {
+		if got := resp.APICalls[0].RequestHeaders[k]; got != v {
 			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+		if got := printed.APICalls[0].RequestHeaders[k]; got != v {
+			t.Errorf("document: %s: %q, want %q", k, got, v)
 		}
 	}
 }

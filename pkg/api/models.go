@@ -75,6 +75,7 @@ type RunParameters struct {
 
 // StartRunResponse is the response of POST /v1/run (2.3).
 type StartRunResponse struct {
+	Raw     `json:"-"`
 	Success bool       `json:"success"`
 	Run     StartedRun `json:"run"`
 }
@@ -96,6 +97,7 @@ type TestPlan struct {
 
 // RunDetail is the response of GET /v1/run/{shortId} (2.4).
 type RunDetail struct {
+	Raw          `json:"-"`
 	ID           string        `json:"id"`
 	ShortID      string        `json:"shortId"`
 	Status       string        `json:"status"`
@@ -148,6 +150,7 @@ type IssueTestCase struct {
 // LegacyRunDetail is the older run detail served by the deprecated legacy
 // address: failed test cases only, and a UUID id.
 type LegacyRunDetail struct {
+	Raw             `json:"-"`
 	ID              string        `json:"id"`
 	ShortID         string        `json:"shortId"`
 	Status          string        `json:"status"`
@@ -157,6 +160,7 @@ type LegacyRunDetail struct {
 
 // RunSummary is one item of GET /v1/run (2.5).
 type RunSummary struct {
+	Raw                 `json:"-"`
 	ShortID             string   `json:"shortId"`
 	Status              string   `json:"status"`
 	Result              *string  `json:"result"`
@@ -179,6 +183,7 @@ type RunSummary struct {
 
 // RunList is the response of GET /v1/run.
 type RunList struct {
+	Raw    `json:"-"`
 	Runs   []RunSummary `json:"runs"`
 	Total  int32        `json:"total"`
 	Limit  int32        `json:"limit"`
@@ -187,6 +192,7 @@ type RunList struct {
 
 // TestCase is one item of GET /v1/test-cases (2.6).
 type TestCase struct {
+	Raw                `json:"-"`
 	ID                 string       `json:"id"`
 	Name               string       `json:"name"`
 	IsEnabled          bool         `json:"isEnabled"`
@@ -212,6 +218,7 @@ type TestCaseRun struct {
 
 // TestCaseList is the response of GET /v1/test-cases.
 type TestCaseList struct {
+	Raw       `json:"-"`
 	TestCases []TestCase `json:"testCases"`
 	Total     int32      `json:"total"`
 	Limit     int32      `json:"limit"`
@@ -233,6 +240,7 @@ type CreateTestCaseRequest struct {
 // CreateTestCaseResponse is the success body of POST /v1/test-cases. Only the
 // generation status is published; the other fields are kept as they come.
 type CreateTestCaseResponse struct {
+	Raw              `json:"-"`
 	ID               string `json:"id,omitempty"`
 	Name             string `json:"name,omitempty"`
 	IsEnabled        bool   `json:"isEnabled"`
@@ -247,6 +255,7 @@ const (
 
 // TunnelStatus is the response of GET /v1/remote-tunnels/{runnerId}/status (2.8).
 type TunnelStatus struct {
+	Raw         `json:"-"`
 	Status      string           `json:"status"`
 	Connections int              `json:"connections"`
 	Hostnames   []TunnelHostname `json:"hostnames"`
@@ -296,6 +305,7 @@ type LogsQuery struct {
 
 // LogsResponse is the response of the logs operation.
 type LogsResponse struct {
+	Raw                `json:"-"`
 	RunTestCaseShortID string         `json:"runTestCaseShortId"`
 	Kind               string         `json:"kind"`
 	TotalMatched       int32          `json:"totalMatched"`

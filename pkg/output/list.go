@@ -15,6 +15,8 @@ import (
 //
 //   - JSON streams the service's own envelope, {"<key>": [item, …],
 //     <meta…>}, item by item, indented exactly as Print would indent it.
+//     Each item is its RawJSON when it has one (see RawDocument): the
+//     service's bytes, unknown fields and key order kept.
 //     If the listing fails half-way the document is left unterminated, so a
 //     consumer fails loudly instead of taking a partial list as complete.
 //   - Table, off a terminal, writes each page as it comes, the header once.
@@ -38,7 +40,7 @@ type ListWriter[T any] struct {
 	out   *bufio.Writer
 	count int
 	items []json.RawMessage // YAML and jq only
-	item  *itemEncoder      // JSON only
+	buf   []byte            // JSON only: the item being written
 	begun bool              // JSON only: the opening of the document is written
 	done  bool
 	err   error
@@ -84,14 +86,16 @@ func (l *ListWriter[T]) add(items []T) error {
 		}
 		return l.table.Render()
 	case l.opts.format() == FormatJSON && l.opts.JQ == "":
-		if l.item == nil {
-			l.item = newItemEncoder("    ", "  ")
-		}
 		for _, it := range items {
-			b, err := l.item.encode(it)
+			doc, err := document(it)
 			if err != nil {
 				return err
 			}
+			b, err := indentJSON(l.buf[:0], doc, "    ", "  ")
+			if err != nil {
+				return err
+			}
+			l.buf = b[:0]
 			l.beginJSON()
 			if l.count > 0 {
 				l.out.WriteByte(',')
@@ -103,9 +107,9 @@ func (l *ListWriter[T]) add(items []T) error {
 		return l.out.Flush()
 	default:
 		for _, it := range items {
-			b, err := json.Marshal(it)
+			b, err := document(it)
 			if err != nil {
-				return fmt.Errorf("encoding JSON: %w", err)
+				return err
 			}
 			l.items = append(l.items, b)
 			l.count++
@@ -160,7 +164,10 @@ func (l *ListWriter[T]) close(meta map[string]any) error {
 		l.out.WriteByte(']')
 		for _, k := range keys {
 			kb, _ := json.Marshal(k)
-			vb, err := marshalJSON(meta[k], "  ", "  ")
+			vb, err := marshalJSON(meta[k])
+			if err == nil {
+				vb, err = indentJSON(nil, vb, "  ", "  ")
+			}
 			if err != nil {
 				return err
 			}

@@ -12,10 +12,21 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
+// RawDocument is a value that carries the JSON document it was decoded
+// from: the api models, whose RawJSON is the service's answer. Print and
+// ListWriter print that document instead of encoding the value, so fields
+// this client does not know are kept and absent fields stay absent. A nil
+// RawJSON (a model built by hand) falls back to encoding the value.
+type RawDocument interface {
+	RawJSON() json.RawMessage
+}
+
 // Print writes data as JSON, YAML or the results of --jq. Tables are built
 // with NewTable instead, since only the command knows its columns; Print
 // returns an error for the table format.
 //
+// The document printed is data's RawJSON when it has one (the service's
+// own bytes, key order and numbers as sent), else data encoded as JSON.
 // JSON is indented by two spaces and ends with a newline; control
 // characters inside strings are escaped, so service text cannot reach the
 // terminal as an escape sequence. YAML carries the JSON field names in the
@@ -24,70 +35,66 @@ import (
 // values as compact JSON. A jq runtime error is returned after the results
 // that preceded it.
 func Print(w io.Writer, o Options, data any) error {
-	if o.JQ != "" {
-		v, err := toGeneric(data)
+	f, err := ParseFormat(string(o.Format))
+	if err != nil && o.JQ == "" {
+		return err
+	}
+	if o.JQ == "" && f == FormatTable {
+		return errors.New("output: the table format is rendered with NewTable, not Print")
+	}
+	doc, err := document(data)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.JQ != "":
+		v, err := decodeGeneric(doc)
 		if err != nil {
 			return err
 		}
 		return runJQ(w, o.JQ, v)
+	case f == FormatYAML:
+		return writeYAMLFromJSON(w, doc)
 	}
-	f, err := ParseFormat(string(o.Format))
+	b, err := indentJSON(nil, doc, "", "  ")
 	if err != nil {
 		return err
 	}
-	switch f {
-	case FormatJSON:
-		b, err := marshalJSON(data, "", "  ")
-		if err != nil {
-			return err
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// document is the JSON document of data: its RawJSON when it has one,
+// else data encoded.
+func document(data any) ([]byte, error) {
+	if r, ok := data.(RawDocument); ok {
+		if b := r.RawJSON(); b != nil {
+			return b, nil
 		}
-		_, err = w.Write(append(b, '\n'))
-		return err
-	case FormatYAML:
-		return printYAML(w, data)
 	}
-	return errors.New("output: the table format is rendered with NewTable, not Print")
+	return marshalJSON(data)
 }
 
-// marshalJSON indents like json.MarshalIndent but leaves <, > and & alone:
-// the output is for terminals and programs, not HTML.
-func marshalJSON(v any, prefix, indent string) ([]byte, error) {
-	return newItemEncoder(prefix, indent).encode(v)
-}
-
-// itemEncoder reuses one buffer for many values, as a streamed list does.
-type itemEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-func newItemEncoder(prefix, indent string) *itemEncoder {
-	e := &itemEncoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	e.enc.SetIndent(prefix, indent)
-	return e
-}
-
-// encode returns v's JSON without the trailing newline; the result is only
-// valid until the next call.
-func (e *itemEncoder) encode(v any) ([]byte, error) {
-	e.buf.Reset()
-	if err := e.enc.Encode(v); err != nil {
+// indentJSON appends doc, indented, with unsafe runes escaped (see
+// escapeUnsafeJSON) to dst. It fails on a document that is not valid JSON.
+func indentJSON(dst, doc []byte, prefix, indent string) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	if err := json.Indent(buf, doc, prefix, indent); err != nil {
 		return nil, fmt.Errorf("encoding JSON: %w", err)
 	}
-	return escapeUnsafeJSON(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
+	return escapeUnsafeJSON(buf.Bytes()), nil
 }
 
-// toGeneric turns any value into what JSON decoding would give: maps keyed
-// by the JSON field names. Numbers stay json.Number so that large integers
-// keep every digit.
-func toGeneric(data any) (any, error) {
-	b, err := json.Marshal(data)
-	if err != nil {
+// marshalJSON encodes v compactly, leaving <, > and & alone: the output is
+// for terminals and programs, not HTML.
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding JSON: %w", err)
 	}
-	return decodeGeneric(b)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func decodeGeneric(b []byte) (any, error) {

@@ -11,17 +11,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// printYAML goes through JSON so that YAML shows the same field names as
-// JSON (the service's), and builds a yaml.Node tree from the JSON tokens so
-// that fields also keep their JSON order; a map would sort them.
-func printYAML(w io.Writer, data any) error {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("encoding JSON: %w", err)
-	}
-	return writeYAMLFromJSON(w, b)
-}
-
+// writeYAMLFromJSON builds a yaml.Node tree from the tokens of the JSON
+// document b, so that YAML shows the same field names as JSON (the
+// service's) in the same order; a map would sort them.
 func writeYAMLFromJSON(w io.Writer, b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()

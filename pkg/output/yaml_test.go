@@ -12,7 +12,7 @@ import (
 func TestYAMLEscapesBidiOverridesAndKeepsThem(t *testing.T) {
 	var b bytes.Buffer
 	in := map[string]any{"a\u202ek": "x\u202ey", "plain": "\u2067only", "c1": "\u009b2J\u202e", "n": 1}
-	if err := printYAML(&b, in); err != nil {
+	if err := Print(&b, Options{Format: FormatYAML}, in); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.ContainsRune(b.Bytes(), 0x202e) || bytes.ContainsRune(b.Bytes(), 0x2067) {

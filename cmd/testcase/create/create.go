@@ -2,10 +2,8 @@
 package create
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -109,50 +107,22 @@ func createRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	// Raw rather than CreateTestCase: only the generation status of the
-	// answer is published, and -o json should show all of it, not just the
-	// fields our model knows. The retry policy is the same.
-	resp, err := client.Raw(ctx, http.MethodPost, createPath, nil, body)
-	if err != nil {
-		return err
-	}
-	var created api.CreateTestCaseResponse
-	doc, err := decodeResponse(resp, &created)
+	// One call: pkg/api repeats a POST only when it surely never arrived.
+	created, err := client.CreateTestCase(ctx, opts.Request)
 	if err != nil {
 		return err
 	}
 	ios := f.IOStreams
 	if out.IsStructured() {
-		err = output.Print(ios.Out, out, doc)
+		err = output.Print(ios.Out, out, created) // the service's document, every field as sent
 	} else if created.ID != "" {
 		_, err = fmt.Fprintln(ios.Out, termtext.SanitizeLine(created.ID))
 	}
 	if err != nil {
 		return err
 	}
-	printNote(f, opts.Request.Name, created)
+	printNote(f, opts.Request.Name, *created)
 	return nil
-}
-
-// decodeResponse reads the answer both as our model and as a generic
-// document that keeps every field and number as sent.
-func decodeResponse(resp *api.Response, into *api.CreateTestCaseResponse) (any, error) {
-	bad := func(err error) error {
-		return &api.DecodeError{Method: http.MethodPost, Path: createPath, Status: resp.StatusCode, Err: err}
-	}
-	if err := json.Unmarshal(resp.Body, into); err != nil {
-		return nil, bad(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(resp.Body))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, bad(err)
-	}
-	if _, ok := doc.(map[string]any); !ok {
-		return nil, bad(errors.New("expected a JSON object"))
-	}
-	return doc, nil
 }
 
 // printNote says on stderr what a new user would not guess: the test is

@@ -39,7 +39,9 @@ func TestEachState(t *testing.T) {
 			URL       string `json:"url"`
 		} `json:"hostnames"`
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil || st.Status != "healthy" || st.Connections != 5 ||
+	// -o json is the service's document: the health derived for the table
+	// is not invented there.
+	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil || strings.Contains(r.Stdout, `"status"`) || st.Connections != 5 ||
 		len(st.Hostnames) != 1 || st.Hostnames[0].LocalPort != 5173 {
 		t.Errorf("json: %v %+v", err, st)
 	}

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Raw keeps the JSON document a model was decoded from, byte for byte. The
+// contract makes -o json the service's own document: fields this client
+// does not know are kept, and fields the service did not send are not
+// invented, which re-encoding the typed model could do neither of. Every
+// answer model embeds it; pkg/output prints RawJSON when it is set.
+//
+// A model built by hand (tests, the sandbox) has no raw document, and is
+// printed by encoding its fields.
+type Raw struct {
+	raw json.RawMessage
+}
+
+// RawJSON returns the service's document, or nil for a model that was not
+// decoded from an answer.
+func (r Raw) RawJSON() json.RawMessage { return r.raw }
+
+// SetRawJSON replaces the kept document: for a caller that must change
+// what is printed (see EditStrings) or builds a model from another source.
+func (r *Raw) SetRawJSON(b []byte) { r.raw = json.RawMessage(bytes.TrimSpace(b)) }
+
+// rawKeeper is a model embedding Raw.
+type rawKeeper interface{ SetRawJSON([]byte) }
+
+// keepRaw stores body in out when out embeds Raw. body is the answer's own
+// buffer, which nothing writes to after it was read.
+func keepRaw(out any, body []byte) {
+	if k, ok := out.(rawKeeper); ok {
+		k.SetRawJSON(body)
+	}
+}
+
+// decodeItems decodes each element of a list on its own, so that each keeps
+// its own bytes: `run list --all -o json` prints items, not pages.
+func decodeItems[T any, PT interface {
+	*T
+	rawKeeper
+}](items []json.RawMessage) ([]T, error) {
+	if items == nil {
+		return nil, nil
+	}
+	out := make([]T, len(items))
+	for i, b := range items {
+		if err := json.Unmarshal(b, PT(&out[i])); err != nil {
+			return nil, err
+		}
+		PT(&out[i]).SetRawJSON(b)
+	}
+	return out, nil
+}
