@@ -18,6 +18,7 @@ var passthroughAnswers = map[string]string{
 	"GET /v1/run/r1": `{"status": "COMPLETED", "shortId": "r1", "result": "PASSED",
 		"novelField": {"zeta": 1, "alpha": [2.50, "x", null]},
 		"runTestCases": [{"shortId": "r1-1", "name": "n", "status": "COMPLETED", "result": "PASSED", "novelScore": 0.97}]}`,
+	"GET /v1/run/r2":      `{"shortId": "r2", "status": "COMPLETED", "result": "PASSED", "runTestCases": [], "novelTag": "second"}`,
 	"POST /v1/run":        `{"run": {"shortId": "s1", "url": "https://app.invalid/s1", "testCount": 1, "novelQueue": 3}, "success": true}`,
 	"POST /v1/test-cases": `{"generationStatus": "GENERATING", "id": "c9", "novelOwner": {"name": "ci"}}`,
 	"GET /v1/run-test-case/r1-1/logs": `{"kind": "console", "runTestCaseShortId": "r1-1", "totalMatched": 1, "returned": 1,
@@ -65,6 +66,7 @@ func TestJSONOutputIsTheServiceDocument(t *testing.T) {
 	}{
 		{[]string{"run", "get", "r1"}, "GET /v1/run/r1"},
 		{[]string{"run", "start", "--plan", "pln_x"}, "POST /v1/run"},
+		{[]string{"run", "wait", "r1"}, "GET /v1/run/r1"},
 		{[]string{"testcase", "create", "--name", "n", "--goal", "g", "--app", "app_x"}, "POST /v1/test-cases"},
 		{[]string{"logs", "r1-1", "--kind", "console"}, "GET /v1/run-test-case/r1-1/logs"},
 		{[]string{"tunnel", "status", "runner-1"}, "GET /v1/remote-tunnels/runner-1/status"},
@@ -100,5 +102,15 @@ func TestRunGetKeepsUnknownFieldsAndInventsNone(t *testing.T) {
 	want := "status: COMPLETED\nshortId: r1\nresult: PASSED\nnovelField:\n  zeta: 1\n  alpha:\n    - 2.50\n    - x\n    - null\n"
 	if !strings.HasPrefix(r.Stdout, want) {
 		t.Errorf("yaml:\n%s\nwant it to begin\n%s", r.Stdout, want)
+	}
+}
+
+// Several runs waited on are one array of the service's documents.
+func TestWaitPrintsEachRunAsTheServiceSentIt(t *testing.T) {
+	e := passthroughEnv(t)
+	r := e.Run("run", "wait", "r1", "r2", "-o", "json").Expect(t, 0)
+	want := indented(t, "["+passthroughAnswers["GET /v1/run/r1"]+","+passthroughAnswers["GET /v1/run/r2"]+"]")
+	if r.Stdout != want {
+		t.Errorf("stdout\n%s\nwant\n%s", r.Stdout, want)
 	}
 }

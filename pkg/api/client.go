@@ -297,7 +297,7 @@ func decode(method, path string, resp *Response, out any) error {
 	if err := json.Unmarshal(resp.Body, out); err != nil {
 		return &DecodeError{Method: method, Path: path, Status: resp.StatusCode, Excerpt: excerpt(resp.Body), Err: err}
 	}
-	keepRaw(out, resp.Body)
+	KeepRaw(out, resp.Body)
 	return nil
 }
 

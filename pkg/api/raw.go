@@ -28,9 +28,11 @@ func (r *Raw) SetRawJSON(b []byte) { r.raw = json.RawMessage(bytes.TrimSpace(b))
 // rawKeeper is a model embedding Raw.
 type rawKeeper interface{ SetRawJSON([]byte) }
 
-// keepRaw stores body in out when out embeds Raw. body is the answer's own
-// buffer, which nothing writes to after it was read.
-func keepRaw(out any, body []byte) {
+// KeepRaw stores body, the answer out was decoded from, in out when out
+// embeds Raw. The client does it for every answer it decodes; a caller that
+// decodes an answer itself (the wait engine's polls) calls it after
+// json.Unmarshal. body must not be written to afterwards.
+func KeepRaw(out any, body []byte) {
 	if k, ok := out.(rawKeeper); ok {
 		k.SetRawJSON(body)
 	}

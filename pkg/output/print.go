@@ -64,15 +64,35 @@ func Print(w io.Writer, o Options, data any) error {
 	return err
 }
 
-// document is the JSON document of data: its RawJSON when it has one,
-// else data encoded.
+// document is the JSON document of data: data itself when it is a
+// json.RawMessage, its RawJSON when it has one, else data encoded.
 func document(data any) ([]byte, error) {
+	if b, ok := data.(json.RawMessage); ok {
+		return b, nil
+	}
 	if r, ok := data.(RawDocument); ok {
 		if b := r.RawJSON(); b != nil {
 			return b, nil
 		}
 	}
 	return marshalJSON(data)
+}
+
+// Array is one JSON array of the documents of items (see document), for
+// printing several answers, such as the runs of one wait, as one document.
+func Array[T any](items []T) (json.RawMessage, error) {
+	b := []byte{'['}
+	for i, it := range items {
+		doc, err := document(it)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, doc...)
+	}
+	return append(b, ']'), nil
 }
 
 // indentJSON appends doc, indented, with unsafe runes escaped (see

@@ -30,6 +30,7 @@ func GetJSON(ctx context.Context, c *api.Client, clk clock.Clock, path string, q
 	if err := json.Unmarshal(resp.Body, out); err != nil {
 		return Outcome{Err: unreadable(path, q, resp.StatusCode, err)}
 	}
+	api.KeepRaw(out, resp.Body) // -o json prints the service's document
 	return Outcome{}
 }
 

@@ -17,7 +17,11 @@ func WriteData(ios *iostreams.IOStreams, o output.Options, recs []Record) error 
 		case !several:
 			return output.Print(ios.Out, o, runs[0])
 		}
-		return output.Print(ios.Out, o, runs)
+		doc, err := output.Array(runs) // each run's document as the service sent it
+		if err != nil {
+			return err
+		}
+		return output.Print(ios.Out, o, doc)
 	}
 	cases := make([]RunCases, 0, len(runs))
 	for _, d := range runs {
