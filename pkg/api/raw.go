@@ -37,22 +37,3 @@ func KeepRaw(out any, body []byte) {
 		k.SetRawJSON(body)
 	}
 }
-
-// decodeItems decodes each element of a list on its own, so that each keeps
-// its own bytes: `run list --all -o json` prints items, not pages.
-func decodeItems[T any, PT interface {
-	*T
-	rawKeeper
-}](items []json.RawMessage) ([]T, error) {
-	if items == nil {
-		return nil, nil
-	}
-	out := make([]T, len(items))
-	for i, b := range items {
-		if err := json.Unmarshal(b, PT(&out[i])); err != nil {
-			return nil, err
-		}
-		PT(&out[i]).SetRawJSON(b)
-	}
-	return out, nil
-}

@@ -40,7 +40,7 @@ type ListWriter[T any] struct {
 	out   *bufio.Writer
 	count int
 	items []json.RawMessage // YAML and jq only
-	buf   []byte            // JSON only: the item being written
+	buf   bytes.Buffer      // JSON only: the item being written
 	begun bool              // JSON only: the opening of the document is written
 	done  bool
 	err   error
@@ -86,16 +86,16 @@ func (l *ListWriter[T]) add(items []T) error {
 		}
 		return l.table.Render()
 	case l.opts.format() == FormatJSON && l.opts.JQ == "":
-		for _, it := range items {
-			doc, err := document(it)
+		for i := range items {
+			doc, err := document(&items[i]) // a pointer: boxing the item would copy it
+
 			if err != nil {
 				return err
 			}
-			b, err := indentJSON(l.buf[:0], doc, "    ", "  ")
+			b, err := indentJSON(&l.buf, doc, "    ", "  ")
 			if err != nil {
 				return err
 			}
-			l.buf = b[:0]
 			l.beginJSON()
 			if l.count > 0 {
 				l.out.WriteByte(',')
@@ -106,8 +106,8 @@ func (l *ListWriter[T]) add(items []T) error {
 		}
 		return l.out.Flush()
 	default:
-		for _, it := range items {
-			b, err := document(it)
+		for i := range items {
+			b, err := document(&items[i])
 			if err != nil {
 				return err
 			}
@@ -166,7 +166,7 @@ func (l *ListWriter[T]) close(meta map[string]any) error {
 			kb, _ := json.Marshal(k)
 			vb, err := marshalJSON(meta[k])
 			if err == nil {
-				vb, err = indentJSON(nil, vb, "  ", "  ")
+				vb, err = indentJSON(&l.buf, vb, "  ", "  ")
 			}
 			if err != nil {
 				return err

@@ -56,7 +56,7 @@ func Print(w io.Writer, o Options, data any) error {
 	case f == FormatYAML:
 		return writeYAMLFromJSON(w, doc)
 	}
-	b, err := indentJSON(nil, doc, "", "  ")
+	b, err := indentJSON(new(bytes.Buffer), doc, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -95,10 +95,11 @@ func Array[T any](items []T) (json.RawMessage, error) {
 	return append(b, ']'), nil
 }
 
-// indentJSON appends doc, indented, with unsafe runes escaped (see
-// escapeUnsafeJSON) to dst. It fails on a document that is not valid JSON.
-func indentJSON(dst, doc []byte, prefix, indent string) ([]byte, error) {
-	buf := bytes.NewBuffer(dst)
+// indentJSON indents doc into buf (emptied first) and returns it with
+// unsafe runes escaped (see escapeUnsafeJSON); the result is valid until buf
+// is used again. It fails on a document that is not valid JSON.
+func indentJSON(buf *bytes.Buffer, doc []byte, prefix, indent string) ([]byte, error) {
+	buf.Reset()
 	if err := json.Indent(buf, doc, prefix, indent); err != nil {
 		return nil, fmt.Errorf("encoding JSON: %w", err)
 	}
