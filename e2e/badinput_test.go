@@ -135,7 +135,8 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"testcase list bad app", []string{"testcase", "list", "--app", "web"}, []string{"--app", `"web"`, "app_<id>"}, nil, ""},
 		{"testcase list empty label", []string{"testcase", "list", "--label", "smoke,"}, []string{"--label", "empty"}, nil, ""},
 		{"testcase list bad enabled", []string{"testcase", "list", "--enabled", "maybe"}, []string{"--enabled", `"maybe"`}, nil, ""},
-		{"testcase list zero limit", []string{"testcase", "list", "--limit", "0"}, []string{"--limit", "at least 1"}, nil, ""},
+		{"testcase list zero limit", []string{"testcase", "list", "--limit", "0"}, []string{"--limit", "between 1 and 100"}, nil, ""},
+		{"testcase list huge limit", []string{"testcase", "list", "-L", "101"}, []string{"--limit", "between 1 and 100"}, nil, ""},
 		{"testcase list negative offset", []string{"testcase", "list", "--offset", "-5"}, []string{"--offset", "negative"}, nil, ""},
 
 		// testcase create.

@@ -9,13 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/lazyregexp"
-)
-
-// Page sizes: the service's default page, and the largest it accepts,
-// which --all uses to need as few requests as possible.
-const (
-	DefaultLimit = 20
-	MaxLimit     = 100
+	"github.com/testctl/testctl/pkg/paginate"
 )
 
 var planPattern = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
@@ -28,9 +22,7 @@ type Options struct {
 	Trigger string
 	Branch  string
 	Plan    string
-	Limit   int
-	Offset  int
-	All     bool
+	paginate.Flags
 }
 
 // Valid values of the enum filters, for validation and completion.
@@ -46,12 +38,9 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list [flags]",
 		Short: "List runs, newest first",
-		Long: `List the project's runs (GET /v1/run), newest first, one page at a time
-(--limit, --offset), or every page with --all.
+		Long: `List the project's runs (GET /v1/run), newest first.
 
---all streams: each page is printed as it arrives, so memory stays flat over a
-long history and -o json is still one JSON document ({"runs": [...], "total": N}).
-With --all, --limit is the page size (default and maximum ` + "100" + `).
+` + paginate.Help("runs") + `
 
 The table shows STATUS/RESULT (a finished run's result alone on a terminal),
 counts of passed, failed and other (errored, skipped, cancelled) test cases,
@@ -77,9 +66,7 @@ and when the run was created: relative on a terminal, RFC 3339 elsewhere.`,
 	fs.StringVar(&opts.Trigger, "trigger", "", "only runs started by this `TRIGGER`: "+strings.Join(triggers(), ", "))
 	fs.StringVar(&opts.Branch, "branch", "", "only runs of this branch")
 	fs.StringVar(&opts.Plan, "plan", "", "only runs of this test plan (`pln_…`)")
-	fs.IntVarP(&opts.Limit, "limit", "L", DefaultLimit, "runs per page (1 to 100)")
-	fs.IntVar(&opts.Offset, "offset", 0, "runs to skip, newest first")
-	fs.BoolVar(&opts.All, "all", false, "follow the pages to the end, streaming them")
+	opts.Flags.Register(fs, "runs")
 	for name, values := range map[string][]string{"status": statuses(), "result": results(), "trigger": triggers()} {
 		_ = cmd.RegisterFlagCompletionFunc(name, cmdutil.CompleteEnum(values...))
 	}
@@ -99,16 +86,7 @@ func validate(o *Options, limitSet bool) error {
 	if o.Plan != "" && !planPattern.MatchString(o.Plan) {
 		return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
 	}
-	if o.Limit < 1 || o.Limit > MaxLimit {
-		return cmdutil.FlagErrorf("--limit must be between 1 and %d, not %d", MaxLimit, o.Limit)
-	}
-	if o.Offset < 0 {
-		return cmdutil.FlagErrorf("--offset must not be negative, not %d", o.Offset)
-	}
-	if o.All && !limitSet {
-		o.Limit = MaxLimit
-	}
-	return nil
+	return o.Flags.Check(limitSet)
 }
 
 // checkEnum accepts a value in any case and stores the service's spelling.

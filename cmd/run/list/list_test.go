@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/paginate"
 )
 
 // parse runs the command line through NewCmdList and returns the Options
@@ -18,17 +18,21 @@ func parse(t *testing.T, args ...string) (*Options, error) {
 	return flagtest.Parse(NewCmdList, "", args...)
 }
 
+func page(limit, offset int, all bool) paginate.Flags {
+	return paginate.Flags{Limit: limit, Offset: offset, All: all}
+}
+
 func TestListFlagsToOptions(t *testing.T) {
 	tests := []struct {
 		args []string
 		want Options
 	}{
-		{nil, Options{Limit: DefaultLimit}},
+		{nil, Options{Flags: page(paginate.DefaultLimit, 0, false)}},
 		{[]string{"--status", "running", "--result", "Failed", "--trigger", "codehost", "--branch", "main", "--plan", "pln_x"},
-			Options{Status: "RUNNING", Result: "FAILED", Trigger: "CODEHOST", Branch: "main", Plan: "pln_x", Limit: DefaultLimit}},
-		{[]string{"-L", "5", "--offset", "10"}, Options{Limit: 5, Offset: 10}},
-		{[]string{"--all"}, Options{All: true, Limit: MaxLimit}},
-		{[]string{"--all", "--limit", "7"}, Options{All: true, Limit: 7}},
+			Options{Status: "RUNNING", Result: "FAILED", Trigger: "CODEHOST", Branch: "main", Plan: "pln_x", Flags: page(paginate.DefaultLimit, 0, false)}},
+		{[]string{"-L", "5", "--offset", "10"}, Options{Flags: page(5, 10, false)}},
+		{[]string{"--all"}, Options{Flags: page(paginate.MaxLimit, 0, true)}},
+		{[]string{"--all", "--limit", "7"}, Options{Flags: page(7, 0, true)}},
 	}
 	for _, tt := range tests {
 		o, err := parse(t, tt.args...)
@@ -76,16 +80,5 @@ func TestRelativeTime(t *testing.T) {
 	}
 	if got := relativeTime(now, now.AddDate(0, -2, 0)); got != now.AddDate(0, -2, 0).Local().Format("2006-01-02") {
 		t.Errorf("two months ago: %q", got)
-	}
-}
-
-func TestDropSeenKeepsPagesFromRepeatingARun(t *testing.T) {
-	page := []api.RunSummary{{ShortID: "a"}, {ShortID: "b"}, {ShortID: "c"}}
-	got := dropSeen(page, map[string]bool{"a": true})
-	if len(got) != 2 || got[0].ShortID != "b" || page[0].ShortID != "a" {
-		t.Errorf("%+v (page %+v)", got, page)
-	}
-	if len(dropSeen(page, nil)) != 3 {
-		t.Error("nothing seen dropped runs")
 	}
 }

@@ -3,7 +3,6 @@ package list
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,7 +10,7 @@ import (
 	"github.com/testctl/testctl/cmd/testcase/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/paginate"
 )
 
 // Options are the inputs of `testcase list`.
@@ -21,9 +20,7 @@ type Options struct {
 	App     string
 	Labels  []string
 	Enabled *bool // nil: both
-	Limit   int   // 0: the service's page size
-	Offset  int
-	All     bool
+	paginate.Flags
 }
 
 // NewCmdList builds `testcase list`.
@@ -33,8 +30,9 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the project's test cases",
-		Long: `List the project's test cases, one page at a time (the service's page size is
-20), or every page with --all, which streams them as they arrive.
+		Long: `List the project's test cases (GET /v1/test-cases).
+
+` + paginate.Help("testCases") + `
 
 --label may be repeated or given a comma-separated list; a test case matches
 when it carries any of the labels. On a terminal ids are shortened to 8
@@ -63,9 +61,7 @@ characters and times are relative; elsewhere both are printed in full.`,
 	fl.StringVar(&opts.App, "app", "", "only test cases of this application (`app_ID`)")
 	fl.StringArrayVar(&opts.Labels, "label", nil, "only test cases carrying any of these labels (repeatable or comma-separated)")
 	fl.StringVar(&enabled, "enabled", "", "only enabled (true) or disabled (false) test cases")
-	fl.IntVar(&opts.Limit, "limit", 0, "test cases per page (default: the service's, 20)")
-	fl.IntVar(&opts.Offset, "offset", 0, "skip this many test cases first")
-	fl.BoolVar(&opts.All, "all", false, "follow the pages to the end, streaming the output")
+	opts.Flags.Register(fl, "test cases")
 	_ = cmd.RegisterFlagCompletionFunc("enabled", cobra.FixedCompletions(
 		[]string{"true\tonly enabled test cases", "false\tonly disabled test cases"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -93,13 +89,7 @@ func (o *Options) parse(cmd *cobra.Command, enabled string) error {
 			return cmdutil.FlagErrorf("--enabled must be true or false, not %q", enabled)
 		}
 	}
-	if cmd.Flags().Changed("limit") && o.Limit < 1 {
-		return cmdutil.FlagErrorf("--limit must be at least 1, not %d", o.Limit)
-	}
-	if o.Offset < 0 {
-		return cmdutil.FlagErrorf("--offset must not be negative, not %d", o.Offset)
-	}
-	return nil
+	return o.Flags.Check(cmd.Flags().Changed("limit"))
 }
 
 func listRun(ctx context.Context, opts *Options) error {
@@ -112,62 +102,19 @@ func listRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	lw := output.NewListWriter(f.IOStreams, out, "testCases", headers, newRowFunc(f))
-	q := api.ListTestCasesOptions{ApplicationShortID: opts.App, Labels: opts.Labels, IsEnabled: opts.Enabled,
-		Limit: opts.Limit, Offset: opts.Offset}
-	page, err := client.ListTestCases(ctx, q)
-	if err != nil {
-		return err
+	q := api.ListTestCasesOptions{ApplicationShortID: opts.App, Labels: opts.Labels, IsEnabled: opts.Enabled}
+	cases := paginate.List[api.TestCase]{
+		Key: "testCases", Noun: "test cases", Headers: headers, Row: newRowFunc(f),
+		ID: func(tc api.TestCase) string { return tc.ID },
+		Fetch: func(ctx context.Context, limit, offset int) (*paginate.Page[api.TestCase], error) {
+			q := q
+			q.Limit, q.Offset = limit, offset
+			page, err := client.ListTestCases(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			return &paginate.Page[api.TestCase]{Items: page.TestCases, Total: int(page.Total), Doc: page}, nil
+		},
 	}
-	if !opts.All {
-		if err := lw.Add(page.TestCases...); err != nil {
-			return err
-		}
-		if err := lw.Close(map[string]any{"total": page.Total, "limit": page.Limit, "offset": page.Offset}); err != nil {
-			return err
-		}
-		noneHint(f, out, lw.Count())
-		moreHint(f, out, page, opts.Offset)
-		return nil
-	}
-	// Pages advance by what was returned rather than by --limit, so the
-	// walk is right whatever page size the service chose. The document is
-	// left unterminated on an error (see output.ListWriter), so a consumer
-	// never takes a partial list for the whole.
-	for {
-		if err := lw.Add(page.TestCases...); err != nil {
-			return err
-		}
-		q.Offset += len(page.TestCases)
-		if len(page.TestCases) == 0 || q.Offset >= int(page.Total) {
-			break
-		}
-		if page, err = client.ListTestCases(ctx, q); err != nil {
-			return err
-		}
-	}
-	if err := lw.Close(map[string]any{"total": page.Total}); err != nil {
-		return err
-	}
-	noneHint(f, out, lw.Count())
-	return nil
-}
-
-// noneHint says so when a table is only its header: an empty stdout would
-// look like a failure.
-func noneHint(f *cmdutil.Factory, out output.Options, count int) {
-	if count == 0 && !out.IsStructured() {
-		fmt.Fprintln(f.IOStreams.ErrOut, "No test cases match.")
-	}
-}
-
-// moreHint tells a person at a terminal that the table is one page of more.
-func moreHint(f *cmdutil.Factory, out output.Options, page *api.TestCaseList, offset int) {
-	ios := f.IOStreams
-	shown := offset + len(page.TestCases)
-	if out.IsStructured() || !ios.IsStderrTTY() || len(page.TestCases) == 0 || shown >= int(page.Total) {
-		return
-	}
-	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(fmt.Sprintf(
-		"Showing %d–%d of %d; use --all for every page, or --offset %d for the next.", offset+1, shown, page.Total, shown)))
+	return cases.Run(ctx, f.IOStreams, out, opts.Flags)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/paginate"
 )
 
 // parse runs the command line through NewCmdList and returns the Options
@@ -32,7 +33,7 @@ func TestFlagsToOptions(t *testing.T) {
 		t.Errorf("--enabled true: %v %+v", err, o)
 	}
 	o, err = parse(t)
-	if err != nil || o.Enabled != nil || o.Limit != 0 || o.All {
+	if err != nil || o.Enabled != nil || o.Limit != paginate.DefaultLimit || o.All {
 		t.Errorf("defaults: %v %+v", err, o)
 	}
 }

@@ -1,0 +1,128 @@
+package paginate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+// Page is one answer of a paged list.
+type Page[T any] struct {
+	Items []T
+	Total int
+	// Doc is the answer as a whole (an api list model, which keeps the
+	// service's bytes): what a single page prints as JSON or YAML.
+	Doc any
+}
+
+// List describes one list command.
+type List[T any] struct {
+	Key     string // the array's name in the document: "runs"
+	Noun    string // the records, for messages: "runs"
+	Headers []string
+	Row     func(*output.Table, T)
+	ID      func(T) string // what makes a record the same across pages
+	Fetch   func(ctx context.Context, limit, offset int) (*Page[T], error)
+}
+
+// Run prints one page, or every page with p.All, on ios.Out in the format
+// out asks for.
+func (l List[T]) Run(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
+	if p.All {
+		return l.all(ctx, ios, out, p)
+	}
+	page, err := l.Fetch(ctx, p.Limit, p.Offset)
+	if err != nil {
+		return err
+	}
+	if out.IsStructured() {
+		// One answer: the service's document as it came.
+		if err := output.Print(ios.Out, out, page.Doc); err != nil {
+			return err
+		}
+	} else {
+		lw := output.NewListWriter(ios, out, l.Key, l.Headers, l.Row)
+		if err := lw.Add(page.Items...); err != nil {
+			return err
+		}
+		if err := lw.Close(nil); err != nil {
+			return err
+		}
+	}
+	l.noneHint(ios, out, len(page.Items))
+	moreHint(ios, out, p.Offset, len(page.Items), page.Total)
+	return nil
+}
+
+// all streams every page from p.Offset as one document (see
+// output.ListWriter), holding at most the page being written and the one
+// fetched ahead of it. On an error the JSON document is left unterminated,
+// so a consumer never takes a partial list for the whole.
+func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
+	lw := output.NewListWriter(ios, out, l.Key, l.Headers, l.Row)
+	pages, stop := prefetch(ctx, l.Fetch, p.Limit, p.Offset)
+	defer stop()
+	var previous map[string]bool
+	total := 0
+	for r := range pages {
+		if r.err != nil {
+			return r.err
+		}
+		if err := lw.Add(dropSeen(r.page.Items, previous, l.ID)...); err != nil {
+			return err
+		}
+		previous = ids(r.page.Items, l.ID)
+		total = r.page.Total
+	}
+	if err := lw.Close(map[string]any{"total": total}); err != nil {
+		return err
+	}
+	l.noneHint(ios, out, lw.Count())
+	return nil
+}
+
+// noneHint says so when a table is only its header: an empty stdout would
+// look like a failure.
+func (l List[T]) noneHint(ios *iostreams.IOStreams, out output.Options, count int) {
+	if count == 0 && !out.IsStructured() {
+		fmt.Fprintf(ios.ErrOut, "No %s match.\n", l.Noun)
+	}
+}
+
+// moreHint tells a person at a terminal that the table is one page of more.
+func moreHint(ios *iostreams.IOStreams, out output.Options, offset, count, total int) {
+	shown := offset + count
+	if out.IsStructured() || !ios.IsStderrTTY() || count == 0 || shown >= total {
+		return
+	}
+	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(fmt.Sprintf(
+		"Showing %d–%d of %d; use --all for every page, or --offset %d for the next.", offset+1, shown, total, shown)))
+}
+
+// dropSeen removes records the previous page already held. Lists are newest
+// first, so a record created while --all pages through one shifts every
+// later record one place down and repeats the last record of a page at the
+// top of the next. Only the previous page is remembered, which keeps memory
+// flat.
+func dropSeen[T any](items []T, seen map[string]bool, id func(T) string) []T {
+	if len(seen) == 0 {
+		return items
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		if !seen[id(it)] {
+			kept = append(kept, it)
+		}
+	}
+	return kept
+}
+
+func ids[T any](items []T, id func(T) string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, it := range items {
+		m[id(it)] = true
+	}
+	return m
+}
