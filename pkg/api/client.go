@@ -166,7 +166,9 @@ func (c *Client) do(ctx context.Context, r request) (*Response, error) {
 			if err != nil {
 				return nil, &TransportError{Method: r.method, Path: shown, Err: err}
 			}
-			return resp, httpError(r.method, shown, resp)
+			he := httpError(r.method, shown, resp)
+			he.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), c.clock().Now())
+			return resp, he
 		}
 		var retryAfter time.Duration
 		if resp != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,9 @@ type HTTPError struct {
 	Path       string // path and query as sent, never the host's credentials
 	Message    string // the service's own message, sanitised by whoever prints it
 	Hint       string // what the user can do about it
+	// RetryAfter is the answer's Retry-After (zero when absent), for a
+	// caller that paces its own retries: the wait engine's polls.
+	RetryAfter time.Duration
 }
 
 func (e *HTTPError) Error() string {

@@ -5,13 +5,13 @@
 // Read it top-down:
 //
 //  1. The loop, which knows nothing of runs. target.go: a Target is polled
-//     by its PollFunc, which returns an Outcome (done, or a failed request
-//     with the server's Retry-After). loop.go: Loop polls every Target when
-//     due from one goroutine, on the injected clock, until all are done, the
-//     deadline passes or the context ends. failure.go: what a failed poll
-//     means (backoff with jitter, Retry-After as a floor, the not-yet-visible
-//     grace, the cap on failures in a row, a rejected key ending the wait).
-//     fetch.go: GetJSON, the GET a PollFunc makes, which keeps Retry-After.
+//     by its PollFunc, which returns an Outcome: done, or Failed(err) with
+//     the Retry-After an api.HTTPError carries. loop.go: Loop polls every
+//     Target when due from one goroutine, on the injected clock, until all
+//     are done, the deadline passes or the context ends. failure.go: what a
+//     failed poll means (backoff with jitter, Retry-After as a floor, the
+//     not-yet-visible grace, the cap on failures in a row, a rejected key
+//     ending the wait).
 //  2. The wait on runs. options.go: its flags. runs.go: Runs, from targets to
 //     exit code. run_state.go: what it knows of each run between polls.
 //  3. The views, on stderr. view.go: the interface and one line per change
@@ -24,6 +24,8 @@
 //     table (shared with `run get`), JUnit, GitHub annotations, step summary
 //     and outputs, the SKIPPED warnings and the resume hint.
 //
-// To wait for something new, give a Loop a Target whose PollFunc calls
-// GetJSON and says when it is done; the pacing and failure rules come free.
+// To wait for something new, give a Loop a Target whose PollFunc calls the
+// api.Client (with its retries off: the Loop paces its own), returns
+// Failed(err) when that fails and says when it is done; the pacing and
+// failure rules come free.
 package wait

@@ -2,6 +2,7 @@ package wait
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -106,5 +107,15 @@ func TestLoopEndsAtOnceOnARejectedKey(t *testing.T) {
 	}
 	if len(p.at) != 1 {
 		t.Errorf("%d polls after a 401", len(p.at))
+	}
+}
+
+func TestFailedKeepsTheRetryAfterOfAnHTTPError(t *testing.T) {
+	he := &api.HTTPError{StatusCode: 429, RetryAfter: 30 * time.Second}
+	if o := Failed(fmt.Errorf("polling: %w", he)); o.Err == nil || o.RetryAfter != 30*time.Second || o.Done {
+		t.Errorf("Failed(429 with Retry-After 30) = %+v", o)
+	}
+	if o := Failed(&api.TransportError{Err: context.DeadlineExceeded}); o.RetryAfter != 0 {
+		t.Errorf("Retry-After without an answer: %+v", o)
 	}
 }

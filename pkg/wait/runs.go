@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
+	"net/http"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -69,7 +69,7 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 	for _, t := range targets {
 		s := newRunState(t, start)
 		s.poll.Poll = func(ctx context.Context) Outcome {
-			d, o := fetchRun(ctx, client, loop.Clock, s.target.ShortID)
+			d, o := fetchRun(ctx, client, s.target.ShortID)
 			if o.Err != nil {
 				return o
 			}
@@ -99,22 +99,21 @@ func loopTargets(states []*runState) []*Target {
 }
 
 // fetchRun reads a run with all its test cases.
-func fetchRun(ctx context.Context, c *api.Client, clk clock.Clock, id string) (*api.RunDetail, Outcome) {
-	var d api.RunDetail
-	path, q := "/v1/run/"+url.PathEscape(id), url.Values{"testCases": {"all"}}
-	o := GetJSON(ctx, c, clk, path, q, &d)
-	if o.Err != nil {
-		return nil, o
+func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, Outcome) {
+	d, err := c.GetRun(ctx, id, api.GetRunOptions{TestCases: "all"})
+	if err != nil {
+		return nil, Failed(err)
 	}
 	if d.Status == "" {
 		// A 200 without a status (a captive portal, a proxy's JSON) is
 		// as unreadable as HTML: it says nothing about the run.
-		return nil, Outcome{Err: unreadable(path, q, 200, errors.New("no run status in the answer"))}
+		return nil, Failed(&api.DecodeError{Method: http.MethodGet, Path: "/v1/run/" + id, Status: http.StatusOK,
+			Err: errors.New("no run status in the answer")})
 	}
 	if d.ShortID == "" {
 		d.ShortID = id
 	}
-	return &d, Outcome{}
+	return d, Outcome{}
 }
 
 // uniqueTargets drops repeated runs, keeping the first (it may carry a URL

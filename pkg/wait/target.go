@@ -2,7 +2,10 @@ package wait
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/testctl/testctl/pkg/api"
 )
 
 // Outcome is what one poll of a target learned.
@@ -43,3 +46,14 @@ func (t *Target) Done() bool { return t.done }
 // Err is why the target was given up (its exit code is cmdutil.ExitCodeOf
 // it), or nil.
 func (t *Target) Err() error { return t.err }
+
+// Failed is the Outcome of a poll whose request failed, with the
+// Retry-After the service sent along (api.HTTPError carries it).
+func Failed(err error) Outcome {
+	o := Outcome{Err: err}
+	var he *api.HTTPError
+	if errors.As(err, &he) {
+		o.RetryAfter = he.RetryAfter
+	}
+	return o
+}

@@ -68,6 +68,11 @@ func (c caseCounts) String() string {
 	return strings.Join(parts, " · ")
 }
 
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
 // formatElapsed is mm:ss, or h:mm:ss from an hour on.
 func formatElapsed(d time.Duration) string {
 	d = d.Round(time.Second)

@@ -3,7 +3,6 @@ package status
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -46,10 +45,10 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 			say("could not read the tunnel's status, retrying: " + termtext.SanitizeLine(err.Error()))
 		}}
 	target := &wait.Target{Name: "tunnel " + opts.RunnerID, Poll: func(ctx context.Context) wait.Outcome {
-		st, o := fetchStatus(ctx, loop, client, opts.RunnerID)
-		if o.Err != nil {
-			lastErr = o.Err
-			return o
+		st, err := client.GetTunnelStatus(ctx, opts.RunnerID)
+		if err != nil {
+			lastErr = err
+			return wait.Failed(err)
 		}
 		last, lastErr = st, nil
 		if rank(st.Status) >= rank(opts.WaitUntil) {
@@ -84,18 +83,4 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 	return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Err: fmt.Errorf(
 		"tunnel %s did not become %s within %s: it is %s with %d connections",
 		opts.RunnerID, opts.WaitUntil, opts.Timeout, last.Status, last.Connections)}
-}
-
-// fetchStatus reads the tunnel's status as client.GetTunnelStatus does,
-// keeping a failed answer's Retry-After for the loop.
-func fetchStatus(ctx context.Context, loop *wait.Loop, client *api.Client, runnerID string) (*api.TunnelStatus, wait.Outcome) {
-	var st api.TunnelStatus
-	o := wait.GetJSON(ctx, client, loop.Clock, "/v1/remote-tunnels/"+url.PathEscape(runnerID)+"/status", url.Values{}, &st)
-	if o.Err != nil {
-		return nil, o
-	}
-	if st.Status == "" {
-		st.Status = api.TunnelHealthFor(st.Connections)
-	}
-	return &st, o
 }
