@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,18 +35,15 @@ type answer struct {
 // serveScript answers the waiter's path with the script, then repeats its
 // last answer, and records on the fake clock when each request arrived.
 func serveScript(t *testing.T, e *cmdtest.Env, w waiter, script []answer) func() []time.Time {
-	var mu sync.Mutex
-	var at []time.Time
+	arrivals := make(chan time.Time, 64) // requests come one at a time; the buffer outlasts any script
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != w.path {
 			t.Errorf("%s: unexpected request %s", w.name, r.URL.Path)
 			http.NotFound(rw, r)
 			return
 		}
-		mu.Lock()
-		a := script[min(len(at), len(script)-1)]
-		at = append(at, e.Clock.Now())
-		mu.Unlock()
+		a := script[min(len(arrivals), len(script)-1)]
+		arrivals <- e.Clock.Now()
 		if a.retryAfter != "" {
 			rw.Header().Set("Retry-After", a.retryAfter)
 		}
@@ -61,7 +57,13 @@ func serveScript(t *testing.T, e *cmdtest.Env, w waiter, script []answer) func()
 	}))
 	t.Cleanup(srv.Close)
 	e.Setenv("TESTCTL_BASE_URL", srv.URL)
-	return func() []time.Time { mu.Lock(); defer mu.Unlock(); return append([]time.Time(nil), at...) }
+	return func() []time.Time {
+		var at []time.Time
+		for len(arrivals) > 0 {
+			at = append(at, <-arrivals)
+		}
+		return at
+	}
 }
 
 // Both waits run on one loop, so a 429's Retry-After, a transient 5xx and a

@@ -22,7 +22,8 @@
 //     writer over []Record taking only what it needs (an io.Writer, a path,
 //     an environment lookup): the summary, the data on stdout and its case
 //     table (shared with `run get`), JUnit, GitHub annotations, step summary
-//     and outputs, the SKIPPED warnings and the resume hint.
+//     and outputs, the SKIPPED warnings (report_skipped.go) and the resume hint
+//     (report_resume.go).
 //
 // To wait for something new, give a Loop a Target whose PollFunc calls the
 // api.Client (with its retries off: the Loop paces its own), returns
