@@ -31,33 +31,46 @@ type Info struct {
 func Current() Info { return current() }
 
 var current = sync.OnceValue(func() Info {
-	info := Info{Version: Version, Commit: Commit, Date: Date}
-	if info.Version != "" {
+	bi, _ := debug.ReadBuildInfo()
+	return resolve(Info{Version: Version, Commit: Commit, Date: Date}, bi)
+})
+
+// resolve fills what the linker did not stamp from what the go command
+// recorded (bi may be nil): the module version `go install …@v1.2.3` sets,
+// and the commit and its time that `go build` records in a git checkout
+// (not `go run`, nor -buildvcs=false). A release stamps all three; a
+// packager who stamps only the version still gets the commit and date.
+func resolve(stamped Info, bi *debug.BuildInfo) Info {
+	info := stamped
+	if bi != nil && info.Version == "" {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			info.Version = strings.TrimPrefix(v, "v")
+		}
+	}
+	if info.Version == "" {
+		info.Version = "dev"
+	}
+	if bi == nil {
 		return info
 	}
-	info.Version = "dev"
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return info
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		info.Version = strings.TrimPrefix(v, "v")
-	}
+	var revision, modified string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			if info.Commit == "" {
-				info.Commit = s.Value
-			}
+			revision = s.Value
 		case "vcs.time":
 			if info.Date == "" {
 				info.Date = s.Value
 			}
 		case "vcs.modified":
-			if s.Value == "true" && info.Commit != "" {
-				info.Commit += "-dirty"
-			}
+			modified = s.Value
+		}
+	}
+	if info.Commit == "" && revision != "" {
+		info.Commit = revision
+		if modified == "true" {
+			info.Commit += "-dirty"
 		}
 	}
 	return info
-})
+}
