@@ -59,10 +59,10 @@ func ParseAppSpec(spec string) (api.RunApplication, error) {
 		k, v, _ := strings.Cut(seg, "=")
 		k = strings.ToLower(strings.TrimSpace(k))
 		if !isAppSpecKey(k) {
-			return app, fmt.Errorf("unknown key %q (valid keys: %s)", k, appSpecKeys)
+			return app, fmt.Errorf("unknown key %q (valid keys: %s)%s", k, appSpecKeys, commaHint(last))
 		}
 		if _, dup := values[k]; dup {
-			return app, fmt.Errorf("key %q given twice", k)
+			return app, fmt.Errorf("key %q given twice%s", k, commaHint(last))
 		}
 		values[k] = v
 		last = k
@@ -81,6 +81,16 @@ func ParseAppSpec(spec string) (api.RunApplication, error) {
 	}
 	app.DevicePresetShortID = values["device"]
 	return app, ValidateApplication(app)
+}
+
+// commaHint explains a segment that may be a comma inside the preceding
+// url or name value (a query like ?a=1,b=2): a spec cannot tell, a JSON
+// file can.
+func commaHint(last string) string {
+	if last != "url" && last != "name" {
+		return ""
+	}
+	return fmt.Sprintf("; if the comma is part of the %s value, give the application in a JSON file with --applications FILE", last)
 }
 
 func isAppSpecKey(k string) bool {

@@ -46,6 +46,10 @@ func TestParseAppSpecErrors(t *testing.T) {
 		{"app_", "is not an application short id"},
 		{"app_web,region=eu", `unknown key "region"`},
 		{"app_web,region=eu", "env, url, name, build, device"},
+		// A query holding a comma before KEY= reads as a new key: the error
+		// names the way to pass such a value.
+		{"app_web,url=https://x.example.com/?a=1,b=2", `unknown key "b" (valid keys: env, url, name, build, device); if the comma is part of the url value, give the application in a JSON file with --applications FILE`},
+		{"app_web,name=a,url=b,url=https://x.example.com", `key "url" given twice; if the comma is part of the url value`},
 		{"app_web,staging", `"staging" is not KEY=VALUE`},
 		{"app_web,env=env_a,env=env_b", `key "env" given twice`},
 		{"app_web,env=env_a,ENV=env_b", `key "env" given twice`},

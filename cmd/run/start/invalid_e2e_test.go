@@ -34,6 +34,7 @@ func TestInvalidInputStartsNothing(t *testing.T) {
 		{"codehost rule", "", []string{"--plan", "pln_x", "--trigger", "CODEHOST", "--actor", "me"},
 			[]string{"--branch, --commit, --commit-message, --repository"}},
 		{"bad app spec", "", []string{"--plan", "pln_x", "--app", "app_x,env=env_s,env=env_t"}, []string{"--app", `key "env" given twice`}},
+		{"comma in a url", "", []string{"--plan", "pln_x", "--app", "app_x,url=https://x.example.com/?a=1,b=2"}, []string{"--app", `unknown key "b"`, "--applications FILE"}},
 		{"missing file", "", []string{"--plan", "pln_x", "--applications", "/nonexistent.json"}, []string{"--applications", "no such file"}},
 		{"syntax error", "", []string{"--plan", "pln_x", "--applications", badJSON}, []string{"--applications " + badJSON + ": line 3, column 34", "invalid character '}'"}},
 		{"type error", "", []string{"--plan", "pln_x", "--applications", typeErr}, []string{"line 2, column", "applicationShortId: expected a string, got a JSON number"}},
