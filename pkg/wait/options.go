@@ -1,19 +1,26 @@
 package wait
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/config"
 )
 
 // Defaults of the contract for run wait and run start --wait.
 const (
 	DefaultInterval = 5 * time.Second
 	DefaultTimeout  = 60 * time.Minute
+	// MinInterval is the shortest --interval against a service elsewhere:
+	// polling faster loads it without telling anything sooner. The sandbox
+	// and test servers, on loopback, may be polled faster.
+	MinInterval = time.Second
 )
 
 // Options are the flags of a wait on runs, which `run wait` and `run start
@@ -28,7 +35,7 @@ type Options struct {
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
 func AddFlags(fs *pflag.FlagSet, o *Options) {
-	fs.DurationVar(&o.Interval, "interval", DefaultInterval, "time between two polls of a run")
+	fs.DurationVar(&o.Interval, "interval", DefaultInterval, "time between two polls of a run (at least 1s unless the service is on loopback)")
 	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "give up waiting after this long (exit 7; the run goes on)")
 	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED instead of passing with a warning")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
@@ -44,6 +51,31 @@ func (o *Options) Validate() error {
 		return err
 	}
 	return ValidateJUnitPath(o.JUnitFile)
+}
+
+// ValidateInterval refuses an --interval below MinInterval unless the
+// service of f's configuration is on loopback. Call it after Validate,
+// before anything is sent.
+func (o *Options) ValidateInterval(f *cmdutil.Factory) error {
+	return ValidateInterval(f, "interval", o.Interval)
+}
+
+// ValidateInterval refuses a polling interval (the flag named name) below
+// MinInterval unless the configured base URL is on loopback.
+func ValidateInterval(f *cmdutil.Factory, name string, d time.Duration) error {
+	if d >= MinInterval {
+		return nil
+	}
+	if f.Config != nil {
+		cfg, err := f.Config()
+		if err != nil {
+			return err
+		}
+		if u, err := url.Parse(cfg.Get(config.KeyBaseURL)); err == nil && api.IsLoopback(u.Hostname()) {
+			return nil
+		}
+	}
+	return cmdutil.FlagErrorf("--%s %s is below the minimum of %s: polling a remote service faster only loads it (a service on loopback, like --sandbox, may be polled faster)", name, d, MinInterval)
 }
 
 // ValidateJUnitPath fails early on a --junit path that cannot be written,

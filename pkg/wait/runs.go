@@ -38,6 +38,9 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	if err := o.Validate(); err != nil {
 		return err
 	}
+	if err := o.ValidateInterval(f); err != nil {
+		return err
+	}
 	out, err := f.Output()
 	if err != nil {
 		return err

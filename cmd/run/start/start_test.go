@@ -140,6 +140,7 @@ func TestStartFlagErrors(t *testing.T) {
 		{[]string{"--plan", "pln_x", "--junit", "r.xml"}, "--junit applies to --wait"},
 		{[]string{"--plan", "pln_x", "--timeout", "5m"}, "--timeout applies to --wait"},
 		{[]string{"--plan", "pln_x", "--wait", "--interval", "0s"}, "--interval must be a positive duration"},
+		{[]string{"--plan", "pln_x", "--wait", "--interval", "1ms"}, "--interval 1ms is below the minimum of 1s"},
 		{[]string{"--plan", "pln_x", "--wait", "--junit", "/nonexistent/dir/r.xml"}, "--junit"},
 	}
 	for _, tt := range tests {

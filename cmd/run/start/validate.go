@@ -50,7 +50,10 @@ func validate(o *Options, changed func(string) bool) error {
 		return cmdutil.FlagErrorf("--dry-run starts no run, so -q has no short id to print")
 	}
 	if o.Wait {
-		return o.WaitOptions.Validate()
+		if err := o.WaitOptions.Validate(); err != nil {
+			return err
+		}
+		return o.WaitOptions.ValidateInterval(o.Factory)
 	}
 	for _, name := range []string{"interval", "timeout", "fail-on-skipped", "junit"} {
 		if changed(name) {

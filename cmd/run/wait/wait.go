@@ -89,6 +89,9 @@ order given; runs_json holds them all as a JSON array.`,
 			if err := opts.Wait.Validate(); err != nil {
 				return err
 			}
+			if err := opts.Wait.ValidateInterval(f); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

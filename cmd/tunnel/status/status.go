@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/wait"
 )
 
 // Defaults of --wait-until: a tunnel comes up in seconds, so minutes are a
@@ -68,7 +69,7 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.WaitUntil, "wait-until", "", "poll until the tunnel is healthy, or at least degraded")
 	fl.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "with --wait-until: give up after this long (exit 1)")
-	fl.DurationVar(&opts.Interval, "interval", DefaultInterval, "with --wait-until: time between two polls")
+	fl.DurationVar(&opts.Interval, "interval", DefaultInterval, "with --wait-until: time between two polls (at least 1s unless the service is on loopback)")
 	_ = cmd.RegisterFlagCompletionFunc("wait-until", cobra.FixedCompletions([]string{
 		"healthy\t4 or more connections", "degraded\tat least 1 connection"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -99,7 +100,10 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string) error {
 	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
 		return err
 	}
-	return cmdutil.ValidatePositiveDuration("interval", o.Interval)
+	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
+		return err
+	}
+	return wait.ValidateInterval(o.Factory, "interval", o.Interval)
 }
 
 func statusRun(ctx context.Context, opts *Options) error {
