@@ -104,7 +104,8 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		// run get.
 		{"get id with slash", []string{"run", "get", "r1/../x"}, []string{`"r1/../x"`, "run short id"}, nil, ""},
 		{"get empty id", []string{"run", "get", ""}, []string{`""`, "run short id"}, nil, ""},
-		{"get without id", []string{"run", "get"}, []string{"accepts 1 arg"}, nil, ""},
+		{"get without id", []string{"run", "get"}, []string{"run get needs a run short id, e.g. testctl run get r4m0gl"}, nil, ""},
+		{"get two ids", []string{"run", "get", "r1", "r2"}, []string{"run get takes a run short id", `"r1" "r2"`}, nil, ""},
 		{"get unknown test-cases", []string{"run", "get", "r1", "--test-cases", "some"}, []string{"--test-cases", `"some"`, "all, failed"}, nil, ""},
 		{"legacy without project uuid", []string{"run", "get", "r1", "--legacy"}, []string{"--legacy", "--project-uuid"}, nil, ""},
 		{"project uuid without legacy", []string{"run", "get", "r1", "--project-uuid", uuid}, []string{"--project-uuid", "--legacy"}, nil, ""},
@@ -125,7 +126,7 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		// run wait.
 		{"wait empty id", []string{"run", "wait", ""}, []string{"empty run short id"}, nil, ""},
 		{"wait id with space", []string{"run", "wait", "r1 r2"}, []string{`"r1 r2"`}, nil, ""},
-		{"wait without id", []string{"run", "wait"}, []string{"requires at least 1 arg"}, nil, ""},
+		{"wait without id", []string{"run", "wait"}, []string{"run wait needs at least one run short id, e.g. testctl run wait r4m0gl"}, nil, ""},
 		{"wait zero interval", []string{"run", "wait", "r1", "--interval", "0s"}, []string{"--interval", "positive"}, nil, ""},
 		{"wait zero timeout", []string{"run", "wait", "r1", "--timeout", "0s"}, []string{"--timeout", "positive"}, nil, ""},
 		{"wait unparsable timeout", []string{"run", "wait", "r1", "--timeout", "1 hour"}, []string{"--timeout", "1 hour"}, nil, ""},
@@ -154,6 +155,7 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 			[]string{"--resume-from", "--wait-for"}, nil, ""},
 
 		// logs.
+		{"logs without id", []string{"logs", "--kind", "network"}, []string{"logs needs a run test case short id", "e.g. testctl logs r4m0gl-1 --kind network"}, nil, ""},
 		{"logs without kind", []string{"logs", "r1-0"}, []string{"--kind", "required"}, nil, ""},
 		{"logs unknown kind", []string{"logs", "r1-0", "--kind", "screenshots"}, []string{"--kind", `"screenshots"`}, nil, ""},
 		{"logs id with slash", []string{"logs", "r1/0", "--kind", "console"}, []string{`"r1/0"`, "run test case short id"}, nil, ""},
@@ -165,6 +167,7 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"logs full with console", []string{"logs", "r1-0", "--kind", "console", "--full"}, []string{"--full", "api-calls"}, nil, ""},
 
 		// tunnel status.
+		{"tunnel without runner", []string{"tunnel", "status"}, []string{"tunnel status needs a runner id, e.g. testctl tunnel status runner-ci-42"}, nil, ""},
 		{"tunnel empty runner", []string{"tunnel", "status", ""}, []string{`""`, "runner id"}, nil, ""},
 		{"tunnel runner with slash", []string{"tunnel", "status", "runner/../x"}, []string{"runner id"}, nil, ""},
 		{"tunnel unknown health", []string{"tunnel", "status", "runner-1", "--wait-until", "green"}, []string{"--wait-until", `"green"`}, nil, ""},
@@ -173,6 +176,7 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"tunnel negative interval", []string{"tunnel", "status", "runner-1", "--wait-until", "healthy", "--interval", "-5s"}, []string{"--interval", "positive"}, nil, ""},
 
 		// api.
+		{"api without path", []string{"api"}, []string{"api needs a path, e.g. testctl api /v1/applications"}, nil, ""},
 		{"api absolute url elsewhere", []string{"api", "https://evil.example.com/v1/run"}, []string{"https://evil.example.com/v1/run", "configured base URL"}, nil, ""},
 		{"api outside v1", []string{"api", "/v2/run"}, []string{`"/v2/run"`, "/v1/"}, nil, ""},
 		{"api dot segments", []string{"api", "/v1/../admin"}, []string{`"/v1/../admin"`, ".."}, nil, ""},
@@ -185,6 +189,9 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"api input with GET", []string{"api", "/v1/run/r1", "-X", "GET", "--input", "-"}, []string{"--input", "GET"}, nil, "{}"},
 
 		// config and auth.
+		{"config get without key", []string{"config", "get"}, []string{"config get needs a key, e.g. testctl config get base_url"}, nil, ""},
+		{"config set without value", []string{"config", "set", "base_url"}, []string{"config set needs a key and a value, e.g. testctl config set base_url https://api.example.com"}, nil, ""},
+		{"config unset without key", []string{"config", "unset"}, []string{"config unset needs a key, e.g. testctl config unset project"}, nil, ""},
 		{"config set api key", []string{"config", "set", "api_key", "k-123"}, []string{"api_key", "auth login"}, nil, ""},
 		{"config set unknown key", []string{"config", "set", "colour", "red"}, []string{`"colour"`}, nil, ""},
 		{"config set bad output", []string{"config", "set", "output", "xml"}, []string{"output", "xml"}, nil, ""},
@@ -202,6 +209,7 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"sandbox bad addr", []string{"sandbox", "--addr", "8787"}, []string{"--addr", `"8787"`}, nil, ""},
 		{"sandbox negative latency", []string{"sandbox", "--latency", "-1s"}, []string{"--latency"}, nil, ""},
 		{"completion unknown shell", []string{"completion", "tcsh"}, []string{"tcsh"}, nil, ""},
+		{"completion without shell", []string{"completion"}, []string{"completion needs a shell: bash, zsh, fish or powershell, e.g. testctl completion bash"}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

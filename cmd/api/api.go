@@ -70,7 +70,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 
   # Public endpoints need no key
   testctl api /v1/outbound-ips`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1, "a path", "testctl api /v1/applications"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
 			if err := opts.parse(cmd); err != nil {

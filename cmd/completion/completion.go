@@ -27,7 +27,7 @@ enum values, profile names and, when a key is configured, recent run ids.`,
   # PowerShell
   testctl completion powershell | Out-String | Invoke-Expression`,
 		ValidArgs:             []string{"bash", "zsh", "fish", "powershell"},
-		Args:                  cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		Args:                  cobra.MatchAll(cmdutil.ExactArgs(1, "a shell: bash, zsh, fish or powershell", "testctl completion bash"), cobra.OnlyValidArgs),
 		DisableFlagsInUseLine: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := f.IOStreams.Out

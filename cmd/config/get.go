@@ -23,7 +23,7 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
 		Long:  "Print the value a command would use, after flags, environment and profile. api_key is shown masked.",
 		Example: `  testctl config get base_url
   TESTCTL_PROFILE=staging testctl config get project`,
-		Args:              cobra.ExactArgs(1),
+		Args:              cmdutil.ExactArgs(1, "a key", "testctl config get base_url"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.Key = args[0]

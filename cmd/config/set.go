@@ -27,7 +27,7 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 		Example: `  testctl config set base_url https://api.example.com
   testctl config set project proj-shop_a1b2 --profile staging
   testctl config set current_profile staging`,
-		Args:              cobra.ExactArgs(2),
+		Args:              cmdutil.ExactArgs(2, "a key and a value", "testctl config set base_url https://api.example.com"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]

@@ -21,7 +21,7 @@ func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Comm
 		Use:               "unset KEY",
 		Short:             "Remove a setting from the active profile",
 		Example:           `  testctl config unset project --profile staging`,
-		Args:              cobra.ExactArgs(1),
+		Args:              cmdutil.ExactArgs(1, "a key", "testctl config unset project"),
 		ValidArgsFunction: completeKeys,
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.Key = args[0]

@@ -73,7 +73,7 @@ holding token, key, secret, password or session) are masked in every format.`,
 
   # Calls of an API test with headers and bodies
   testctl logs r7k2p9-8 --kind api-calls --full`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1, "a run test case short id (from run get)", "testctl logs r4m0gl-1 --kind network"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.parse(cmd, args[0], kind); err != nil {
 				return err

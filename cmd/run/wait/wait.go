@@ -78,7 +78,7 @@ order given; runs_json holds them all as a JSON array.`,
   #   - if: always()
   #     uses: mikepenz/action-junit-report@v4
   #     with: { report_paths: results.xml }`,
-		Args:              cobra.MinimumNArgs(1),
+		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run wait r4m0gl"),
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()

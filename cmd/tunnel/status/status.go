@@ -55,7 +55,7 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
   # Gate a CI step on the tunnel, then start the run
   testctl tunnel status runner-ci-42 --wait-until healthy --timeout 2m &&
     testctl run start --plan pln-smoke_a1b2 --wait`,
-		Args: cobra.ExactArgs(1),
+		Args: cmdutil.ExactArgs(1, "a runner id", "testctl tunnel status runner-ci-42"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.parse(cmd, args[0]); err != nil {
 				return err

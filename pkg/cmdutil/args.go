@@ -1,0 +1,44 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// ExactArgs is the Args of a command taking n positional arguments. Where
+// cobra would say "accepts 1 arg(s), received 0", it names what is missing
+// and shows a command line that works: what is "a run short id" (or "a key
+// and a value"), example the whole line, "testctl run get r4m0gl".
+// Both errors are usage errors (exit 2).
+func ExactArgs(n int, what, example string) cobra.PositionalArgs {
+	return argsBetween(n, n, what, example)
+}
+
+// MinimumArgs is ExactArgs for a command taking n or more arguments.
+func MinimumArgs(n int, what, example string) cobra.PositionalArgs {
+	return argsBetween(n, -1, what, example)
+}
+
+func argsBetween(least, most int, what, example string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+		switch {
+		case len(args) < least:
+			return FlagErrorf("%s needs %s, e.g. %s", name, what, example)
+		case most >= 0 && len(args) > most:
+			return FlagErrorf("%s takes %s, not %d arguments (%s), e.g. %s",
+				name, what, len(args), quoteAll(args), example)
+		}
+		return nil
+	}
+}
+
+func quoteAll(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = fmt.Sprintf("%q", a)
+	}
+	return strings.Join(q, " ")
+}
