@@ -106,6 +106,7 @@ func (e *Env) Run(args ...string) Result {
 type RunOptions struct {
 	Stdin string
 	TTY   bool // stdin, stdout and stderr are terminals
+	Width int  // the terminals' width in columns; 0 is the 80 of an unknown size
 	Ctx   context.Context
 }
 
@@ -119,6 +120,7 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 		ios.SetStdoutTTY(true)
 		ios.SetStderrTTY(true)
 	}
+	ios.SetTerminalWidth(ro.Width)
 	if _, ok := e.lookup("NO_COLOR"); ok {
 		ios.SetNoColorEnv(true)
 	}

@@ -71,9 +71,6 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	for r, row := range t.rows {
 		rows[r], all = all[:len(row):len(row)], all[len(row):]
 		for i, f := range row {
-			if f.maxWidth > 0 && textWidth(f.text) > f.maxWidth {
-				f.text = truncate(f.text, f.maxWidth)
-			}
 			rows[r][i] = prepare(f)
 			widths[i] = max(widths[i], rows[r][i].width)
 		}

@@ -43,9 +43,8 @@ type Table struct {
 }
 
 type field struct {
-	text     string // sanitised
-	color    func(string) string
-	maxWidth int
+	text  string // sanitised
+	color func(string) string
 }
 
 // FieldOption changes how one field is shown on a terminal.
@@ -56,12 +55,6 @@ type FieldOption func(*field)
 // and should only add SGR sequences; its visible width is measured anyway.
 func WithColor(fn func(string) string) FieldOption {
 	return func(f *field) { f.color = fn }
-}
-
-// WithTruncate caps a field's width on a terminal, whatever room is left;
-// off a terminal the field is printed in full.
-func WithTruncate(maxWidth int) FieldOption {
-	return func(f *field) { f.maxWidth = maxWidth }
 }
 
 // NewTable starts a table for ios.Out; headers may be given in any case.

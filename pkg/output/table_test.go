@@ -33,7 +33,7 @@ func TestTablePlain(t *testing.T) {
 	tb := NewTable(ios, "id", "Status", "name")
 	tb.AddField("run-1")
 	tb.AddField("PASSED", WithColor(ios.Styles().Status), WithColor(func(s string) string { return "\x1b[31m" + s }))
-	tb.AddField(evil, WithTruncate(3))
+	tb.AddField(evil)
 	tb.EndRow()
 	tb.AddField("run-2")
 	tb.AddField("")
@@ -182,23 +182,6 @@ func TestTableTTYTruncatesWidestColumnToFit(t *testing.T) {
 	col := func(l string) int { l = ansi.Strip(l); return twwidth.Width(l[:strings.Index(l, "https")]) }
 	if col(lines[1]) != col(lines[2]) {
 		t.Errorf("columns not aligned:\n%s", ansi.Strip(out.String()))
-	}
-}
-
-func TestTableWithTruncate(t *testing.T) {
-	ios, out := newIOS(true, 200)
-	tb := NewTable(ios, "name", "x")
-	tb.AddField("abcdefghijkl", WithTruncate(5))
-	tb.AddField("y")
-	if err := tb.Render(); err != nil {
-		t.Fatal(err)
-	}
-	want := "NAME   X\nabcd…  y\n"
-	if twwidth.IsEastAsian() { // "…" is two columns wide
-		want = "NAME   X\nabc…  y\n"
-	}
-	if ansi.Strip(out.String()) != want {
-		t.Errorf("got %q, want %q", ansi.Strip(out.String()), want)
 	}
 }
 

@@ -31,7 +31,7 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 				t.AddField(r.RunShortID)
 			}
 			t.AddField(tc.ShortID)
-			t.AddField(tc.Name, output.WithTruncate(48))
+			t.AddField(tc.Name)
 			t.AddField(tc.Status, output.WithColor(st.Status))
 			t.AddField(orDash(tc.Result), output.WithColor(st.Status))
 			t.AddField(tc.ResultTitle)

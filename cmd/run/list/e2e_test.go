@@ -106,6 +106,24 @@ func TestListTableOnAndOffATerminal(t *testing.T) {
 	cmdtest.Contains(t, "TTY row", r.Stdout, "  FAILED  ", "  topic  ", "5m ago")
 }
 
+// On a wide terminal a long branch is shown whole; only a terminal too
+// narrow for the row cuts it.
+func TestListTableUsesTheTerminalWidth(t *testing.T) {
+	e := cmdtest.New(t)
+	branch := "feature/checkout-with-saved-cards-and-gift-vouchers" // 51 columns
+	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--branch", branch).Expect(t, 0)
+	for _, tt := range []struct {
+		width int
+		whole bool
+	}{{200, true}, {80, false}} {
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: tt.width}, "run", "list", "--no-color").Expect(t, 0)
+		if got := strings.Contains(r.Stdout, branch); got != tt.whole {
+			t.Errorf("width %d: whole branch shown = %v, want %v:\n%s", tt.width, got, tt.whole, r.Stdout)
+		}
+		cmdtest.Contains(t, "row", r.Stdout, "feature/")
+	}
+}
+
 func TestListInvalidFiltersSendNothing(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, args := range [][]string{{"--status", "DONE"}, {"--result", "GREEN"}, {"--trigger", "cron"}, {"--limit", "500"}, {"--plan", "x"}} {

@@ -34,7 +34,7 @@ func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 	}
 	t.AddField(r.ShortID)
 	t.AddField(state, output.WithColor(f.stateColor(r.Status, result)))
-	t.AddField(orDash(deref(r.Branch)), output.WithTruncate(32))
+	t.AddField(orDash(deref(r.Branch)))
 	t.AddField(orDash(shortCommit(deref(r.CommitHash))))
 	t.AddField(orDash(deref(r.TestPlanShortID)))
 	t.AddField(strconv.Itoa(r.PassedCount), output.WithColor(f.styles.Success))
