@@ -68,14 +68,16 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	}
 	all := make([]cell, n)
 	rows := make([][]cell, len(t.rows))
+	whole := make([]bool, ncols)
 	for r, row := range t.rows {
 		rows[r], all = all[:len(row):len(row)], all[len(row):]
 		for i, f := range row {
+			whole[i] = whole[i] || f.whole
 			rows[r][i] = prepare(f)
 			widths[i] = max(widths[i], rows[r][i].width)
 		}
 	}
-	fit(widths, t.width-len(columnGap)*(ncols-1))
+	fitShrinkable(widths, whole, t.width-len(columnGap)*(ncols-1))
 	t.widths = widths
 
 	// Fixed widths keep a later Render aligned with this one. A column
@@ -160,6 +162,27 @@ func (t *trimWriter) Write(p []byte) (int, error) {
 		p = rest
 	}
 	return n, nil // bufio.Writer keeps the first error for Flush
+}
+
+// fitShrinkable is fit over the columns not marked whole; whole columns
+// keep their width and leave the others less room.
+func fitShrinkable(widths []int, whole []bool, room int) {
+	var shrinkable []int
+	for i, w := range widths {
+		if whole[i] {
+			room -= w
+		} else {
+			shrinkable = append(shrinkable, w)
+		}
+	}
+	fit(shrinkable, room)
+	j := 0
+	for i := range widths {
+		if !whole[i] {
+			widths[i] = shrinkable[j]
+			j++
+		}
+	}
 }
 
 // fit shortens the widest columns, evenly, until they add up to at most

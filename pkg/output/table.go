@@ -45,6 +45,7 @@ type Table struct {
 type field struct {
 	text  string // sanitised
 	color func(string) string
+	whole bool
 }
 
 // FieldOption changes how one field is shown on a terminal.
@@ -55,6 +56,13 @@ type FieldOption func(*field)
 // and should only add SGR sequences; its visible width is measured anyway.
 func WithColor(fn func(string) string) FieldOption {
 	return func(f *field) { f.color = fn }
+}
+
+// WithoutTruncation keeps a field whole on a terminal: an id people copy
+// into another command is useless cut. Its column is never shortened to fit
+// the terminal; the others give way, and a line may wrap if they cannot.
+func WithoutTruncation() FieldOption {
+	return func(f *field) { f.whole = true }
 }
 
 // NewTable starts a table for ios.Out; headers may be given in any case.

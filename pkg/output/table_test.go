@@ -285,3 +285,24 @@ func TestTrimWriter(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+func TestTableTTYKeepsWholeFieldsWhole(t *testing.T) {
+	const id = "5a4db001-0000-4000-8000-000000000001"
+	for _, width := range []int{20, 50, 80} {
+		ios, out := newIOS(true, width)
+		tb := NewTable(ios, "id", "name")
+		tb.AddField(id, WithoutTruncation())
+		tb.AddField(strings.Repeat("a long name ", 5))
+		tb.EndRow()
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		line := strings.Split(out.String(), "\n")[1]
+		if !strings.HasPrefix(line, id+"  ") {
+			t.Errorf("width %d: the id was cut:\n%s", width, out)
+		}
+		if width >= 50 && twwidth.Width(line) > width {
+			t.Errorf("width %d: the other column did not give way (%d wide):\n%s", width, twwidth.Width(line), out)
+		}
+	}
+}

@@ -35,8 +35,8 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 ` + paginate.Help("testCases") + `
 
 --label may be repeated or given a comma-separated list; a test case matches
-when it carries any of the labels. On a terminal ids are shortened to 8
-characters and times are relative; elsewhere both are printed in full.`,
+when it carries any of the labels. Ids are printed whole, ready for
+run start --test-case; on a terminal times are relative, elsewhere RFC 3339.`,
 		Example: `  # Enabled smoke tests of one application
   testctl testcase list --app app_x1y2 --label smoke --enabled true
 

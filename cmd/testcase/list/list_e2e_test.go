@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/testctl/testctl/pkg/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
@@ -112,13 +114,27 @@ func TestTableOnAndOffTerminal(t *testing.T) {
 	}
 
 	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "testcase", "list", "--limit", "5").Expect(t, 0)
-	if strings.Contains(r.Stdout, sandbox.TestCaseLogin) || !strings.Contains(r.Stdout, "5a4db001 ") {
-		t.Errorf("on a terminal ids are 8 characters:\n%s", r.Stdout)
-	}
 	if !strings.Contains(r.Stdout, " ago") && !strings.Contains(r.Stdout, "just now") {
 		t.Errorf("on a terminal times are relative:\n%s", r.Stdout)
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "Showing 1–5 of 10", "--all")
+}
+
+// The ids a terminal shows are the ids commands take: each one, copied
+// from the table at any width, starts a run (dry run: nothing is sent).
+func TestTerminalIDsAreAcceptedByRunStart(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, width := range []int{40, 80, 200} {
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: width}, "testcase", "list").Expect(t, 0)
+		lines := strings.Split(strings.TrimSpace(ansi.Strip(r.Stdout)), "\n")
+		if len(lines) < 2 || !strings.Contains(r.Stdout, sandbox.TestCaseLogin) {
+			t.Fatalf("width %d: no rows, or no full id of %s:\n%s", width, sandbox.TestCaseLogin, r.Stdout)
+		}
+		for _, line := range lines[1:] {
+			id, _, _ := strings.Cut(line, " ")
+			e.Run("run", "start", "--test-case", id, "--dry-run").Expect(t, 0)
+		}
+	}
 }
 
 func TestNoMatch(t *testing.T) {

@@ -12,25 +12,17 @@ import (
 
 var headers = []string{"id", "name", "enabled", "labels", "application", "last result", "last run"}
 
-// shortIDLen is enough to tell a project's test cases apart at a glance; the
-// full id (for --resume-from, --wait-for and run start --test-case) is
-// printed off a terminal and in JSON.
-const shortIDLen = 8
-
-// newRowFunc returns the table row of one test case. Terminals get short
-// ids, colours and relative times; pipes get full ids and RFC 3339, which
-// sort and parse.
+// newRowFunc returns the table row of one test case. Terminals get colours
+// and relative times; pipes get RFC 3339, which sorts and parses. The id is
+// whole everywhere, at any terminal width: run start --test-case,
+// --resume-from and --wait-for take only a full UUID.
 func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 	ios := f.IOStreams
 	tty := ios.IsStdoutTTY()
 	st := ios.Styles()
 	now := f.Clock.Now()
 	return func(t *output.Table, tc api.TestCase) {
-		id := tc.ID
-		if tty && len(id) > shortIDLen {
-			id = id[:shortIDLen]
-		}
-		t.AddField(id)
+		t.AddField(tc.ID, output.WithoutTruncation())
 		t.AddField(tc.Name)
 		if tc.IsEnabled {
 			t.AddField("yes")
