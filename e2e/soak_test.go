@@ -32,14 +32,15 @@ var soakCases = []soakCase{
 
 // soakServer is a sandbox injecting faults, behind a recorder that sees
 // which requests the sandbox processed and which it failed on purpose. The
-// sandbox fails requests before handling them, which a client may safely
-// retry; the starts ledger in front of it also loses the answer of every
-// fourth POST /v1/run the sandbox did process, the case where a retry
-// would start a second run.
+// sandbox fails most requests before handling them, which a client may
+// safely retry, and loses the answer of some starts it carried out; the
+// starts ledger in front of it also loses the answer of every fourth
+// POST /v1/run the sandbox did answer, the case where a retry would start a
+// second run.
 func soakServer(t *testing.T, e *cmdtest.Env, rate float64) (*sandbox.Server, *recorder, *startLedger) {
 	t.Helper()
 	sb := sandbox.New(sandbox.Options{Clock: e.Clock, FaultRate: rate, Latency: time.Millisecond, Seed: 7})
-	ledger := &startLedger{next: sb, loseEvery: 4}
+	ledger := &startLedger{next: sb, sandbox: sb, loseEvery: 4}
 	rec := newRecorder(ledger, func(r *http.Request) string {
 		if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/run/") {
 			return "GET " + strings.TrimPrefix(r.URL.Path, "/v1/run/")
@@ -53,11 +54,14 @@ func soakServer(t *testing.T, e *cmdtest.Env, rate float64) (*sandbox.Server, *r
 }
 
 // startLedger counts the POST /v1/run that reach the sandbox, split into
-// those it processed (a run was created) and those it failed on purpose,
-// and loses the answer of every loseEvery-th processed one: alternately a
-// dropped connection and a 502, as a proxy that failed after forwarding.
+// those it processed (a run was created, answered or not) and those it
+// failed on purpose, and loses the answer of every loseEvery-th answered
+// one: alternately a dropped connection and a 502, as a proxy that failed
+// after forwarding. It tells a created run from the sandbox's stats, which
+// holds because the soak sends one POST /v1/run at a time.
 type startLedger struct {
 	next      http.Handler
+	sandbox   *sandbox.Server
 	loseEvery int
 
 	mu                                sync.Mutex
@@ -80,11 +84,23 @@ func (l *startLedger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.arrived++
 	l.mu.Unlock()
 	answer := httptest.NewRecorder()
-	if dropped := serveCaptured(l.next, answer, r); dropped {
+	runsBefore := l.sandbox.Stats().RunsStarted
+	dropped := serveCaptured(l.next, answer, r)
+	created := l.sandbox.Stats().RunsStarted > runsBefore
+	if dropped || (created && answer.Code != http.StatusOK) {
 		l.mu.Lock()
-		l.faulted++
+		if created { // the sandbox carried it out, then lost the answer
+			l.processed++
+			l.lost++
+		} else {
+			l.faulted++
+		}
 		l.mu.Unlock()
-		panic(http.ErrAbortHandler) // drop the real connection too
+		if dropped {
+			panic(http.ErrAbortHandler) // drop the real connection too
+		}
+		relay(w, answer)
+		return
 	}
 	l.mu.Lock()
 	lose := false
@@ -110,6 +126,10 @@ func (l *startLedger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadGateway, `{"message":"upstream connection reset"}`)
 		return
 	}
+	relay(w, answer)
+}
+
+func relay(w http.ResponseWriter, answer *httptest.ResponseRecorder) {
 	for k, vs := range answer.Header() {
 		w.Header()[k] = vs
 	}
@@ -253,8 +273,9 @@ func TestFaultSoak(t *testing.T) {
 	}
 
 	// The whole ledger: every run the sandbox created is one testctl
-	// reported or one whose answer was lost (and testctl said it failed);
-	// every other POST was failed by the sandbox before it acted.
+	// reported or one whose answer was lost, by the sandbox or the ledger
+	// (and testctl said it failed); every other POST was failed by the
+	// sandbox before it acted.
 	st := sb.Stats()
 	ledger.mu.Lock()
 	arrived, processed, faulted, lost, throttled := ledger.arrived, ledger.processed, ledger.faulted, ledger.lost, ledger.throttled
@@ -277,7 +298,8 @@ func TestFaultSoak(t *testing.T) {
 	if polls < 300 || st.FaultsInjected < 100 || tally.started < len(soakCases) {
 		t.Errorf("soak too small to prove anything: %d polls, %d faults, %d runs", polls, st.FaultsInjected, tally.started)
 	}
-	fmt.Printf("soak: fault rate 0.3, %d requests, %d faults injected %v\n", sumRequests(st), st.FaultsInjected, st.Faults)
+	fmt.Printf("soak: fault rate 0.3, %d requests, %d faults injected %v, answers lost by the sandbox %v\n",
+		sumRequests(st), st.FaultsInjected, st.Faults, st.LostAnswers)
 	fmt.Printf("soak: %d polls of %d runs; verdicts right %d/%d (%d gave up after 10 faults in a row, as documented)\n",
 		polls, tally.started, tally.right, tally.waits, tally.gaveUp)
 	fmt.Printf("soak: starts %d, refused starts %d (exit 6); POST /v1/run %d = %d processed + %d faulted before processing (%d were 429, retried)\n",

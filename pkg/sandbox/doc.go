@@ -114,8 +114,15 @@
 //
 // Options.FaultRate fails that share of requests before they are handled
 // (500, 502, 503, 429 with Retry-After: 1, or a dropped connection), chosen
-// from the seed and the request's sequence number. Options.Latency delays
-// every response. GET /_sandbox/stats (no key, never faulted) returns Stats.
+// from the seed and the request's sequence number. A write (POST /v1/run,
+// a rerun, POST /v1/test-cases) may instead be carried out and then lose
+// its answer (a 500 or a dropped connection), unless Options.NoLostAnswers;
+// Server.LoseNextAnswers scripts such losses. Options.Latency delays every
+// response. GET /_sandbox/stats (no key, never faulted) returns Stats: runs
+// and test cases created, faults by kind, lost answers by kind.
+//
+// Options.VisibilityDelay, for tests of a client's grace, hides a new run
+// (404, not listed) for that long, as the service may.
 //
 // # Reruns
 //

@@ -3,11 +3,37 @@ package sandbox
 import (
 	"math"
 	"net/http"
+	"strings"
 )
 
 // Transient faults a client must survive: the statuses the service's own CI
-// integration retries, and a connection dropped without any response.
+// integration retries, and a connection dropped without any response. They
+// fail a request before it is handled, so it had no effect.
 var faultKinds = []string{"500", "502", "503", "429", "drop"}
+
+// Lost answers: a write carried out, whose answer then never reaches the
+// client (a 500 or a dropped connection, as from a proxy that failed after
+// forwarding). They are the failure a client must never turn into a
+// duplicate by sending the request again. Stats.LostAnswers counts them by
+// these kinds.
+const (
+	LostAnswer500  = "500"
+	LostAnswerDrop = "drop"
+)
+
+// lostPrefix marks a lost-answer kind among the fault kinds of a write.
+const lostPrefix = "lost-"
+
+// writeFaultKinds are the faults of a write: the transient ones and the
+// lost answers, drawn alike.
+var writeFaultKinds = append(append([]string(nil), faultKinds...), lostPrefix+LostAnswer500, lostPrefix+LostAnswerDrop)
+
+// writeRoutes are the operations that create something, by mux pattern.
+var writeRoutes = map[string]bool{
+	"POST /v1/run":           true,
+	"POST /v1/run/{shortId}": true,
+	"POST /v1/test-cases":    true,
+}
 
 // SetFaultRate changes the share of requests (clamped to 0..1) that fail,
 // so a test can start runs cleanly and then turn faults on.
@@ -21,29 +47,103 @@ func (s *Server) SetFaultRate(rate float64) {
 // FaultRate returns the current fault rate.
 func (s *Server) FaultRate() float64 { return math.Float64frombits(s.faultRate.Load()) }
 
+// LoseNextAnswers makes the next n writes that succeed lose their answer
+// the given way (LostAnswerDrop, else LostAnswer500), whatever the fault
+// rate, so a test can script exactly which start goes unanswered.
+func (s *Server) LoseNextAnswers(n int, kind string) {
+	if kind != LostAnswerDrop {
+		kind = LostAnswer500
+	}
+	s.loseMu.Lock()
+	defer s.loseMu.Unlock()
+	for range n {
+		s.loseQueue = append(s.loseQueue, kind)
+	}
+}
+
 // faultFor decides from the seed and a request's sequence number whether,
 // and how, to fail it ("" for not at all). Deciding by sequence number
 // instead of drawing from a shared random stream keeps the n-th request's
 // fate the same for a seed whatever happened before, and needs no lock.
-func faultFor(seed int64, n uint64, rate float64) string {
+// A write may also draw a lost answer; whether a request fails does not
+// depend on it being a write.
+func faultFor(seed int64, n uint64, rate float64, write bool) string {
 	h := mix(mix(uint64(seed)^0xfa017) + n)
 	if float64(h>>11)/(1<<53) >= rate {
 		return ""
 	}
-	return faultKinds[mix(h)%uint64(len(faultKinds))]
+	kinds := faultKinds
+	if write {
+		kinds = writeFaultKinds
+	}
+	return kinds[mix(h)%uint64(len(kinds))]
 }
 
-// injectFault fails the request if faultFor says so, reporting whether it
-// answered it.
-func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) bool {
-	kind := faultFor(s.opts.Seed, s.requestSeq.Add(1), s.FaultRate())
+// serveWithFaults serves a request of the service's API, failing it when
+// faultFor (or LoseNextAnswers) says so.
+func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request, route string) {
+	write := writeRoutes[route]
+	kind := faultFor(s.opts.Seed, s.requestSeq.Add(1), s.FaultRate(), write && !s.opts.NoLostAnswers)
+	switch {
+	case strings.HasPrefix(kind, lostPrefix):
+		s.serveThenLose(w, r, func() string { return strings.TrimPrefix(kind, lostPrefix) })
+	case kind != "":
+		s.countWith(func(st *Stats) {
+			st.FaultsInjected++
+			st.Faults[kind]++
+		})
+		failWith(w, kind)
+	case write && s.lossScripted():
+		s.serveThenLose(w, r, s.scriptedLoss)
+	default:
+		s.mux.ServeHTTP(w, r)
+	}
+}
+
+func (s *Server) lossScripted() bool {
+	s.loseMu.Lock()
+	defer s.loseMu.Unlock()
+	return len(s.loseQueue) > 0
+}
+
+// scriptedLoss takes the next kind LoseNextAnswers queued ("" if another
+// write took it meanwhile).
+func (s *Server) scriptedLoss() string {
+	s.loseMu.Lock()
+	defer s.loseMu.Unlock()
+	if len(s.loseQueue) == 0 {
+		return ""
+	}
+	kind := s.loseQueue[0]
+	s.loseQueue = s.loseQueue[1:]
+	return kind
+}
+
+// serveThenLose handles the request, then, if it succeeded, loses its
+// answer the way lose says ("" to keep it after all): something was
+// created and the client cannot know. A refused write (a 4xx) is answered
+// as is, since it changed nothing.
+func (s *Server) serveThenLose(w http.ResponseWriter, r *http.Request, lose func() string) {
+	answer := &capturedAnswer{header: http.Header{}}
+	s.mux.ServeHTTP(answer, r)
+	kind := ""
+	if answer.status() < 300 {
+		kind = lose()
+	}
 	if kind == "" {
-		return false
+		answer.replay(w)
+		return
 	}
 	s.countWith(func(st *Stats) {
 		st.FaultsInjected++
-		st.Faults[kind]++
+		st.LostAnswers[kind]++
 	})
+	failWith(w, kind)
+}
+
+// failWith answers a fault of the given kind; a lost 500 reads exactly as
+// a transient one, as a client cannot tell them apart either.
+func failWith(w http.ResponseWriter, kind string) {
 	switch kind {
 	case "drop":
 		dropConnection(w)
@@ -57,7 +157,45 @@ func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) bool {
 	case "503":
 		writeError(w, http.StatusServiceUnavailable, "sandbox: injected fault: service unavailable")
 	}
-	return true
+}
+
+// capturedAnswer holds a handler's answer until the sandbox decides whether
+// the client gets it.
+type capturedAnswer struct {
+	header http.Header
+	code   int
+	body   []byte
+}
+
+func (a *capturedAnswer) Header() http.Header { return a.header }
+
+func (a *capturedAnswer) WriteHeader(code int) {
+	if a.code == 0 {
+		a.code = code
+	}
+}
+
+func (a *capturedAnswer) Write(b []byte) (int, error) {
+	if a.code == 0 {
+		a.code = http.StatusOK
+	}
+	a.body = append(a.body, b...)
+	return len(b), nil
+}
+
+func (a *capturedAnswer) status() int {
+	if a.code == 0 {
+		return http.StatusOK
+	}
+	return a.code
+}
+
+func (a *capturedAnswer) replay(w http.ResponseWriter) {
+	for k, vs := range a.header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(a.status())
+	_, _ = w.Write(a.body)
 }
 
 // dropConnection closes the connection without writing a response, like a

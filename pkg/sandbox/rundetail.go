@@ -184,6 +184,9 @@ func (s *Server) handleListRuns(c *call) {
 		total++
 	}
 	for i := len(live) - 1; i >= 0; i-- {
+		if !s.visible(live[i], c.now) {
+			continue
+		}
 		if sum := s.summary(live[i], c.now); f.matchSummary(&sum) {
 			take(func() api.RunSummary { return sum })
 		}

@@ -41,8 +41,18 @@ func (s *Server) findRun(shortID string) *run {
 		return nil
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.runs[shortID]
+	r := s.runs[shortID]
+	s.mu.RUnlock()
+	if r == nil || !s.visible(r, s.now()) {
+		return nil
+	}
+	return r
+}
+
+// visible reports whether a run can be seen at sandbox time now, under
+// Options.VisibilityDelay.
+func (s *Server) visible(r *run, now float64) bool {
+	return r.history || (now-r.created)/s.speed >= s.opts.VisibilityDelay.Seconds()
 }
 
 // startRun records a new run created at sandbox time now: the plan's

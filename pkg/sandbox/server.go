@@ -23,8 +23,20 @@ type Options struct {
 	// Speed makes sandbox time run this many times faster than Clock; 0
 	// (or less) means 1.
 	Speed float64
-	// FaultRate is the share of requests (0..1) that fail transiently.
+	// FaultRate is the share of requests (0..1) that fail: transiently,
+	// before they are handled, or, for writes (starting a run, a rerun,
+	// creating a test case), also by being carried out and then losing
+	// their answer.
 	FaultRate float64
+	// NoLostAnswers keeps FaultRate's faults on writes to the transient
+	// kinds, which have no effect: for tests that must never see a write
+	// carried out without an answer.
+	NoLostAnswers bool
+	// VisibilityDelay, for tests of a client's grace, emulates the service's
+	// visibility delay: a run created less than this long ago (on Clock,
+	// not scaled by Speed) is missing from GET /v1/run and not found (404)
+	// by the operations that name it. 0 shows a run at once.
+	VisibilityDelay time.Duration
 	// Latency is a real-time delay added before each response.
 	Latency time.Duration
 	// History is the number of generated past runs in GET /v1/run: 0 means
@@ -53,6 +65,8 @@ type Server struct {
 
 	faultRate  atomic.Uint64 // math.Float64bits of the rate
 	requestSeq atomic.Uint64
+	loseMu     sync.Mutex
+	loseQueue  []string // lost-answer kinds LoseNextAnswers scripted
 
 	mu          sync.RWMutex
 	runs        map[string]*run
@@ -85,7 +99,7 @@ func New(opts Options) *Server {
 	s.start = s.clock.Now()
 	s.history = buildHistory(s.opts.Seed, s.opts.History)
 	s.SetFaultRate(opts.FaultRate)
-	s.stats = Stats{Requests: map[string]int{}, Faults: map[string]int{}}
+	s.stats = Stats{Requests: map[string]int{}, Faults: map[string]int{}, LostAnswers: map[string]int{}}
 	s.routes()
 	return s
 }
@@ -116,23 +130,24 @@ func (s *Server) routes() {
 	s.mux = m
 }
 
-// ServeHTTP counts the request, then delays it and perhaps fails it before
-// any handler runs, so a faulted request has no effect on the sandbox. The
-// /_sandbox/ routes are exempt: tests read them to check the rest.
+// ServeHTTP counts the request, then delays it and perhaps fails it: most
+// faults come before any handler runs, so the request has no effect; a
+// lost answer comes after. The /_sandbox/ routes are exempt: tests read
+// them to check the rest.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, pattern := s.mux.Handler(r)
-	s.count(routeKey(r.Method, pattern))
-	if !strings.HasPrefix(r.URL.Path, "/_sandbox/") {
-		if s.opts.Latency > 0 {
-			if err := (clock.Real{}).Sleep(r.Context(), s.opts.Latency); err != nil {
-				return // the client gave up; nobody reads an answer
-			}
-		}
-		if s.injectFault(w, r) {
-			return
+	route := routeKey(r.Method, pattern)
+	s.count(route)
+	if strings.HasPrefix(r.URL.Path, "/_sandbox/") {
+		s.mux.ServeHTTP(w, r)
+		return
+	}
+	if s.opts.Latency > 0 {
+		if err := (clock.Real{}).Sleep(r.Context(), s.opts.Latency); err != nil {
+			return // the client gave up; nobody reads an answer
 		}
 	}
-	s.mux.ServeHTTP(w, r)
+	s.serveWithFaults(w, r, route)
 }
 
 // routeKey names a route for Stats: the mux pattern, method included.

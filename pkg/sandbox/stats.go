@@ -19,10 +19,14 @@ type Stats struct {
 	Reruns int `json:"reruns"`
 	// TestCasesCreated counts accepted POST /v1/test-cases.
 	TestCasesCreated int `json:"testCasesCreated"`
-	// FaultsInjected counts requests failed on purpose; Faults splits them
-	// by kind: "500", "502", "503", "429" and "drop".
+	// FaultsInjected counts requests failed on purpose, both ways. Faults
+	// splits those failed before they were handled by kind: "500", "502",
+	// "503", "429" and "drop". LostAnswers splits the writes carried out
+	// whose answer was then lost: "500" and "drop" (LostAnswer500,
+	// LostAnswerDrop); each created the run or test case counted above.
 	FaultsInjected int            `json:"faultsInjected"`
 	Faults         map[string]int `json:"faults"`
+	LostAnswers    map[string]int `json:"lostAnswers"`
 }
 
 // Stats returns a copy of the counters.
@@ -32,6 +36,7 @@ func (s *Server) Stats() Stats {
 	out := s.stats
 	out.Requests = maps.Clone(s.stats.Requests)
 	out.Faults = maps.Clone(s.stats.Faults)
+	out.LostAnswers = maps.Clone(s.stats.LostAnswers)
 	return out
 }
 
