@@ -4,11 +4,14 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
+	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +33,9 @@ type Options struct {
 	Latency   time.Duration
 	History   int
 	Seed      int64
+	// VisibilityDelay is the hidden --visibility-delay: for rehearsing a
+	// client's grace for runs the service does not show yet.
+	VisibilityDelay time.Duration
 
 	// onReady, for tests, receives the instance once it is listening.
 	onReady func(*sandbox.Instance)
@@ -60,8 +66,11 @@ Fixtures:
 
 Times are sandbox time: --speed 60 turns the slow plan's hour into a minute.
 --fault-rate fails that share of requests with a transient 500, 502, 503, 429
-or dropped connection, to rehearse retries. Everything random (history, logs,
-faults) is reproducible for a --seed. GET /_sandbox/stats counts requests.`,
+or dropped connection, to rehearse retries; a write (starting a run, a rerun,
+creating a test case) may instead be carried out and then lose its answer (a
+500 or a dropped connection), the failure a client must not turn into a
+duplicate. Everything random (history, logs, faults) is reproducible for a
+--seed. GET /_sandbox/stats counts requests, runs created and faults.`,
 		Example: `  # Serve on 127.0.0.1:8787, then use it from another shell
   testctl sandbox
   export TESTCTL_BASE_URL=http://127.0.0.1:8787 TESTCTL_API_KEY=sandbox-project-key
@@ -87,10 +96,12 @@ faults) is reproducible for a --seed. GET /_sandbox/stats counts requests.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Addr, "addr", DefaultAddr, "address to listen on, host:port (port 0 picks a free one)")
 	fl.Float64Var(&opts.Speed, "speed", 1, "how many times faster than real time sandbox time runs")
-	fl.Float64Var(&opts.FaultRate, "fault-rate", 0, "share of requests, 0 to 1, that fail transiently")
+	fl.Float64Var(&opts.FaultRate, "fault-rate", 0, "share of requests, 0 to 1, that fail (writes may be carried out, then lose their answer)")
 	fl.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, like 150ms")
 	fl.IntVar(&opts.History, "history", sandbox.DefaultHistory, "number of past runs listed by run list (0 for none)")
 	fl.Int64Var(&opts.Seed, "seed", 0, "seed of everything random: history, telemetry, faults")
+	fl.DurationVar(&opts.VisibilityDelay, "visibility-delay", 0, "how long a new run stays invisible (404, not listed), as the service's may")
+	_ = fl.MarkHidden("visibility-delay") // for tests of a client's grace, not for trying testctl
 	return cmd
 }
 
@@ -105,6 +116,8 @@ func (o *Options) validate() error {
 		return cmdutil.FlagErrorf("--fault-rate must be between 0 and 1, like 0.2")
 	case o.Latency < 0:
 		return cmdutil.FlagErrorf("--latency must not be negative")
+	case o.VisibilityDelay < 0:
+		return cmdutil.FlagErrorf("--visibility-delay must not be negative")
 	case o.History < 0 || o.History > sandbox.MaxHistory:
 		return cmdutil.FlagErrorf("--history must be between 0 and %d", sandbox.MaxHistory)
 	}
@@ -117,9 +130,9 @@ func sandboxRun(o *Options) error {
 		history = -1 // the package reads 0 as "default"
 	}
 	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: o.Factory.Clock, Speed: o.Speed,
-		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed})
+		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, VisibilityDelay: o.VisibilityDelay})
 	if err != nil {
-		return fmt.Errorf("cannot serve the sandbox on %s: %w", o.Addr, err)
+		return listenError(o.Addr, err)
 	}
 	errOut := o.Factory.IOStreams.ErrOut
 	printBanner(errOut, inst, o)
@@ -133,12 +146,33 @@ func sandboxRun(o *Options) error {
 	for _, n := range st.Requests {
 		total += n
 	}
-	fmt.Fprintf(errOut, "Sandbox stopped after %d requests (%d runs started, %d faults injected).\n",
-		total, st.RunsStarted, st.FaultsInjected)
+	lost := 0
+	for _, n := range st.LostAnswers {
+		lost += n
+	}
+	fmt.Fprintf(errOut, "Sandbox stopped after %d requests (%d runs started, %d faults injected, of which %d lost the answer of a write carried out).\n",
+		total, st.RunsStarted, st.FaultsInjected, lost)
 	if err != nil {
 		return fmt.Errorf("stopping the sandbox: %w", err)
 	}
 	return nil
+}
+
+// listenError says why the sandbox could not listen on addr, and what to
+// do about it: a local failure (exit 8), not a failed test (1).
+func listenError(addr string, err error) error {
+	fix := "pass an address of this machine, like --addr " + DefaultAddr
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		fix = "another program (perhaps another testctl sandbox) is listening there: stop it, or pass another port, like --addr 127.0.0.1:0 for a free one"
+	case errors.Is(err, os.ErrPermission):
+		fix = "ports below 1024 need privileges: pass a higher port, like --addr " + DefaultAddr
+	}
+	cause := err
+	if op := (*net.OpError)(nil); errors.As(err, &op) {
+		cause = op.Err // the address is named once, below
+	}
+	return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("the sandbox cannot listen on %s: %w\n%s", addr, cause, fix)}
 }
 
 func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
@@ -52,13 +55,16 @@ func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--addr", "8787"}, {"--addr", "localhost"}, {"--speed", "0"}, {"--speed", "-2"}, {"--speed", "NaN"},
 		{"--fault-rate", "1.5"}, {"--fault-rate", "-0.1"}, {"--latency", "-1s"}, {"--history", "-1"},
-		{"--history", "2000000"},
+		{"--history", "2000000"}, {"--visibility-delay", "-1s"},
 	} {
 		_, err := parse(t, args...)
 		var fe *cmdutil.FlagError
 		if !errors.As(err, &fe) || cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage {
 			t.Errorf("%v: %v, want a flag error (exit 2)", args, err)
 		}
+	}
+	if o, err := parse(t, "--visibility-delay", "3s"); err != nil || o.VisibilityDelay != 3*time.Second {
+		t.Errorf("--visibility-delay: %+v %v", o, err)
 	}
 	if _, err := parse(t, "extra"); err == nil {
 		t.Error("positional argument accepted")
@@ -133,17 +139,32 @@ func TestServesUntilCancelled(t *testing.T) {
 	}
 }
 
+// A sandbox that cannot listen is a local failure (exit 8), never 1, which
+// a CI gate reads as failed tests; the message names the address and a fix.
 func TestListenFailure(t *testing.T) {
 	busy, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer busy.Close()
-	f, _ := testFactory()
 	addr := strings.TrimPrefix(busy.BaseURL, "http://")
-	err = sandboxRun(&Options{Factory: f, Ctx: context.Background(), Addr: addr, Speed: 1})
-	if err == nil || !strings.Contains(err.Error(), addr) {
-		t.Errorf("busy port: %v", err)
+	f, _ := testFactory()
+	cmd := NewCmdSandbox(f, nil)
+	cmd.SetArgs([]string{"--addr", addr})
+	cmd.SetOut(&strings.Builder{})
+	cmd.SetErr(&strings.Builder{})
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err = cmd.ExecuteContext(context.Background())
+	if code := cmdutil.ExitCodeOf(err); code != cmdutil.ExitLocal {
+		t.Errorf("busy port: exit %d (%v), want %d", code, err, cmdutil.ExitLocal)
+	}
+	for _, want := range []string{"cannot listen on " + addr, "address already in use", "another testctl sandbox", "--addr 127.0.0.1:0"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("message lacks %q: %v", want, err)
+		}
+	}
+	if strings.Count(err.Error(), addr) != 1 {
+		t.Errorf("the address is named more than once: %v", err)
 	}
 }
 
@@ -162,4 +183,24 @@ func TestHelp(t *testing.T) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
+	if strings.Contains(out.String(), "visibility-delay") {
+		t.Error("the hidden --visibility-delay shows in the help")
+	}
+}
+
+// docs/sandbox.md lists every visible flag with the default it has.
+func TestDocsListTheFlagsAndDefaults(t *testing.T) {
+	data, err := os.ReadFile("../../docs/sandbox.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := testFactory()
+	NewCmdSandbox(f, nil).Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Hidden {
+			return
+		}
+		if row := "| `--" + fl.Name + "` | `" + fl.DefValue + "` |"; !strings.Contains(string(data), row) {
+			t.Errorf("docs/sandbox.md lacks the row %q", row)
+		}
+	})
 }
