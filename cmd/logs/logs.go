@@ -172,32 +172,51 @@ func logsRun(ctx context.Context, opts *Options) error {
 	if err := maskHeaders(resp); err != nil {
 		return err
 	}
-	if out.IsStructured() {
+	empty := len(resp.Network)+len(resp.Console)+len(resp.APICalls) == 0
+	switch {
+	case out.IsStructured():
 		err = output.Print(ios.Out, out, resp)
-	} else {
+	case !empty:
 		err = printTable(f, resp, opts.Full)
 	}
 	if err != nil {
 		return err
 	}
-	printNotes(ios, resp)
+	printNotes(ios, resp, opts.Query, empty && !out.IsStructured())
 	return nil
 }
 
-// printNotes writes the service's message and, when the per-call cap cut
-// the result, how much was shown and how to narrow it. Both go to stderr so
-// that stdout stays data in every format.
-func printNotes(ios *iostreams.IOStreams, resp *api.LogsResponse) {
+// printNotes writes the service's message or, when the per-call cap cut
+// the result, how much was shown and which flags narrow it: the service's
+// own hint then names its query parameters (urlPattern), which testctl
+// users never type. An empty table is no header, only a message. Notes go
+// to stderr so that stdout stays data in every format.
+func printNotes(ios *iostreams.IOStreams, resp *api.LogsResponse, q api.LogsQuery, emptyTable bool) {
 	w, st := ios.ErrOut, ios.ErrStyles()
-	if resp.Message != "" {
+	switch {
+	case resp.HasMore:
+		fmt.Fprintf(w, "%s showing %d of %d matching entries%s\n", st.WarningIcon(), resp.Returned, resp.TotalMatched, narrowHint(resp.Kind, q))
+	case resp.Message != "":
 		fmt.Fprintln(w, st.Muted(termtext.Sanitize(resp.Message)))
+	case emptyTable:
+		fmt.Fprintln(w, st.Muted("No entries match."))
 	}
-	if !resp.HasMore {
-		return
+}
+
+// narrowHint names the flags that would narrow a capped result of kind.
+func narrowHint(kind string, q api.LogsQuery) string {
+	if kind != api.LogKindConsole {
+		return "; narrow the result with --url or --status"
 	}
-	narrow := "narrow with --url or --status"
-	if resp.Kind == api.LogKindConsole {
-		narrow = "narrow by leaving out --warnings or --info"
+	var given []string
+	if q.IncludeWarnings {
+		given = append(given, "--warnings")
 	}
-	fmt.Fprintf(w, "%s showing %d of %d; %s\n", st.WarningIcon(), resp.Returned, resp.TotalMatched, narrow)
+	if q.IncludeInfo {
+		given = append(given, "--info")
+	}
+	if len(given) == 0 {
+		return " (errors only: the service's cap per call)"
+	}
+	return "; narrow the result by leaving out " + strings.Join(given, " or ")
 }

@@ -74,7 +74,11 @@ func TestHasMoreFooterAndMessage(t *testing.T) {
 	e := cmdtest.New(t)
 	id := finishedRun(t, e)[search]
 	r := e.Run("logs", id, "--kind", "network").Expect(t, 0)
-	cmdtest.Contains(t, "stderr", r.Stderr, "showing 250 of 600; narrow with --url or --status", "Showing the first 250")
+	// One note, in the flags' names: the service's own (urlPattern,
+	// statusFilter) would name parameters nobody types.
+	if r.Stderr != "! showing 250 of 600 matching entries; narrow the result with --url or --status\n" {
+		t.Errorf("stderr: %q", r.Stderr)
+	}
 	if n := strings.Count(r.Stdout, "\n"); n != 251 {
 		t.Errorf("%d lines, want a header and 250 rows", n)
 	}
@@ -91,9 +95,18 @@ func TestHasMoreFooterAndMessage(t *testing.T) {
 	if strings.Contains(r.Stderr, "showing") {
 		t.Errorf("footer without hasMore: %s", r.Stderr)
 	}
-	// The service's message when nothing was captured.
+	// Nothing captured or nothing matching: no header, only the service's
+	// message, on stderr.
 	r = e.Run("logs", finishedRun(t, e)[health], "--kind", "console").Expect(t, 0)
 	cmdtest.Contains(t, "stderr", r.Stderr, "API test")
+	if r.Stdout != "" {
+		t.Errorf("stdout of an empty result: %q", r.Stdout)
+	}
+	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "logs", id, "--kind", "network", "--url", "no-such-url").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "None of the 600 captured entries match")
+	if r.Stdout != "" {
+		t.Errorf("stdout of an empty result on a terminal: %q", r.Stdout)
+	}
 }
 
 func TestConsoleEscapesNeverReachStdout(t *testing.T) {

@@ -162,3 +162,41 @@ func TestCells(t *testing.T) {
 		t.Error("truncationMarks")
 	}
 }
+
+func TestNotes(t *testing.T) {
+	capped := func(kind string) *api.LogsResponse {
+		return &api.LogsResponse{Kind: kind, HasMore: true, Returned: 250, TotalMatched: 600,
+			Message: "Showing the first 250 of 600 matching entries; narrow the result with urlPattern or statusFilter."}
+	}
+	for _, tc := range []struct {
+		name  string
+		resp  *api.LogsResponse
+		q     api.LogsQuery
+		empty bool
+		want  string
+	}{
+		{"capped network", capped(api.LogKindNetwork), api.LogsQuery{}, false,
+			"! showing 250 of 600 matching entries; narrow the result with --url or --status\n"},
+		{"capped api calls", capped(api.LogKindAPICalls), api.LogsQuery{StatusFilter: "errors"}, false,
+			"! showing 250 of 600 matching entries; narrow the result with --url or --status\n"},
+		{"capped console with both levels", capped(api.LogKindConsole), api.LogsQuery{IncludeWarnings: true, IncludeInfo: true}, false,
+			"! showing 250 of 600 matching entries; narrow the result by leaving out --warnings or --info\n"},
+		{"capped console with info", capped(api.LogKindConsole), api.LogsQuery{IncludeInfo: true}, false,
+			"! showing 250 of 600 matching entries; narrow the result by leaving out --info\n"},
+		{"capped console errors", capped(api.LogKindConsole), api.LogsQuery{}, false,
+			"! showing 250 of 600 matching entries (errors only: the service's cap per call)\n"},
+		{"service message", &api.LogsResponse{Kind: api.LogKindNetwork, Message: "Nothing was captured yet."}, api.LogsQuery{}, true,
+			"Nothing was captured yet.\n"},
+		{"empty without a message", &api.LogsResponse{Kind: api.LogKindNetwork}, api.LogsQuery{}, true,
+			"No entries match.\n"},
+		{"empty JSON", &api.LogsResponse{Kind: api.LogKindNetwork}, api.LogsQuery{}, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ios, _, _, errOut := iostreams.Test()
+			printNotes(ios, tc.resp, tc.q, tc.empty)
+			if errOut.String() != tc.want {
+				t.Errorf("stderr %q, want %q", errOut, tc.want)
+			}
+		})
+	}
+}
