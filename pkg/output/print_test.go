@@ -126,3 +126,42 @@ func TestPrintTableFormatIsAnError(t *testing.T) {
 		t.Fatal("want an error for the table format")
 	}
 }
+
+// rawDoc is a value that carries its service document, as api models do.
+type rawDoc struct {
+	ID  string `json:"id"`
+	raw json.RawMessage
+}
+
+func (r rawDoc) RawJSON() json.RawMessage { return r.raw }
+
+// The service's document is printed as sent (key order, numbers, unknown
+// fields, no invented ones), indented, with what a terminal would act on
+// escaped: C1 controls, DEL, bidi overrides and line separators sent
+// unescaped, and bytes that are not UTF-8 (a lone 0x9b is an 8-bit CSI).
+func TestPrintRawDocument(t *testing.T) {
+	doc := "{\"z\": 1.50, \"name\": \"a\u009b2J\x7f\u202e\u2028<&>\x9b\", \"esc\": \"\\u001b]0;x\\u0007\", \"novel\": [true]}"
+	got := mustPrint(t, Options{Format: FormatJSON}, rawDoc{raw: json.RawMessage(doc)})
+	want := `{
+  "z": 1.50,
+  "name": "a\u009b2J\u007f\u202e\u2028<&>\ufffd",
+  "esc": "\u001b]0;x\u0007",
+  "novel": [
+    true
+  ]
+}
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := mustPrint(t, Options{JQ: ".novel[0], .z"}, rawDoc{raw: json.RawMessage(doc)}); got != "true\n1.50\n" {
+		t.Errorf("--jq: %q", got)
+	}
+	if got := mustPrint(t, Options{Format: FormatYAML}, rawDoc{raw: json.RawMessage(`{"b": 1, "a": {"d": null, "c": "x"}}`)}); got != "b: 1\na:\n  d: null\n  c: x\n" {
+		t.Errorf("yaml: %q", got)
+	}
+	// A value without a document is encoded, as before.
+	if got := mustPrint(t, Options{Format: FormatJSON}, rawDoc{ID: "x"}); got != "{\n  \"id\": \"x\"\n}\n" {
+		t.Errorf("no document: %q", got)
+	}
+}
