@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/jsonscan"
 )
 
 // ListWriter writes a list that arrives page by page (`--all`) as one
@@ -40,7 +41,8 @@ type ListWriter[T any] struct {
 	out   *bufio.Writer
 	count int
 	items []json.RawMessage // YAML and jq only
-	buf   bytes.Buffer      // JSON only: the item being written
+	buf   bytes.Buffer      // JSON only: the metadata being written
+	ibuf  []byte            // JSON only: the item being written
 	begun bool              // JSON only: the opening of the document is written
 	done  bool
 	err   error
@@ -92,10 +94,11 @@ func (l *ListWriter[T]) add(items []T) error {
 			if err != nil {
 				return err
 			}
-			b, err := indentJSON(&l.buf, doc, "    ", "  ")
-			if err != nil {
-				return err
-			}
+			// The item is valid JSON (an answer the client checked, or
+			// encoded here), so it is laid out without json.Indent's
+			// second validation: streaming is most of --all's work.
+			l.ibuf = jsonscan.AppendIndent(l.ibuf[:0], doc, "    ", "  ")
+			b := escapeUnsafeJSON(l.ibuf)
 			l.beginJSON()
 			if l.count > 0 {
 				l.out.WriteByte(',')

@@ -1,0 +1,150 @@
+// Package jsonscan reads and lays out JSON documents that are already known
+// to be valid (the client checks every answer), byte by byte and without
+// decoding them: the member of an object, the elements of an array, an
+// indented copy. It is what lets testctl print the service's own documents
+// at about the cost of copying them. Given invalid JSON it does not fail
+// or panic, but its results mean nothing.
+package jsonscan
+
+// Member returns the value of member key of the top-level object doc (the
+// last one, as encoding/json decodes a repeated key), or nil. A key written
+// with escapes is not recognised.
+func Member(doc []byte, key string) []byte {
+	i := skipSpace(doc, 0)
+	if i >= len(doc) || doc[i] != '{' {
+		return nil
+	}
+	var found []byte
+	for i = skipSpace(doc, i+1); i < len(doc) && doc[i] == '"'; {
+		end := skipString(doc, i)
+		if end >= len(doc) {
+			break // not valid JSON
+		}
+		name := doc[i+1 : end-1]
+		i = skipSpace(doc, skipSpace(doc, end)+1) // past the colon
+		start := i
+		i = skipValue(doc, i)
+		if string(name) == key {
+			found = doc[start:i]
+		}
+		if i = skipSpace(doc, i); i < len(doc) && doc[i] == ',' {
+			i = skipSpace(doc, i+1)
+		}
+	}
+	return found
+}
+
+// Elements splits the array arr into its elements; nil when arr is not an
+// array.
+func Elements(arr []byte) [][]byte {
+	i := skipSpace(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return nil
+	}
+	out := [][]byte{}
+	for i = skipSpace(arr, i+1); i < len(arr) && arr[i] != ']'; {
+		start := i
+		i = skipValue(arr, i)
+		out = append(out, arr[start:i])
+		if i = skipSpace(arr, i); i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+	return out
+}
+
+// AppendIndent appends doc to dst laid out as json.Indent lays it out (each
+// element on its own line, prefix then indent per level; empty objects and
+// arrays as {} and []; ": " after keys), without json.Indent's validation.
+func AppendIndent(dst, doc []byte, prefix, indent string) []byte {
+	depth := 0
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			end := skipString(doc, i)
+			dst = append(dst, doc[i:end]...)
+			i = end - 1
+		case '{', '[':
+			if j := skipSpace(doc, i+1); j < len(doc) && (doc[j] == '}' || doc[j] == ']') {
+				dst = append(dst, c, doc[j])
+				i = j
+				continue
+			}
+			depth++
+			dst = newline(append(dst, c), prefix, indent, depth)
+		case '}', ']':
+			depth--
+			dst = append(newline(dst, prefix, indent, depth), c)
+		case ',':
+			dst = newline(append(dst, c), prefix, indent, depth)
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func newline(dst []byte, prefix, indent string, depth int) []byte {
+	dst = append(append(dst, '\n'), prefix...)
+	for range depth {
+		dst = append(dst, indent...)
+	}
+	return dst
+}
+
+// skipValue returns the index past the value at doc[i].
+func skipValue(doc []byte, i int) int {
+	if i >= len(doc) {
+		return i
+	}
+	switch doc[i] {
+	case '"':
+		return skipString(doc, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(doc); i++ {
+			switch doc[i] {
+			case '"':
+				i = skipString(doc, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	start := i
+	for i < len(doc) && doc[i] != ',' && doc[i] != '}' && doc[i] != ']' && !isSpace(doc[i]) {
+		i++ // a number, true, false or null
+	}
+	return max(i, start+1) // on invalid JSON, still move on
+}
+
+// skipString returns the index past the string whose opening quote is at
+// doc[i].
+func skipString(doc []byte, i int) int {
+	for i++; i < len(doc); i++ {
+		switch doc[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+func skipSpace(doc []byte, i int) int {
+	for i < len(doc) && isSpace(doc[i]) {
+		i++
+	}
+	return i
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
