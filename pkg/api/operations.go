@@ -63,6 +63,14 @@ type ListRunsOptions struct {
 
 // ListRuns reads one page of runs, newest first.
 func (c *Client) ListRuns(ctx context.Context, opts ListRunsOptions) (*RunList, error) {
+	var out RunList
+	if err := c.getJSON(ctx, c.BaseURL, "/v1/run", opts.query(c), &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func (opts ListRunsOptions) query(c *Client) url.Values {
 	q := c.projectQuery()
 	setIf(q, "status", opts.Status)
 	setIf(q, "result", opts.Result)
@@ -70,11 +78,7 @@ func (c *Client) ListRuns(ctx context.Context, opts ListRunsOptions) (*RunList, 
 	setIf(q, "branch", opts.Branch)
 	setIf(q, "testPlanShortId", opts.TestPlanShortID)
 	setPaging(q, opts.Limit, opts.Offset)
-	var out RunList
-	if err := c.getJSON(ctx, c.BaseURL, "/v1/run", q, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return q
 }
 
 // ListTestCasesOptions filter and page GET /v1/test-cases.
@@ -87,6 +91,14 @@ type ListTestCasesOptions struct {
 
 // ListTestCases reads one page of the project's test cases.
 func (c *Client) ListTestCases(ctx context.Context, opts ListTestCasesOptions) (*TestCaseList, error) {
+	var out TestCaseList
+	if err := c.getJSON(ctx, c.BaseURL, "/v1/test-cases", opts.query(c), &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func (opts ListTestCasesOptions) query(c *Client) url.Values {
 	q := c.projectQuery()
 	setIf(q, "applicationShortId", opts.ApplicationShortID)
 	if len(opts.Labels) > 0 {
@@ -96,11 +108,7 @@ func (c *Client) ListTestCases(ctx context.Context, opts ListTestCasesOptions) (
 		q.Set("isEnabled", strconv.FormatBool(*opts.IsEnabled))
 	}
 	setPaging(q, opts.Limit, opts.Offset)
-	var out TestCaseList
-	if err := c.getJSON(ctx, c.BaseURL, "/v1/test-cases", q, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return q
 }
 
 // CreateTestCase creates a test case (POST /v1/test-cases). The project comes

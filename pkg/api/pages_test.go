@@ -1,37 +1,13 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
-	"strings"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 )
-
-func TestArrayMember(t *testing.T) {
-	for _, tt := range []struct {
-		doc, want string // want: the elements joined by " | "; "nil" for none
-	}{
-		{`{"runs": [{"a": 1}, {"b": "x]}\"{["}, [1, [2]], "s", -1.5e3, true, null]}`, `{"a": 1} | {"b": "x]}\"{["} | [1, [2]] | "s" | -1.5e3 | true | null`},
-		{` { "total" : 2 , "novel" : {"runs": [9]}, "runs" : [ {"n":1} ,{"n":2} ] , "x": [] } `, `{"n":1} | {"n":2}`},
-		{`{"runs": [1], "runs": [2, 3]}`, `2 | 3`},
-		{`{"runs": []}`, ``},
-		{`{"ru\u006es": [1]}`, `nil`},
-		{`{"other": [1]}`, `nil`},
-		{`[{"runs": [1]}]`, `nil`},
-	} {
-		got := arrayMember([]byte(tt.doc), "runs")
-		parts := make([]string, len(got))
-		for i, b := range got {
-			parts[i] = string(b)
-		}
-		s := strings.Join(parts, " | ")
-		if got == nil {
-			s = "nil"
-		}
-		if s != tt.want {
-			t.Errorf("%s:\n got %s\nwant %s", tt.doc, s, tt.want)
-		}
-	}
-}
 
 func TestListItemsKeepTheirOwnDocument(t *testing.T) {
 	body := []byte(`{"runs": [{"shortId": "a", "novel": [1, "]"]}, {"status": "RUNNING", "shortId": "b"}], "total": 2, "limit": 2, "offset": 0}`)
@@ -52,5 +28,38 @@ func TestListItemsKeepTheirOwnDocument(t *testing.T) {
 	KeepRaw(&tl, body)
 	if string(tl.TestCases[0].RawJSON()) != `{"id": "c1", "x": {}}` {
 		t.Errorf("%s", tl.TestCases[0].RawJSON())
+	}
+}
+
+func TestListRunsRawSplitsWithoutDecoding(t *testing.T) {
+	answers := map[string]string{
+		"ok":      `{"novel": {"runs": 1}, "runs": [{"shortId": "a", "x": [1]}, {"status": "RUNNING", "shortId": "b\u00e9\"q"}, {}], "total": 7}`,
+		"html":    `<html>proxy</html>`,
+		"array":   `[{"shortId": "a"}]`,
+		"notlist": `{"runs": {"shortId": "a"}, "total": 1}`,
+		"total":   `{"runs": [], "total": "many"}`,
+		"none":    `{"total": 0}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(answers[r.URL.Query().Get("branch")]))
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, HTTPClient: srv.Client()}
+	l, err := c.ListRunsRaw(context.Background(), ListRunsOptions{Branch: "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Total != 7 || len(l.Items) != 3 || string(l.RawJSON()) != answers["ok"] ||
+		l.Items[0].ID != "a" || string(l.Items[0].RawJSON()) != `{"shortId": "a", "x": [1]}` || l.Items[1].ID != "bé\"q" || l.Items[2].ID != "" {
+		t.Errorf("%+v", l)
+	}
+	if l, err := c.ListRunsRaw(context.Background(), ListRunsOptions{Branch: "none"}); err != nil || len(l.Items) != 0 {
+		t.Errorf("no runs: %v %+v", err, l)
+	}
+	for _, branch := range []string{"html", "array", "notlist", "total"} {
+		var de *DecodeError
+		if _, err := c.ListRunsRaw(context.Background(), ListRunsOptions{Branch: branch}); !errors.As(err, &de) {
+			t.Errorf("%s: %v, want a DecodeError", branch, err)
+		}
 	}
 }

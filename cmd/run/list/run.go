@@ -18,15 +18,21 @@ func listRun(ctx context.Context, o *Options) error {
 		return err
 	}
 	ios := f.IOStreams
+	query := func(limit, offset int) api.ListRunsOptions {
+		return api.ListRunsOptions{Status: o.Status, Result: o.Result, Trigger: o.Trigger, Branch: o.Branch,
+			TestPlanShortID: o.Plan, Limit: limit, Offset: offset}
+	}
+	if out.IsStructured() {
+		return paginate.Raw("runs", "runs", func(ctx context.Context, limit, offset int) (*api.RawList, error) {
+			return client.ListRunsRaw(ctx, query(limit, offset))
+		}).Run(ctx, ios, out, o.Flags)
+	}
 	r := rowFormat{styles: ios.Styles(), relative: ios.IsStdoutTTY(), now: f.Clock.Now()}
-	q := api.ListRunsOptions{Status: o.Status, Result: o.Result, Trigger: o.Trigger, Branch: o.Branch, TestPlanShortID: o.Plan}
 	runs := paginate.List[api.RunSummary]{
 		Key: "runs", Noun: "runs", Headers: headers(), Row: r.add,
 		ID: func(r api.RunSummary) string { return r.ShortID },
 		Fetch: func(ctx context.Context, limit, offset int) (*paginate.Page[api.RunSummary], error) {
-			q := q
-			q.Limit, q.Offset = limit, offset
-			page, err := client.ListRuns(ctx, q)
+			page, err := client.ListRuns(ctx, query(limit, offset))
 			if err != nil {
 				return nil, err
 			}

@@ -102,14 +102,20 @@ func listRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	q := api.ListTestCasesOptions{ApplicationShortID: opts.App, Labels: opts.Labels, IsEnabled: opts.Enabled}
+	query := func(limit, offset int) api.ListTestCasesOptions {
+		return api.ListTestCasesOptions{ApplicationShortID: opts.App, Labels: opts.Labels, IsEnabled: opts.Enabled,
+			Limit: limit, Offset: offset}
+	}
+	if out.IsStructured() {
+		return paginate.Raw("testCases", "test cases", func(ctx context.Context, limit, offset int) (*api.RawList, error) {
+			return client.ListTestCasesRaw(ctx, query(limit, offset))
+		}).Run(ctx, f.IOStreams, out, opts.Flags)
+	}
 	cases := paginate.List[api.TestCase]{
 		Key: "testCases", Noun: "test cases", Headers: headers, Row: newRowFunc(f),
 		ID: func(tc api.TestCase) string { return tc.ID },
 		Fetch: func(ctx context.Context, limit, offset int) (*paginate.Page[api.TestCase], error) {
-			q := q
-			q.Limit, q.Offset = limit, offset
-			page, err := client.ListTestCases(ctx, q)
+			page, err := client.ListTestCases(ctx, query(limit, offset))
 			if err != nil {
 				return nil, err
 			}
