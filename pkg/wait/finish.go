@@ -23,13 +23,14 @@ func finish(ios *iostreams.IOStreams, getenv func(string) string, out output.Opt
 	if o.JUnitFile != "" {
 		if err := WriteJUnitFile(o.JUnitFile, recs); err != nil {
 			fmt.Fprintf(ios.ErrOut, "error: writing the JUnit report: %s\n", termtext.Sanitize(err.Error()))
-			code = max(code, cmdutil.ExitFailed) // a CI gate must not pass without its report
+			code = max(code, cmdutil.ExitLocal) // a CI gate must not pass without its report
 		} else {
 			fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", o.JUnitFile)
 		}
 	}
-	for _, warning := range WriteGitHub(getenv, ios.ErrOut, recs) {
-		fmt.Fprintf(ios.ErrOut, "warning: GitHub Actions: %s\n", termtext.Sanitize(warning))
+	for _, problem := range WriteGitHub(getenv, ios.ErrOut, recs) {
+		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
+		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty
 	}
 	WriteSkippedWarnings(ios.ErrOut, ios.ErrStyles(), recs, o.FailOnSkipped)
 	WriteResumeHint(ios.ErrOut, end, o.Timeout, recs)

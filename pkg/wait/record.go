@@ -1,6 +1,8 @@
 package wait
 
 import (
+	"time"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
@@ -9,12 +11,47 @@ import (
 type Record struct {
 	ShortID string
 	URL     string
-	Detail  *api.RunDetail // nil when the run was never read
+	Plan    Plan
+	// Attempt counts the runs of the same test cases in one command, from 1
+	// (a rerun of failed test cases is attempt 2); 0 is read as 1.
+	Attempt int
+	// StartedAt and FinishedAt are the service's, zero when it gave none.
+	StartedAt, FinishedAt time.Time
+	Detail                *api.RunDetail // nil when the run was never read
 	// Pending says why the run had not finished, when the wait ended first
 	// ("the wait timed out"); unfinished test cases are reported with it.
 	Pending string
 	Err     error // why polling stopped without a verdict (404, outage)
 	Code    int   // the run's exit code
+}
+
+// Plan is what a run ran, named so that reports match it across builds: a
+// run's short id changes every time, its plan does not.
+type Plan struct {
+	Name    string
+	ShortID string
+	// TestCases: the run was started from test case ids, not a plan.
+	TestCases bool
+}
+
+// Title is the plan's name, else its short id, else "test cases" for a run
+// of test case ids; "" when nothing is known.
+func (p Plan) Title() string {
+	switch {
+	case p.Name != "":
+		return p.Name
+	case p.ShortID != "":
+		return p.ShortID
+	case p.TestCases:
+		return "test cases"
+	}
+	return ""
+}
+
+// hasVerdict reports whether the wait ended for this run with an exit code
+// (a verdict, a timeout, an error); a run only just started has none.
+func (r Record) hasVerdict() bool {
+	return r.Detail != nil || r.Err != nil || r.Pending != ""
 }
 
 // Finished reports whether the run reached a final status.

@@ -10,8 +10,8 @@ import (
 // there: an ::error annotation per test case that did not pass (on stderr,
 // since workflow commands are read from both streams and stdout is for
 // data), the Markdown summary appended to $GITHUB_STEP_SUMMARY and the step
-// outputs appended to $GITHUB_OUTPUT. It returns what could not be written:
-// a missing summary must not fail a step whose runs passed.
+// outputs appended to $GITHUB_OUTPUT. It returns what could not be written,
+// which ends the command with exit 8.
 func WriteGitHub(getenv func(string) string, stderr io.Writer, recs []Record) (warnings []string) {
 	if getenv("GITHUB_ACTIONS") != "true" {
 		return nil

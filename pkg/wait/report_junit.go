@@ -5,8 +5,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
+	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -45,8 +48,24 @@ func buildJUnit(recs []Record) junitSuites {
 	return doc
 }
 
+// suiteName names a run's suite and class after its plan: CI test views
+// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
+// class and name, and a run's short id changes every build.
+func suiteName(r Record) string {
+	if t := xmlText(r.Plan.Title()); t != "" {
+		return t
+	}
+	return "testctl"
+}
+
 func buildSuite(r Record) junitSuite {
-	s := junitSuite{Name: "run " + xmlText(r.ShortID)}
+	s := junitSuite{Name: suiteName(r)}
+	if !r.StartedAt.IsZero() {
+		s.Timestamp = r.StartedAt.UTC().Format(time.RFC3339)
+		if !r.FinishedAt.IsZero() && !r.FinishedAt.Before(r.StartedAt) {
+			s.Time = seconds(r.FinishedAt.Sub(r.StartedAt))
+		}
+	}
 	prop := func(name, value string) {
 		if value != "" {
 			s.Properties = append(s.Properties, junitProperty{Name: name, Value: xmlText(value)})
@@ -54,17 +73,20 @@ func buildSuite(r Record) junitSuite {
 	}
 	prop("run_short_id", r.ShortID)
 	prop("run_url", r.URL)
+	prop("run_attempt", strconv.Itoa(max(r.Attempt, 1)))
+	prop("plan_short_id", r.Plan.ShortID)
 	if r.Detail != nil {
 		prop("run_status", r.Detail.Status)
 		prop("run_result", r.Detail.ResultOrEmpty())
 		for _, tc := range r.Detail.RunTestCases {
-			s.Cases = append(s.Cases, buildCase(r, tc))
+			s.Cases = append(s.Cases, buildCase(r, s.Name, tc))
 		}
 	}
-	if runProblem := suiteProblem(r, s.Cases); runProblem != nil {
-		// Without it a run that errored before any test case failed, or one
-		// that was never found, would look green to a JUnit reader.
-		s.Cases = append(s.Cases, junitCase{Name: "run " + xmlText(r.ShortID), Classname: xmlText(r.ShortID), Error: runProblem})
+	if runProblem := runOutcome(r, s.Cases); runProblem != nil {
+		// Without it a run whose code is not 0 could look green to a JUnit
+		// reader: one that timed out, errored before any test case failed,
+		// FAILED with no test case, or was never read.
+		s.Cases = append(s.Cases, runProblem.testCase(s.Name))
 	}
 	for _, c := range s.Cases {
 		s.Tests++
@@ -80,13 +102,13 @@ func buildSuite(r Record) junitSuite {
 	return s
 }
 
-func buildCase(r Record, tc api.RunTestCase) junitCase {
-	c := junitCase{Name: xmlText(tc.Name), Classname: xmlText(r.ShortID)}
+func buildCase(r Record, class string, tc api.RunTestCase) junitCase {
+	c := junitCase{Name: xmlText(tc.Name), Classname: class}
 	if c.Name == "" {
 		c.Name = xmlText(tc.ShortID)
 	}
 	if tc.ShortID != "" {
-		c.SystemOut = xmlText(fmt.Sprintf("run test case %s; telemetry: testctl logs %s --kind console", tc.ShortID, tc.ShortID))
+		c.SystemOut = xmlText(fmt.Sprintf("run %s, run test case %s; telemetry: testctl logs %s --kind console", r.ShortID, tc.ShortID, tc.ShortID))
 	}
 	title, thought := xmlText(tc.ResultTitle), xmlText(tc.EvaluationThought)
 	switch {
@@ -109,30 +131,79 @@ func buildCase(r Record, tc api.RunTestCase) junitCase {
 	return c
 }
 
-// suiteProblem is the error a run itself adds, when its own outcome is bad
-// and none of its test cases already says so.
-func suiteProblem(r Record, cases []junitCase) *junitOutcome {
-	if r.Detail == nil {
-		msg := "the run was never read"
-		if r.Err != nil {
-			msg = xmlText(firstLine(r.Err.Error()))
-		} else if r.Pending != "" {
-			msg = "no answer before " + r.Pending
-		}
-		return &junitOutcome{Type: "NO_VERDICT", Message: msg}
+// runLevel is the run's own verdict as a JUnit element.
+type runLevel struct {
+	failure bool // a <failure> (the tests failed) rather than an <error>
+	outcome junitOutcome
+}
+
+// runCaseName names the test case that carries a run's own verdict; it is
+// the same every build, like the plan's.
+const runCaseName = "(run verdict)"
+
+func (l *runLevel) testCase(class string) junitCase {
+	c := junitCase{Name: runCaseName, Classname: class}
+	if l.failure {
+		c.Failure = &l.outcome
+	} else {
+		c.Error = &l.outcome
 	}
-	if r.Err != nil {
-		return &junitOutcome{Type: "NO_VERDICT", Message: xmlText(firstLine(r.Err.Error()))}
-	}
-	if r.Detail.Status != api.StatusError && r.Detail.Status != api.StatusCancelled {
+	return c
+}
+
+// runOutcome is the element a run adds for itself when its code is not 0
+// and none of its test cases already says why.
+func runOutcome(r Record, cases []junitCase) *runLevel {
+	if r.Code == 0 {
 		return nil
 	}
-	for _, c := range cases {
-		if c.Error != nil || c.Failure != nil {
-			return nil
-		}
+	errorf := func(typ, msg string) *runLevel { return &runLevel{outcome: junitOutcome{Type: typ, Message: msg}} }
+	switch {
+	case r.Err != nil:
+		return errorf("NO_VERDICT", xmlText(firstLine(r.Err.Error())))
+	case r.Pending != "" && r.Detail == nil:
+		return errorf(pendingType(r), "no answer before "+r.Pending)
+	case r.Pending != "":
+		return errorf(pendingType(r), fmt.Sprintf("still %s when %s", xmlText(r.Detail.Status), r.Pending))
+	case r.Detail == nil:
+		return errorf("NO_VERDICT", "the run was never read")
 	}
-	return &junitOutcome{Type: r.Detail.Status, Message: "the run ended " + r.Detail.Status}
+	explained := false
+	for _, c := range cases {
+		explained = explained || c.Failure != nil || c.Error != nil
+	}
+	if explained {
+		return nil
+	}
+	status := xmlText(statusText(r.Detail))
+	if r.Detail.Status != api.StatusCompleted {
+		return errorf(xmlText(r.Detail.Status), "the run ended "+status)
+	}
+	msg := "the run ended " + status + " with no failed test case"
+	if len(r.Detail.RunTestCases) == 0 {
+		msg = "the run ended " + status + " with no test cases"
+	}
+	if r.Detail.ResultOrEmpty() == api.ResultSkipped {
+		msg = "the run ended " + status + ": failing because of --fail-on-skipped"
+	}
+	return &runLevel{failure: true, outcome: junitOutcome{Type: orDefault(xmlText(r.Detail.ResultOrEmpty()), "FAILED"), Message: msg}}
+}
+
+// pendingType says how the wait ended before the run: TIMED_OUT,
+// INTERRUPTED or TERMINATED.
+func pendingType(r Record) string {
+	switch r.Code {
+	case cmdutil.ExitInterrupted:
+		return "INTERRUPTED"
+	case cmdutil.ExitTerminated:
+		return "TERMINATED"
+	}
+	return "TIMED_OUT"
+}
+
+// seconds is a JUnit time attribute: seconds with millisecond precision.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
 }
 
 // xmlText strips escape sequences and control characters: XML 1.0 cannot

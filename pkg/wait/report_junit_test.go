@@ -1,12 +1,14 @@
 package wait
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -41,7 +43,8 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 	}}
 	cancelledBare := &api.RunDetail{ShortID: "r4", Status: api.StatusCancelled}
 	recs := []Record{
-		{ShortID: "r1", URL: "https://app.example/runs/r1", Detail: failed, Code: 1},
+		{ShortID: "r1", URL: "https://app.example/runs/r1", Plan: Plan{Name: "Checkout", ShortID: "pln-checkout_1"}, Attempt: 2, Detail: failed, Code: 1,
+			StartedAt: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), FinishedAt: time.Date(2026, 11, 21, 9, 1, 30, 500e6, time.UTC)},
 		{ShortID: "r2", Detail: errored, Code: 3},
 		{ShortID: "r3", Detail: running, Pending: "the wait timed out", Code: 7},
 		{ShortID: "r4", Detail: cancelledBare, Code: 3},
@@ -58,14 +61,18 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 	if len(doc.Suites) != 5 {
 		t.Fatalf("%d suites, want 5", len(doc.Suites))
 	}
-	if doc.Tests != 9 || doc.Failures != 1 || doc.Errors != 4 || doc.Skipped != 2 {
+	if doc.Tests != 10 || doc.Failures != 1 || doc.Errors != 5 || doc.Skipped != 2 {
 		t.Errorf("totals tests=%d failures=%d errors=%d skipped=%d", doc.Tests, doc.Failures, doc.Errors, doc.Skipped)
 	}
 	s1 := doc.Suites[0]
-	if s1.Name != "run r1" || s1.Tests != 3 || s1.Failures != 1 || s1.Skipped != 1 {
+	if s1.Name != "Checkout" || s1.Tests != 3 || s1.Failures != 1 || s1.Skipped != 1 || s1.Cases[1].Classname != "Checkout" {
 		t.Errorf("suite r1: %+v", s1)
 	}
-	if !hasProperty(s1, "run_url", "https://app.example/runs/r1") || !hasProperty(s1, "run_result", "FAILED") {
+	if s1.Time != "90.500" || s1.Timestamp != "2026-11-21T09:00:00Z" {
+		t.Errorf("suite r1 times: time=%q timestamp=%q", s1.Time, s1.Timestamp)
+	}
+	if !hasProperty(s1, "run_url", "https://app.example/runs/r1") || !hasProperty(s1, "run_result", "FAILED") ||
+		!hasProperty(s1, "run_short_id", "r1") || !hasProperty(s1, "run_attempt", "2") {
 		t.Errorf("suite r1 properties: %+v", s1.Properties)
 	}
 	f := s1.Cases[1].Failure
@@ -84,6 +91,9 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 	s3 := doc.Suites[2]
 	if sk := s3.Cases[0].Skipped; sk == nil || sk.Message != "still RUNNING when the wait timed out" {
 		t.Errorf("unfinished case: %+v", s3.Cases[0])
+	}
+	if e := s3.Cases[2].Error; s3.Errors != 1 || e == nil || e.Type != "TIMED_OUT" || e.Message != "still RUNNING when the wait timed out" {
+		t.Errorf("a run that timed out must not look green: %+v", s3)
 	}
 	if s4 := doc.Suites[3]; s4.Tests != 1 || s4.Errors != 1 || s4.Cases[0].Error.Message != "the run ended CANCELLED" {
 		t.Errorf("a cancelled run without test cases must not look green: %+v", s4)
@@ -126,5 +136,50 @@ func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
 	}
 	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), RecordsFromDetails([]*api.RunDetail{run}, nil, false)); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// Every run whose code is not 0 carries a run-level element saying why, even
+// when none of its test cases failed.
+func TestJUnitRunLevelVerdict(t *testing.T) {
+	emptyFailed := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed)}
+	skipped := &api.RunDetail{ShortID: "r2", Status: api.StatusCompleted, Result: strp(api.ResultSkipped),
+		RunTestCases: []api.RunTestCase{{ShortID: "r2-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultSkipped}}}
+	slow := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning,
+		RunTestCases: []api.RunTestCase{{ShortID: "r3-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
+	passed := &api.RunDetail{ShortID: "r5", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	recs := []Record{
+		{ShortID: "r1", Plan: Plan{TestCases: true}, Detail: emptyFailed, Code: 1},
+		{ShortID: "r2", Plan: Plan{ShortID: "pln-skip_1"}, Detail: skipped, Code: 1},
+		{ShortID: "r3", Detail: slow, Pending: "the wait was interrupted", Code: 143},
+		{ShortID: "r4", Pending: "the wait timed out", Code: 7},
+		{ShortID: "r5", Detail: passed},
+	}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ suite, kind, typ, msg string }{
+		{"test cases", "failure", "FAILED", "the run ended COMPLETED · FAILED with no test cases"},
+		{"pln-skip_1", "failure", "SKIPPED", "the run ended COMPLETED · SKIPPED: failing because of --fail-on-skipped"},
+		{"testctl", "error", "TERMINATED", "still RUNNING when the wait was interrupted"},
+		{"testctl", "error", "TIMED_OUT", "no answer before the wait timed out"},
+	} {
+		s := doc.Suites[i]
+		last := s.Cases[len(s.Cases)-1]
+		got := last.Error
+		if want.kind == "failure" {
+			got = last.Failure
+		}
+		if s.Name != want.suite || last.Name != runCaseName || got == nil || got.Type != want.typ || got.Message != want.msg {
+			t.Errorf("run %d: suite %q, last case %+v; want %s %s %q", i+1, s.Name, last, want.kind, want.typ, want.msg)
+		}
+	}
+	if s := doc.Suites[4]; len(s.Cases) != 0 || s.Failures+s.Errors != 0 {
+		t.Errorf("a passed run got a run-level element: %+v", s)
 	}
 }

@@ -11,25 +11,30 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// WriteOutputs writes GitHub Actions step outputs: it sets run_short_id, run_url, run_status and run_result. With
-// several runs each holds one line per run, in the order the runs were
-// given, so line i of every output describes the same run; runs_json holds
-// the same as a JSON array for fromJSON(). The heredoc form is used for
-// every value, since only it can carry a newline.
+// WriteOutputs writes GitHub Actions step outputs: run_short_id, run_url,
+// run_status and run_result. With several runs each holds one line per run,
+// in the order the runs were given, so line i of every output describes the
+// same run; runs_json holds the same as a JSON array for fromJSON(). An
+// output with nothing to say is not written (a later step would read an
+// empty value as a real one), nor is a field of runs_json. The heredoc form
+// is used for every value, since only it can carry a newline.
 func WriteOutputs(w io.Writer, recs []Record) error {
 	type runOut struct {
 		ShortID  string `json:"shortId"`
-		URL      string `json:"url"`
-		Status   string `json:"status"`
-		Result   string `json:"result"`
-		ExitCode int    `json:"exitCode"`
+		URL      string `json:"url,omitempty"`
+		Status   string `json:"status,omitempty"`
+		Result   string `json:"result,omitempty"`
+		ExitCode *int   `json:"exitCode,omitempty"`
 	}
 	var ids, urls, statuses, results []string
 	all := []runOut{}
 	for _, r := range recs {
-		o := runOut{ShortID: r.ShortID, URL: r.URL, ExitCode: r.Code}
+		o := runOut{ShortID: r.ShortID, URL: r.URL}
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Detail.ResultOrEmpty()
+		}
+		if r.hasVerdict() {
+			o.ExitCode = &r.Code
 		}
 		all = append(all, o)
 		ids, urls = append(ids, oneLine(o.ShortID)), append(urls, oneLine(o.URL))
@@ -37,13 +42,19 @@ func WriteOutputs(w io.Writer, recs []Record) error {
 	}
 	js, _ := json.Marshal(all) // plain strings and ints cannot fail
 	var b strings.Builder
-	for _, kv := range [][2]string{
-		{"run_short_id", strings.Join(ids, "\n")}, {"run_url", strings.Join(urls, "\n")},
-		{"run_status", strings.Join(statuses, "\n")}, {"run_result", strings.Join(results, "\n")},
-		{"runs_json", string(js)},
+	for _, kv := range []struct {
+		name  string
+		lines []string
+	}{
+		{"run_short_id", ids}, {"run_url", urls}, {"run_status", statuses}, {"run_result", results},
+		{"runs_json", []string{string(js)}},
 	} {
-		delim := heredocDelimiter(kv[1])
-		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv[0], delim, kv[1], delim)
+		if strings.Join(kv.lines, "") == "" {
+			continue
+		}
+		value := strings.Join(kv.lines, "\n")
+		delim := heredocDelimiter(value)
+		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv.name, delim, value, delim)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -19,13 +19,14 @@ type runState struct {
 	verdict  int             // the exit code of the final status, once reached
 }
 
-func newRunState(t RunTarget, waitStart time.Time) *runState {
-	created := t.CreatedAt
-	if created.IsZero() {
-		created = waitStart
+func newRunState(t RunTarget) *runState {
+	s := &runState{target: t, finished: map[string]bool{}, poll: Target{Name: "run " + t.ShortID}}
+	if !t.CreatedAt.IsZero() {
+		// Only a run this machine created may be not visible yet; any
+		// other id's 404 means there is no such run.
+		s.poll.VisibleBy = t.CreatedAt.Add(NotYetVisibleGrace)
 	}
-	return &runState{target: t, finished: map[string]bool{},
-		poll: Target{Name: "run " + t.ShortID, VisibleBy: created.Add(NotYetVisibleGrace)}}
+	return s
 }
 
 // observe records a new answer and returns what changed since the previous
@@ -88,7 +89,7 @@ func records(states []*runState, end End) []Record {
 	}
 	out := make([]Record, 0, len(states))
 	for _, s := range states {
-		r := Record{ShortID: s.target.ShortID, URL: s.target.URL, Detail: s.detail, Err: s.poll.Err(), Code: s.verdict}
+		r := Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(), Code: s.verdict}
 		switch {
 		case r.Err != nil:
 			r.Code = cmdutil.ExitCodeOf(r.Err)

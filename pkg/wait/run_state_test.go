@@ -2,7 +2,6 @@ package wait
 
 import (
 	"testing"
-	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -35,7 +34,7 @@ func TestVerdictCodes(t *testing.T) {
 }
 
 func TestObserveReportsEachChangeOnce(t *testing.T) {
-	s := newRunState(RunTarget{ShortID: "r1"}, time.Unix(0, 0))
+	s := newRunState(RunTarget{ShortID: "r1"})
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{ShortID: "r1-0", Status: api.StatusCompleted, Result: api.ResultPassed},
 		{ShortID: "r1-1", Status: api.StatusRunning},

@@ -2,9 +2,7 @@ package wait
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -13,12 +11,14 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// RunTarget is one run to wait for. CreatedAt is when the run was created
-// (zero if unknown): a 404 within NotYetVisibleGrace of it means the run is
-// not visible yet rather than missing.
+// RunTarget is one run to wait for. CreatedAt is when this machine created
+// the run (zero if it did not): a 404 within NotYetVisibleGrace of it means
+// the run is not visible yet rather than missing; any other id's 404 is
+// final.
 type RunTarget struct {
 	ShortID   string
 	URL       string
+	Plan      Plan
 	CreatedAt time.Time
 }
 
@@ -62,15 +62,18 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	if err != nil {
 		return err
 	}
-	return finish(f.IOStreams, f.Getenv, out, o, end, records(states, end))
+	recs := records(states, end)
+	if o.JUnitFile != "" || f.Getenv("GITHUB_ACTIONS") == "true" {
+		describeRuns(ctx, client, recs)
+	}
+	return finish(f.IOStreams, f.Getenv, out, o, end, recs)
 }
 
 // watchRuns makes a runState per target and wires the loop to the view.
 func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped bool, targets []RunTarget) []*runState {
-	start := loop.Clock.Now()
 	states := make([]*runState, 0, len(targets))
 	for _, t := range targets {
-		s := newRunState(t, start)
+		s := newRunState(t)
 		s.poll.Poll = func(ctx context.Context) Outcome {
 			d, o := fetchRun(ctx, client, s.target.ShortID)
 			if o.Err != nil {
@@ -107,11 +110,8 @@ func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, Ou
 	if err != nil {
 		return nil, Failed(err)
 	}
-	if d.Status == "" {
-		// A 200 without a status (a captive portal, a proxy's JSON) is
-		// as unreadable as HTML: it says nothing about the run.
-		return nil, Failed(&api.DecodeError{Method: http.MethodGet, Path: "/v1/run/" + id, Status: http.StatusOK,
-			Err: errors.New("no run status in the answer")})
+	if err := CheckRunDetail(d, id); err != nil {
+		return nil, Failed(err)
 	}
 	if d.ShortID == "" {
 		d.ShortID = id

@@ -9,7 +9,7 @@ import (
 )
 
 func TestLiveMessageOnFakeClock(t *testing.T) {
-	s := newRunState(RunTarget{ShortID: "abc123"}, time.Unix(0, 0))
+	s := newRunState(RunTarget{ShortID: "abc123"})
 	s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultPassed},
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultFailed},
@@ -20,7 +20,7 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 	if got != want {
 		t.Errorf("live message\n got %q\nwant %q", got, want)
 	}
-	other := newRunState(RunTarget{ShortID: "def456"}, time.Unix(0, 0))
+	other := newRunState(RunTarget{ShortID: "def456"})
 	got = liveMessage([]*runState{s, other}, time.Hour+2*time.Second)
 	if !strings.HasPrefix(got, "1:00:02 run abc123 RUNNING") || !strings.Contains(got, "; run def456 waiting") {
 		t.Errorf("two runs: %q", got)

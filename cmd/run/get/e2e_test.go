@@ -3,6 +3,8 @@ package get_test
 import (
 	"encoding/json"
 	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +136,30 @@ func TestGetErrors(t *testing.T) {
 	if n := e.Requests("GET /v1/run/{shortId}"); n != 1 {
 		t.Errorf("%d requests, want only the 404 one", n)
 	}
+}
+
+// An answer with nulls where the run should be says nothing about the run:
+// unreadable (6), as run wait calls it, never "Run : " and exit 0.
+func TestGetNullAnswerIsUnreadable(t *testing.T) {
+	e := cmdtest.New(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":null,"shortId":null,"status":null,"result":null,"runTestCases":[]}`))
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	r := e.Run("run", "get", "r1").Expect(t, 6)
+	cmdtest.Contains(t, "stderr", r.Stderr, "unreadable", "no run status")
+	if r.Stdout != "" {
+		t.Errorf("stdout %q", r.Stdout)
+	}
+	e.Run("run", "wait", "r1").Expect(t, 6) // after its retries
+}
+
+// A report that cannot be written is a local failure, 8, never a pass.
+func TestGetUnwritableJUnitExits8(t *testing.T) {
+	e := cmdtest.New(t)
+	id := finishedRun(t, e, "pln-passing_sandbox")
+	r := e.Run("run", "get", id, "--junit", "/proc/testctl-report.xml").Expect(t, 8)
+	cmdtest.Contains(t, "stderr", r.Stderr, "writing the JUnit report")
 }

@@ -28,10 +28,16 @@ func getRun(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if err := wait.CheckRunDetail(d, o.ShortID); err != nil {
+		return err
+	}
+	if d.ShortID == "" {
+		d.ShortID = o.ShortID
+	}
 	ios := f.IOStreams
 	if o.JUnitFile != "" {
 		if err := wait.WriteJUnitFile(o.JUnitFile, wait.RecordsFromDetails([]*api.RunDetail{d}, nil, false)); err != nil {
-			return fmt.Errorf("writing the JUnit report: %w", err)
+			return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("writing the JUnit report: %w", err)}
 		}
 		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))
 	}

@@ -66,8 +66,9 @@ func startRun(ctx context.Context, o *Options) error {
 			return err
 		}
 	}
-	if !o.Wait {
-		return nil
+	target := wait.StartedTarget(run, len(o.TestCaseIDs) > 0, f.Clock.Now())
+	if err := wait.Started(f, client.BaseURL, []wait.RunTarget{target}); err != nil || !o.Wait {
+		return err
 	}
 	if o.Quiet {
 		// -q promises only the short id on stdout; the verdict is the exit
@@ -76,7 +77,6 @@ func startRun(ctx context.Context, o *Options) error {
 		ios.Out = io.Discard
 		defer func() { ios.Out = saved }()
 	}
-	target := wait.RunTarget{ShortID: run.ShortID, URL: run.URL, CreatedAt: f.Clock.Now()}
 	return wait.Runs(ctx, f, o.WaitOptions, []wait.RunTarget{target})
 }
 

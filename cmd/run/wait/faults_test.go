@@ -125,6 +125,7 @@ func TestEarly404MeansNotVisibleYet(t *testing.T) {
 	e := cmdtest.New(t)
 	nf := reply{status: 404, body: `{"message":"run r1 not found"}`}
 	requests := scripted(t, e, nf, nf, passed)
+	noteStarted(t, e, "r1")
 	e.Run("run", "wait", "r1").Expect(t, 0)
 	if requests() != 3 {
 		t.Errorf("%d requests, want 3", requests())
@@ -134,12 +135,30 @@ func TestEarly404MeansNotVisibleYet(t *testing.T) {
 func TestLate404Exits5(t *testing.T) {
 	e := cmdtest.New(t)
 	requests := scripted(t, e, reply{status: 404, body: `{"message":"run r1 not found"}`})
+	noteStarted(t, e, "r1")
 	start := e.Clock.Now()
 	r := e.Run("run", "wait", "r1").Expect(t, 5)
 	cmdtest.Contains(t, "stderr", r.Stderr, "HTTP 404", "run r1 not found")
 	// Polled at 0, 5, …, 25 s within the grace, and once more at 30 s.
 	if requests() != 7 || elapsedSince(e, start) != 30*time.Second {
 		t.Errorf("%d requests over %s, want 7 over 30s", requests(), elapsedSince(e, start))
+	}
+}
+
+// The not-visible grace is for runs this machine just started: any other
+// id the service does not know is not found at once, with no resume hint
+// and no "see the error above" without an error above.
+func TestUnknownRunIsNotFoundAtOnce(t *testing.T) {
+	e := cmdtest.New(t)
+	requests := scripted(t, e, reply{status: 404, body: `{"message":"run zz9999 not found"}`})
+	start := e.Clock.Now()
+	r := e.Run("run", "wait", "zz9999").Expect(t, 5)
+	cmdtest.Contains(t, "stderr", r.Stderr, "HTTP 404", "run zz9999 not found")
+	if requests() != 1 || elapsedSince(e, start) != 0 {
+		t.Errorf("%d requests over %s, want 1 at once", requests(), elapsedSince(e, start))
+	}
+	if strings.Contains(r.Stderr, "resume") || strings.Contains(r.Stderr, "run wait zz9999") {
+		t.Errorf("a resume hint for a run that does not exist:\n%s", r.Stderr)
 	}
 }
 

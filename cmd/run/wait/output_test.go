@@ -19,12 +19,18 @@ type junitDoc struct {
 	Skipped  int `xml:"skipped,attr"`
 	Suites   []struct {
 		Name       string `xml:"name,attr"`
+		Time       string `xml:"time,attr"`
 		Properties []struct {
 			Name  string `xml:"name,attr"`
 			Value string `xml:"value,attr"`
 		} `xml:"properties>property"`
 		Cases []struct {
-			Name    string `xml:"name,attr"`
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Error     *struct {
+				Type    string `xml:"type,attr"`
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
 			Failure *struct {
 				Message string `xml:"message,attr"`
 				Text    string `xml:",chardata"`
@@ -119,9 +125,21 @@ func TestJUnitReportMatchesTheRun(t *testing.T) {
 	if len(doc.Suites) != 1 || doc.Tests != 7 || doc.Failures != 2 || doc.Skipped != 1 || doc.Errors != 0 {
 		t.Fatalf("report counts: tests=%d failures=%d skipped=%d errors=%d", doc.Tests, doc.Failures, doc.Skipped, doc.Errors)
 	}
+	// Named after the plan, not the run, so CI test history matches test
+	// cases across builds; the run is in the properties.
 	s := doc.Suites[0]
-	if s.Name != "run "+id {
-		t.Errorf("suite name %q", s.Name)
+	if s.Name != sandbox.PlanFailing || s.Cases[0].Classname != sandbox.PlanFailing || s.Cases[0].Name != "Log in with email and password" {
+		t.Errorf("suite %q, first case %q of class %q", s.Name, s.Cases[0].Name, s.Cases[0].Classname)
+	}
+	props := map[string]string{}
+	for _, p := range s.Properties {
+		props[p.Name] = p.Value
+	}
+	if props["run_short_id"] != id || !strings.HasSuffix(props["run_url"], "/"+id) || props["run_attempt"] != "1" {
+		t.Errorf("properties %v", props)
+	}
+	if s.Time == "" {
+		t.Error("no time attribute, though the run list gives start and finish times")
 	}
 	var failed []string
 	for _, c := range s.Cases {

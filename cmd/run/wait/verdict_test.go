@@ -72,10 +72,14 @@ func TestTimeoutExitsSevenWithResumeCommandAndPartialJUnit(t *testing.T) {
 	}
 	checkBudget(t, e.Requests(getRun), 10*time.Minute, 5*time.Second, 0)
 	doc := readJUnitFile(t, junit)
-	if len(doc.Suites) != 1 || doc.Tests != 4 || doc.Skipped != 4 {
+	if len(doc.Suites) != 1 || doc.Tests != 5 || doc.Skipped != 4 || doc.Errors != 1 {
 		t.Fatalf("partial report: %+v", doc)
 	}
-	for _, c := range doc.Suites[0].Cases {
+	cases := doc.Suites[0].Cases
+	if e := cases[4].Error; e == nil || e.Type != "TIMED_OUT" || !strings.Contains(e.Message, "still RUNNING when the wait timed out") {
+		t.Errorf("the run's own timeout is not in the report: %+v", cases[4])
+	}
+	for _, c := range cases[:4] {
 		if c.Skipped == nil || !strings.Contains(c.Skipped.Message, "when the wait timed out") {
 			t.Errorf("unfinished case not marked: %+v", c)
 		}
@@ -118,4 +122,20 @@ func TestUsageErrorsSendNothing(t *testing.T) {
 	if n := e.Requests(getRun); n != 0 {
 		t.Errorf("%d requests after usage errors", n)
 	}
+}
+
+// A verdict whose report could not be written exits with the larger code:
+// 8 for a local failure, even over a pass or a failed run.
+func TestUnwritableJUnitExits8(t *testing.T) {
+	e := cmdtest.New(t)
+	for plan := range map[string]bool{sandbox.PlanPassing: true, sandbox.PlanFailing: true} {
+		id := startRun(t, e, plan)
+		r := e.Run("run", "wait", id, "--junit", "/proc/testctl-report.xml").Expect(t, 8)
+		cmdtest.Contains(t, "stderr", r.Stderr, "error: writing the JUnit report")
+	}
+	id := startRun(t, e, sandbox.PlanPassing)
+	e.GitHubActions()
+	e.Setenv("GITHUB_OUTPUT", "/proc/testctl-output")
+	r := e.Run("run", "wait", id).Expect(t, 8)
+	cmdtest.Contains(t, "stderr", r.Stderr, "writing the step outputs")
 }

@@ -43,18 +43,27 @@ cases. On a timeout or Ctrl-C the last state seen is printed the same way.
 Brief failures of the service or the network (5xx, 429, timeouts, dropped
 connections, unreadable answers) never end a wait before --timeout: requests
 are retried with backoff, honouring Retry-After, and a run is given up (exit
-6) only after 10 failures in a row. A 404 in the first 30 seconds is taken as
-a run that is not visible yet.
+6) only after 10 failures in a row. A 404 for a run that run start created on
+this machine less than 30 seconds ago is taken as a run that is not visible
+yet; for any other id it means the run does not exist (exit 5).
 
 Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
 --fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
 run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not exist;
-6 the service kept failing; 7 --timeout passed; 130 interrupted. With several
-runs the largest code wins. After a timeout or Ctrl-C the runs go on; the
+6 the service kept failing; 7 --timeout passed; 8 a report (--junit, the
+GitHub Actions files) could not be written; 130 interrupted by Ctrl-C; 143
+terminated (SIGTERM, as CI runners send on cancel). With several runs, or a
+verdict and a report failure, the largest code wins. After a timeout or Ctrl-C the runs go on; the
 command to resume waiting is printed.
 
---junit FILE writes a JUnit XML report: one testsuite per run, one testcase
-per test case (failure, error or skipped), also partial after a timeout.
+--junit FILE writes a JUnit XML report: one testsuite per run, named after its
+plan (its name, else its short id; "test cases" for a run of test case ids) so
+that CI test history matches test cases across builds, one testcase per test
+case (failure, error or skipped), and a "(run verdict)" testcase when the run's
+own outcome is not a pass and no test case says why (timed out, interrupted,
+FAILED with no failed test case, never read). The run's short id, URL and
+attempt are in the suite's properties. The report is also written, partial,
+after a timeout or an interruption.
 
 In GitHub Actions (GITHUB_ACTIONS=true) a Markdown summary is appended to
 $GITHUB_STEP_SUMMARY, each test case that did not pass becomes an ::error
@@ -122,11 +131,9 @@ func waitRun(opts *Options) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	targets := make([]wait.RunTarget, 0, len(opts.RunIDs))
-	for _, id := range opts.RunIDs {
-		// The creation time is unknown here: a 404 counts as "not visible
-		// yet" for 30 s from the start of the wait.
-		targets = append(targets, wait.RunTarget{ShortID: id})
+	client, err := opts.Factory.APIClient()
+	if err != nil {
+		return err
 	}
-	return wait.Runs(ctx, opts.Factory, opts.Wait, targets)
+	return wait.Runs(ctx, opts.Factory, opts.Wait, wait.KnownTargets(opts.Factory, client.BaseURL, opts.RunIDs))
 }

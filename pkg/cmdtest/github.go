@@ -1,0 +1,53 @@
+package cmdtest
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// GitHubActions makes the Env a GitHub Actions step with fresh, empty
+// summary and output files, and returns the output file's path.
+func (e *Env) GitHubActions() (outputPath string) {
+	e.t.Helper()
+	e.Setenv("GITHUB_ACTIONS", "true")
+	e.Setenv("GITHUB_STEP_SUMMARY", e.WriteFile("gh/summary.md", ""))
+	outputPath = e.WriteFile("gh/output", "")
+	e.Setenv("GITHUB_OUTPUT", outputPath)
+	return outputPath
+}
+
+// ReadGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does:
+// name=value lines, or name<<DELIM, value lines, DELIM; a later value of a
+// name replaces an earlier one.
+func ReadGitHubOutput(t testing.TB, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if lines[i] == "" && i == len(lines)-1 {
+			break
+		}
+		if name, delim, ok := strings.Cut(lines[i], "<<"); ok {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			if i == len(lines) {
+				t.Fatalf("heredoc %s never closed:\n%s", name, data)
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		name, val, ok := strings.Cut(lines[i], "=")
+		if !ok {
+			t.Fatalf("malformed output line %q in:\n%s", lines[i], data)
+		}
+		out[name] = val
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+// Package startedruns is the local record `run start` keeps of the runs it
+// started, so that a later `run wait` in another process, or another CI
+// step, knows what the run detail does not say: the run's URL and plan, and
+// that the run exists (a 404 for a run this machine just created means "not
+// visible yet"; for any other id it means "no such run").
+package startedruns
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// keep is how many runs the record remembers, newest first: enough for a
+// day of CI steps on one machine, small enough to read on every wait.
+const keep = 200
+
+// Run is one run this machine started.
+type Run struct {
+	// Service is the base URL the run was started on: the same short id
+	// on another service is another run.
+	Service     string    `json:"service"`
+	ShortID     string    `json:"shortId"`
+	URL         string    `json:"url,omitempty"`
+	PlanName    string    `json:"planName,omitempty"`
+	PlanShortID string    `json:"planShortId,omitempty"`
+	TestCaseRun bool      `json:"testCaseRun,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// Record is the file that holds the runs.
+type Record struct{ Path string }
+
+// ForEnv is the record in the user's cache directory: $XDG_CACHE_HOME/testctl,
+// else ~/.cache/testctl. getenv is the factory's, so tests keep it in a
+// scratch directory. The zero Record (no home) records nothing.
+func ForEnv(getenv func(string) string) Record {
+	dir := getenv("XDG_CACHE_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return Record{}
+		}
+		dir = filepath.Join(home, ".cache")
+	}
+	return Record{Path: filepath.Join(dir, "testctl", "started-runs.json")}
+}
+
+// Add remembers runs, dropping the oldest beyond keep. The file is replaced
+// atomically, so a reader never sees half of it; two processes adding at
+// once may lose one's runs, which only costs the wait its shortcut.
+func (r Record) Add(runs ...Run) error {
+	if r.Path == "" || len(runs) == 0 {
+		return nil
+	}
+	all := append(runs, r.read()...)
+	if len(all) > keep {
+		all = all[:keep]
+	}
+	data, err := json.Marshal(all)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(r.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".started-runs.*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, a no-op
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), r.Path)
+}
+
+// Find returns the newest run with that short id started on service.
+func (r Record) Find(service, shortID string) (Run, bool) {
+	for _, run := range r.read() {
+		if run.Service == service && run.ShortID == shortID {
+			return run, true
+		}
+	}
+	return Run{}, false
+}
+
+// read returns the runs, newest first; a missing or damaged file is an
+// empty record: it is a cache, never a reason to fail.
+func (r Record) read() []Run {
+	if r.Path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(r.Path)
+	if err != nil {
+		return nil
+	}
+	var runs []Run
+	if json.Unmarshal(data, &runs) != nil {
+		return nil
+	}
+	return runs
+}
