@@ -323,3 +323,31 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// Every plan can be rerun once it has finished, whole or, where something
+// failed or errored, just those test cases.
+func TestRerunEveryPlan(t *testing.T) {
+	s, fake := newSandbox(t, Options{})
+	for _, p := range fixturePlans {
+		orig := startPlan(t, s, p.ShortID).Run
+		advance(fake, 3600)
+		whole := decode[api.StartRunResponse](t, send(t, s, "POST", "/v1/run/"+orig.ShortID, ProjectKey, nil), 200).Run
+		if whole.TestCount != orig.TestCount || whole.TestPlan == nil || whole.TestPlan.ShortID != p.ShortID {
+			t.Errorf("%s: whole rerun %+v of %+v", p.ShortID, whole, orig)
+		}
+		failed := 0
+		for _, c := range p.Cases {
+			if c.Result == api.ResultFailed || c.Status == api.StatusError {
+				failed++
+			}
+		}
+		rec := send(t, s, "POST", "/v1/run/"+orig.ShortID, ProjectKey, map[string]any{"failedOnly": true})
+		if failed == 0 {
+			wantError(t, rec, 400, "no failed test cases")
+			continue
+		}
+		if got := decode[api.StartRunResponse](t, rec, 200).Run; got.TestCount < failed {
+			t.Errorf("%s: failedOnly rerun runs %d test cases, %d failed", p.ShortID, got.TestCount, failed)
+		}
+	}
+}
