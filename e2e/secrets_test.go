@@ -83,6 +83,8 @@ func auditInvocations(rid, dir string) map[string][]auditRun {
 		"run list": {{args: []string{"run", "list", "--limit", "5"}}},
 		"run start": {{args: []string{"run", "start", "--plan", "pln-passing_sandbox", "--wait", "--junit", junit}},
 			{args: []string{"run", "start", "--plan", "pln-failing_sandbox", "--dry-run"}}},
+		"run rerun": {{args: []string{"run", "rerun", rid, "--failed-only", "--wait", "--junit", junit}, ok: 1},
+			{args: []string{"run", "rerun", rid, "--failed-only", "--dry-run"}}},
 		"run wait": {{args: []string{"run", "wait", rid, "--junit", junit}, ok: 1}},
 		"sandbox":  {{args: []string{"sandbox", "--addr", "127.0.0.1:0"}, ok: -1}},
 		"testcase create": {{args: []string{"testcase", "create", "--name", "Audit", "--goal", "Open the page", "--app", "app_sandbox-web"}},

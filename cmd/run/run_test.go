@@ -9,12 +9,12 @@ import (
 
 func TestEveryRunCommandHasHelpWithExamples(t *testing.T) {
 	e := cmdtest.New(t)
-	for _, verb := range []string{"start", "get", "list", "wait"} {
+	for _, verb := range []string{"start", "rerun", "get", "list", "wait"} {
 		r := e.Run("run", verb, "--help").Expect(t, 0)
 		cmdtest.Contains(t, verb+" --help", r.Stdout, "Examples:", "testctl run "+verb)
 	}
 	r := e.Run("run", "--help").Expect(t, 0)
-	cmdtest.Contains(t, "run --help", r.Stdout, "start", "get", "list", "wait")
+	cmdtest.Contains(t, "run --help", r.Stdout, "start", "rerun", "get", "list", "wait")
 }
 
 func TestEnumFlagsComplete(t *testing.T) {

@@ -73,6 +73,15 @@ type RunParameters struct {
 	ConfigsByEnvironment map[string]any `json:"configsByEnvironment,omitempty"`
 }
 
+// RerunRequest is the body of POST /v1/run/{shortId} (service-notes.md):
+// at most one of FailedOnly and ProjectTestCaseIDs; neither reruns all the
+// run's test cases.
+type RerunRequest struct {
+	FailedOnly         bool     `json:"failedOnly,omitempty"`
+	ProjectTestCaseIDs []string `json:"projectTestCaseIds,omitempty"`
+	ProjectShortID     string   `json:"projectShortId,omitempty"`
+}
+
 // StartRunResponse is the response of POST /v1/run (2.3).
 type StartRunResponse struct {
 	Raw     `json:"-"`

@@ -22,6 +22,24 @@ func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunRe
 	return &out, nil
 }
 
+// RerunRun starts a new run of a finished one (POST /v1/run/{shortId}):
+// all its test cases, its failed ones (FailedOnly) or the given ones. It
+// answers like StartRun and, like it, is never repeated after the service
+// may have seen it.
+func (c *Client) RerunRun(ctx context.Context, shortID string, req RerunRequest) (*StartRunResponse, error) {
+	if req.ProjectShortID == "" {
+		req.ProjectShortID = c.ProjectShortID
+	}
+	var out StartRunResponse
+	if err := c.postJSON(ctx, RerunPath(shortID), req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// RerunPath is the address of a rerun of the run shortID.
+func RerunPath(shortID string) string { return "/v1/run/" + url.PathEscape(shortID) }
+
 // GetRunOptions are the query members of get run.
 type GetRunOptions struct {
 	TestCases string // "all" or "failed"; empty sends nothing and the service returns no test cases

@@ -32,6 +32,9 @@ type Options struct {
 	JUnitFile     string
 }
 
+// flagNames are the flags AddFlags registers.
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit"}
+
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
 func AddFlags(fs *pflag.FlagSet, o *Options) {
@@ -76,6 +79,25 @@ func ValidateInterval(f *cmdutil.Factory, name string, d time.Duration) error {
 		}
 	}
 	return cmdutil.FlagErrorf("--%s %s is below the minimum of %s: polling a remote service faster only loads it (a service on loopback, like --sandbox, may be polled faster)", name, d, MinInterval)
+}
+
+// ValidateWith checks the wait flags of a command where waiting is
+// optional (`run start`, `run rerun`): with --wait they are validated, and
+// without it any of them given is a mistake worth saying before a run
+// starts. changed reports whether a flag was given.
+func (o *Options) ValidateWith(f *cmdutil.Factory, wait bool, changed func(string) bool) error {
+	if wait {
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		return o.ValidateInterval(f)
+	}
+	for _, name := range flagNames {
+		if changed(name) {
+			return cmdutil.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
+		}
+	}
+	return nil
 }
 
 // ValidateJUnitPath fails early on a --junit path that cannot be written,

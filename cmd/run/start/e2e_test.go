@@ -96,7 +96,7 @@ func TestDryRunSendsNothingAndNeedsNoKey(t *testing.T) {
 	e := cmdtest.New(t)
 	e.Setenv("TESTCTL_API_KEY", "")
 	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--dry-run", "--project", "proj-demo_sandbox").Expect(t, 0)
-	want := "POST " + e.Sandbox.BaseURL + "/v1/run\n{\n  \"testPlanShortId\": \"pln-passing_sandbox\",\n  \"projectShortId\": \"proj-demo_sandbox\"\n}\n"
+	want := "POST " + e.Sandbox.BaseURL + "/v1/run\nContent-Type: application/json\n\n{\n  \"testPlanShortId\": \"pln-passing_sandbox\",\n  \"projectShortId\": \"proj-demo_sandbox\"\n}\n"
 	if r.Stdout != want {
 		t.Errorf("stdout\n%s\nwant\n%s", r.Stdout, want)
 	}

@@ -3,6 +3,7 @@ package start
 import (
 	"strings"
 
+	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/lazyregexp"
@@ -43,24 +44,10 @@ func validate(o *Options, changed func(string) bool) error {
 	if err := validateNotifications(o); err != nil {
 		return err
 	}
-	if o.DryRun && o.Wait {
-		return cmdutil.FlagErrorf("--dry-run sends nothing, so there is no run to --wait for")
+	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
+		return err
 	}
-	if o.DryRun && o.Quiet {
-		return cmdutil.FlagErrorf("--dry-run starts no run, so -q has no short id to print")
-	}
-	if o.Wait {
-		if err := o.WaitOptions.Validate(); err != nil {
-			return err
-		}
-		return o.WaitOptions.ValidateInterval(o.Factory)
-	}
-	for _, name := range []string{"interval", "timeout", "fail-on-skipped", "junit"} {
-		if changed(name) {
-			return cmdutil.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
-		}
-	}
-	return nil
+	return o.WaitOptions.ValidateWith(o.Factory, o.Wait, changed)
 }
 
 func validateTarget(o *Options) error {

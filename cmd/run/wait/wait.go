@@ -4,11 +4,10 @@ package wait
 
 import (
 	"context"
-	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
+	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/wait"
 )
@@ -92,7 +91,7 @@ order given; runs_json holds them all as a JSON array.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
 			opts.RunIDs = args
-			if err := validateIDs(args); err != nil {
+			if err := shared.ValidateRunIDs(args); err != nil {
 				return err
 			}
 			if err := opts.Wait.Validate(); err != nil {
@@ -109,21 +108,6 @@ order given; runs_json holds them all as a JSON array.`,
 	}
 	wait.AddFlags(cmd.Flags(), &opts.Wait)
 	return cmd
-}
-
-// validateIDs rejects what cannot be a run short id before anything is
-// sent: an empty argument from an unset CI variable, or one with spaces or
-// slashes that would change the request path.
-func validateIDs(ids []string) error {
-	for _, id := range ids {
-		if id == "" {
-			return cmdutil.FlagErrorf("empty run short id (is the variable holding it set?)")
-		}
-		if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' }) {
-			return cmdutil.FlagErrorf("invalid run short id %q", id)
-		}
-	}
-	return nil
 }
 
 func waitRun(opts *Options) error {

@@ -1,0 +1,140 @@
+// Package rerun implements `testctl run rerun`.
+package rerun
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	tcshared "github.com/testctl/testctl/cmd/testcase/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/wait"
+)
+
+// Options are the inputs of `run rerun`.
+type Options struct {
+	Factory *cmdutil.Factory
+
+	ShortID     string
+	FailedOnly  bool
+	TestCaseIDs []string
+
+	DryRun      bool
+	Quiet       bool
+	Wait        bool
+	WaitOptions wait.Options
+}
+
+// NewCmdRerun builds `run rerun SHORTID`.
+func NewCmdRerun(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "rerun SHORTID [--failed-only | --test-case UUID...] [flags]",
+		Short: "Start a new run of a finished run, or of its failed test cases",
+		Long: `Start a new run of a finished run (POST /v1/run/{shortId}) with the same plan,
+trigger, branch, commit and applications. The original run is left as it was.
+
+By default the new run runs all the test cases of the original; --failed-only
+runs only those that failed, and --test-case runs the ones given (project test
+case UUIDs, as ` + "`testctl testcase list -o json`" + ` shows them).
+
+As soon as the new run exists its short id and URL are printed to stderr. The
+POST is never repeated after the service may have received it: a retried
+request must not start a second run.
+
+With --wait the command then behaves as ` + "`testctl run wait`" + ` on the new run and exits
+with its code.`,
+		Example: `  # Rerun the failed test cases of a run and gate the CI step on the new verdict
+  testctl run rerun r0a1b2 --failed-only --wait --junit rerun.xml
+
+  # Rerun two test cases of a run
+  testctl run rerun r0a1b2 --test-case 5a4db001-0000-4000-8000-000000000001 \
+    --test-case 5a4db004-0000-4000-8000-000000000004
+
+  # Only print the new run's short id, for scripts
+  id=$(testctl run rerun r0a1b2 --failed-only -q)
+
+  # See the request without sending it
+  testctl run rerun r0a1b2 --failed-only --dry-run`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ShortID = args[0]
+			if err := validate(opts, cmd.Flags().Changed); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return rerun(cmd.Context(), opts)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.FailedOnly, "failed-only", false, "rerun only the test cases that failed")
+	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "project test case `UUID` to rerun (repeatable, or comma-separated)")
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the request (method, URL, JSON body) instead of sending it")
+	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the new run's short id on stdout")
+	fs.BoolVar(&opts.Wait, "wait", false, "wait for the new run's verdict, as 'testctl run wait' does, and exit with its code")
+	wait.AddFlags(fs, &opts.WaitOptions)
+	return cmd
+}
+
+// validate checks everything the command line alone can tell, before
+// anything is sent.
+func validate(o *Options, changed func(string) bool) error {
+	if err := shared.ValidateRunIDs([]string{o.ShortID}); err != nil {
+		return err
+	}
+	if o.FailedOnly && len(o.TestCaseIDs) > 0 {
+		return cmdutil.FlagErrorf("--failed-only and --test-case cannot be combined: rerun the failed test cases or the ones given")
+	}
+	for i, id := range o.TestCaseIDs {
+		o.TestCaseIDs[i] = strings.TrimSpace(id)
+		if !tcshared.IsUUID(o.TestCaseIDs[i]) {
+			return cmdutil.FlagErrorf("--test-case %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
+				"a rerun takes the ids of project test cases, see `testctl testcase list -o json`", id)
+		}
+	}
+	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
+		return err
+	}
+	return o.WaitOptions.ValidateWith(o.Factory, o.Wait, changed)
+}
+
+func rerun(ctx context.Context, o *Options) error {
+	f := o.Factory
+	out, err := f.Output()
+	if err != nil {
+		return err
+	}
+	req := api.RerunRequest{FailedOnly: o.FailedOnly, ProjectTestCaseIDs: o.TestCaseIDs}
+	if o.DryRun {
+		client, err := f.PublicAPIClient()
+		if err != nil {
+			return err
+		}
+		req.ProjectShortID = client.ProjectShortID // as RerunRun would
+		return shared.PrintDryRun(f, out, api.RerunPath(o.ShortID), req)
+	}
+	client, err := f.APIClient()
+	if err != nil {
+		return err
+	}
+	// One call: pkg/api repeats a POST only when it surely never arrived.
+	resp, err := client.RerunRun(ctx, o.ShortID, req)
+	if err != nil {
+		return err
+	}
+	shared.Announce(f.IOStreams, resp.Run)
+	if err := shared.PrintStarted(f.IOStreams, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
+		return err
+	}
+	target := wait.StartedTarget(resp.Run, false, f.Clock.Now())
+	if err := wait.Started(f, client.BaseURL, []wait.RunTarget{target}); err != nil || !o.Wait {
+		return err
+	}
+	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []wait.RunTarget{target})
+}

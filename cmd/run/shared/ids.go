@@ -1,0 +1,35 @@
+package shared
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// ValidateRunIDs rejects what cannot be a run short id before anything is
+// sent: an empty argument from an unset CI variable, or one with spaces or
+// slashes that would change the request path.
+func ValidateRunIDs(ids []string) error {
+	for _, id := range ids {
+		if id == "" {
+			return cmdutil.FlagErrorf("empty run short id (is the variable holding it set?)")
+		}
+		if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' }) {
+			return cmdutil.FlagErrorf("invalid run short id %q", id)
+		}
+	}
+	return nil
+}
+
+// ValidateDryRun refuses what a dry run cannot do: it starts no run, so
+// there is nothing to wait for and no short id to print.
+func ValidateDryRun(dryRun, quiet, wait bool) error {
+	switch {
+	case dryRun && wait:
+		return cmdutil.FlagErrorf("--dry-run sends nothing, so there is no run to --wait for")
+	case dryRun && quiet:
+		return cmdutil.FlagErrorf("--dry-run starts no run, so -q has no short id to print")
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+// Package shared holds what the run verbs that create runs have in common:
+// `run start` and `run rerun` print a request they would send, announce the
+// runs they started, print them on stdout and wait for them the same way.
+package shared
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/wait"
+)
+
+// Announce tells stderr that a run exists, with its short id and URL, as
+// soon as it does: a CI log then always shows how to find it, whatever
+// happens next.
+func Announce(ios *iostreams.IOStreams, run api.StartedRun) {
+	fmt.Fprintf(ios.ErrOut, "%s Started run %s (%s): %s\n", ios.ErrStyles().SuccessIcon(),
+		termtext.SanitizeLine(run.ShortID), plural(run.TestCount, "test"), termtext.SanitizeLine(run.URL))
+}
+
+// PrintStarted prints the runs started on stdout: with -q one short id a
+// line; with --wait nothing (the wait prints the runs once they ended);
+// with -o json or yaml the service's answer (an array for several runs);
+// otherwise a table of short ids and URLs.
+func PrintStarted(ios *iostreams.IOStreams, out output.Options, quiet, waiting bool, resps []*api.StartRunResponse) error {
+	switch {
+	case quiet:
+		for _, r := range resps {
+			fmt.Fprintln(ios.Out, termtext.SanitizeLine(r.Run.ShortID))
+		}
+		return nil
+	case waiting:
+		return nil
+	case out.IsStructured() && len(resps) == 1:
+		return output.Print(ios.Out, out, resps[0])
+	case out.IsStructured():
+		return output.Print(ios.Out, out, resps)
+	}
+	t := output.NewTable(ios)
+	for _, r := range resps {
+		t.AddField(r.Run.ShortID, output.WithColor(ios.Styles().Bold))
+		t.AddField(r.Run.URL)
+		t.EndRow()
+	}
+	return t.Render()
+}
+
+// WaitStarted waits for runs just started, as `run wait` does. With -q
+// stdout keeps only the short ids already printed: the verdict is the exit
+// code, and progress and the summary still go to stderr.
+func WaitStarted(ctx context.Context, f *cmdutil.Factory, o wait.Options, quiet bool, targets []wait.RunTarget) error {
+	if quiet {
+		ios := f.IOStreams
+		saved := ios.Out
+		ios.Out = io.Discard
+		defer func() { ios.Out = saved }()
+	}
+	return wait.Runs(ctx, f, o, targets)
+}
+
+// DryRunRequest is what --dry-run prints with -o json or yaml.
+type DryRunRequest struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Body   any    `json:"body"`
+}
+
+// PrintDryRun prints the POST that would be sent to path: its method, URL,
+// Content-Type and JSON body. It needs a base URL for the address but no
+// key: checking a CI step's flags must not need a secret.
+func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, body any) error {
+	client, err := f.PublicAPIClient()
+	if err != nil {
+		return err
+	}
+	d := DryRunRequest{Method: http.MethodPost, URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body}
+	ios := f.IOStreams
+	if out.IsStructured() {
+		return output.Print(ios.Out, out, d)
+	}
+	fmt.Fprintf(ios.Out, "%s %s\nContent-Type: application/json\n\n", d.Method, termtext.SanitizeLine(d.URL))
+	// Print escapes the C1 controls and bidi overrides a pasted flag value
+	// may hold, which encoding/json leaves as they are.
+	if err := output.Print(ios.Out, output.Options{Format: output.FormatJSON}, d.Body); err != nil {
+		return err
+	}
+	fmt.Fprintln(ios.ErrOut, "Dry run: nothing was sent.")
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
