@@ -89,7 +89,9 @@ func (w *wiring) startSandbox() error {
 	}
 	inst, err := sandbox.Listen("127.0.0.1:0", so)
 	if err != nil {
-		return fmt.Errorf("starting the sandbox: %w", err)
+		// No loopback port to listen on is a local failure, not the
+		// service's: exit 8, as `testctl sandbox --addr` does.
+		return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("starting the embedded sandbox: %w", err)}
 	}
 	w.sandbox = inst
 	w.cfg.Override(config.KeyBaseURL, inst.BaseURL)
