@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // Options replace the real world in tests.
@@ -159,10 +160,18 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 		Clock:             w.f.Clock,
 		Retry:             api.DefaultRetryPolicy,
 	}
+	c.OnRetry = w.announceRetry
 	if w.f.Globals.Debug || w.f.Getenv("TESTCTL_DEBUG") == "1" {
 		c.Debug = w.f.IOStreams.ErrOut
 	}
 	return c, nil
+}
+
+// announceRetry says on stderr why a command pauses before a retry, so a
+// long Retry-After never looks like a hang.
+func (w *wiring) announceRetry(p api.RetryPause) {
+	ios := w.f.IOStreams
+	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrStyles().Warning("warning:"), termtext.SanitizeLine(p.String()))
 }
 
 func (w *wiring) output() (output.Options, error) {

@@ -43,6 +43,9 @@ type Client struct {
 	Retry             RetryPolicy
 	Debug             io.Writer      // nil: no debug log
 	Rand              func() float64 // jitter source; nil: math/rand
+	// OnRetry is told of every pause longer than announcedPause before a
+	// retry, so a command never sits silent (nil: nobody is told).
+	OnRetry func(RetryPause)
 }
 
 // UserAgent builds the User-Agent header value for a version.
@@ -129,7 +132,7 @@ func (c *Client) Raw(ctx context.Context, method, path string, query url.Values,
 
 func retryGET(status int, err error) bool {
 	if err != nil {
-		return !errors.Is(err, errBodyTooLarge)
+		return !permanent(err)
 	}
 	return retryableStatus(status)
 }
@@ -137,49 +140,9 @@ func retryGET(status int, err error) bool {
 // retryPOST repeats a POST only when the server surely did not act on it.
 func retryPOST(status int, err error) bool {
 	if err != nil {
-		return notSent(err)
+		return notSent(err) && !permanent(err)
 	}
 	return status == http.StatusTooManyRequests
-}
-
-// do runs the attempts of one request. Every non-2xx final answer becomes an
-// *HTTPError; the Response is returned alongside for callers that want the body.
-func (c *Client) do(ctx context.Context, r request) (*Response, error) {
-	target, err := c.url(r)
-	if err != nil {
-		return nil, err
-	}
-	shown := pathWithQuery(r.path, r.query)
-	for attempt := 1; ; attempt++ {
-		resp, err := c.attempt(ctx, r, target, attempt)
-		status := 0
-		if resp != nil {
-			status = resp.StatusCode
-		}
-		if err == nil && status < 300 {
-			return resp, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if attempt > c.Retry.MaxRetries || !r.retryOn(status, err) {
-			if err != nil {
-				return nil, &TransportError{Method: r.method, Path: shown, Err: err}
-			}
-			he := httpError(r.method, shown, resp)
-			he.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), c.clock().Now())
-			return resp, he
-		}
-		var retryAfter time.Duration
-		if resp != nil {
-			retryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), c.clock().Now())
-		}
-		wait := c.Retry.backoff(attempt, retryAfter, c.rand)
-		c.debugf("* retry %d/%d in %s\n", attempt, c.Retry.MaxRetries, wait.Round(time.Millisecond))
-		if err := c.clock().Sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
 }
 
 func (c *Client) url(r request) (string, error) {
@@ -233,10 +196,11 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	}
 	c.logRequest(req, r.body, n)
 	start := time.Now()
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
+	var hc http.Client
+	if c.HTTPClient != nil {
+		hc = *c.HTTPClient
 	}
+	hc.CheckRedirect = c.checkRedirect
 	resp, err := hc.Do(req)
 	if err != nil {
 		c.debugf("< error after %s: %v\n", time.Since(start).Round(time.Millisecond), c.redact(err.Error()))
@@ -280,8 +244,12 @@ func (c *Client) redactBody(data []byte) []byte {
 	return bytes.ReplaceAll(data, []byte(c.APIKey), []byte("[REDACTED]"))
 }
 
+// redactText is redactBody for the text of an error: the HTTP layer quotes
+// URLs, and a redirect's Location can carry the key.
+func (c *Client) redactText(s string) string { return string(c.redactBody([]byte(s))) }
+
 func httpError(method, path string, resp *Response) *HTTPError {
-	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path, Hint: hintFor(resp.StatusCode)}
+	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path}
 	var body ErrorBody
 	if json.Unmarshal(resp.Body, &body) == nil {
 		e.Message = body.Message
@@ -291,6 +259,7 @@ func httpError(method, path string, resp *Response) *HTTPError {
 	} else if len(resp.Body) > 0 {
 		e.Message = excerpt(resp.Body)
 	}
+	e.Hint = hintFor(e.StatusCode, e.Message)
 	return e
 }
 

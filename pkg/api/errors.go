@@ -28,11 +28,14 @@ type HTTPError struct {
 	// RetryAfter is the answer's Retry-After (zero when absent), for a
 	// caller that paces its own retries: the wait engine's polls.
 	RetryAfter time.Duration
+	// Attempts and Elapsed say how hard the client tried before giving up.
+	Attempts int
+	Elapsed  time.Duration
 }
 
 func (e *HTTPError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: HTTP %d", e.Method, e.Path, e.StatusCode)
+	fmt.Fprintf(&b, "%s %s: %sHTTP %d", e.Method, e.Path, tried(e.Attempts, e.Elapsed), e.StatusCode)
 	if text := http.StatusText(e.StatusCode); text != "" {
 		fmt.Fprintf(&b, " %s", text)
 	}
@@ -65,10 +68,18 @@ type TransportError struct {
 	Method string
 	Path   string
 	Err    error
+	// Attempts and Elapsed say how hard the client tried before giving up.
+	Attempts int
+	Elapsed  time.Duration
+	shown    string // Err as the user reads it: its cause named plainly, the key redacted
 }
 
 func (e *TransportError) Error() string {
-	return fmt.Sprintf("%s %s: %v", e.Method, e.Path, e.Err)
+	shown := e.shown
+	if shown == "" {
+		shown = cause(e.Err)
+	}
+	return fmt.Sprintf("%s %s: %s%s", e.Method, e.Path, tried(e.Attempts, e.Elapsed), shown)
 }
 func (e *TransportError) Unwrap() error { return e.Err }
 
@@ -126,7 +137,17 @@ func excerpt(body []byte) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func hintFor(status int) string {
+// orgKeyHint completes the service's "projectShortId is required", which
+// names its own wire field, with the ways testctl takes a project.
+const orgKeyHint = "The API key is organization-scoped: name the project with --project (-p) or TESTCTL_PROJECT, " +
+	"or save it with `testctl config set project proj_…`."
+
+// hintFor says what the user can do about an answer: by its status, and for
+// the organization key's 400, by the service's message.
+func hintFor(status int, message string) string {
+	if status == http.StatusBadRequest && strings.Contains(message, "projectShortId") && strings.Contains(message, "required") {
+		return orgKeyHint
+	}
 	switch status {
 	case http.StatusUnauthorized:
 		return "The API key is missing or invalid. Store one with `testctl auth login`, or set TESTCTL_API_KEY or --api-key."
@@ -146,13 +167,18 @@ func hintFor(status int) string {
 // IsTransient reports whether a failed call is worth repeating later by a
 // caller that polls: the network or the service had a bad moment (timeouts,
 // throttling, 5xx, a garbled answer), rather than answering about the request
-// itself (bad input, a key, something unknown).
+// itself (bad input, a key, something unknown). A certificate that is not
+// trusted, a host name that does not resolve, a refused redirect or an
+// oversized answer are permanent: repeating them only hides the cause.
 func IsTransient(err error) bool {
 	var he *HTTPError
 	if errors.As(err, &he) {
 		return he.StatusCode == http.StatusRequestTimeout || he.StatusCode == http.StatusTooManyRequests || he.StatusCode >= 500
 	}
 	var te *TransportError
+	if errors.As(err, &te) {
+		return !permanent(te.Err)
+	}
 	var de *DecodeError
-	return errors.As(err, &te) || errors.As(err, &de)
+	return errors.As(err, &de)
 }

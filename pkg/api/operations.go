@@ -19,6 +19,9 @@ func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunRe
 	if err := c.postJSON(ctx, "/v1/run", req, &out); err != nil {
 		return nil, err
 	}
+	if err := checkStarted("/v1/run", &out); err != nil {
+		return nil, err
+	}
 	return &out, nil
 }
 

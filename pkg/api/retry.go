@@ -61,21 +61,25 @@ func (p RetryPolicy) backoff(attempt int, retryAfter time.Duration, rnd func() f
 	return time.Duration(rnd() * ceiling)
 }
 
-// ParseRetryAfter reads a Retry-After header in seconds or as an HTTP date.
+// ParseRetryAfter reads a Retry-After header in seconds or as an HTTP
+// date, capped at maxRetryAfter.
 func ParseRetryAfter(value string, now time.Time) time.Duration {
+	return min(retryAfterAsked(value, now), maxRetryAfter)
+}
+
+// retryAfterAsked is the pause a Retry-After header asks for, uncapped.
+func retryAfterAsked(value string, now time.Time) time.Duration {
 	if value == "" {
 		return 0
 	}
-	if secs, err := strconv.Atoi(value); err == nil {
+	if secs, err := strconv.ParseInt(value, 10, 64); err == nil {
 		if secs < 0 {
 			return 0
 		}
-		return min(time.Duration(secs)*time.Second, maxRetryAfter)
+		return time.Duration(min(secs, int64(math.MaxInt64/time.Second))) * time.Second
 	}
 	if at, err := http.ParseTime(value); err == nil {
-		if d := at.Sub(now); d > 0 {
-			return min(d, maxRetryAfter)
-		}
+		return max(at.Sub(now), 0)
 	}
 	return 0
 }
