@@ -37,6 +37,9 @@ func (c *Client) RerunRun(ctx context.Context, shortID string, req RerunRequest)
 	if err := c.postJSON(ctx, RerunPath(shortID), req, &out); err != nil {
 		return nil, err
 	}
+	if err := checkStarted(RerunPath(shortID), &out); err != nil {
+		return nil, err
+	}
 	return &out, nil
 }
 

@@ -43,3 +43,13 @@ func TestOrganizationKeyErrorNamesTheFlags(t *testing.T) {
 		t.Errorf("got %v, want the service's words and testctl's flags, exit 2", err)
 	}
 }
+
+func TestRerunAnswerMustNameAStartedRun(t *testing.T) {
+	c, _, _ := newTestClient(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"success": false, "message": "run r1 is still running"}`))
+	})
+	_, err := c.RerunRun(context.Background(), "r1", RerunRequest{})
+	if exitCodeOf(err) != 6 || !strings.Contains(err.Error(), "POST /v1/run/r1: the service did not start a run: run r1 is still running") {
+		t.Errorf("got %v, want exit 6 with the service's message", err)
+	}
+}
