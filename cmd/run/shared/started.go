@@ -66,34 +66,16 @@ func WaitStarted(ctx context.Context, f *cmdutil.Factory, o wait.Options, quiet 
 	return wait.Runs(ctx, f, o, targets)
 }
 
-// DryRunRequest is what --dry-run prints with -o json or yaml.
-type DryRunRequest struct {
-	Method string `json:"method"`
-	URL    string `json:"url"`
-	Body   any    `json:"body"`
-}
-
-// PrintDryRun prints the POST that would be sent to path: its method, URL,
-// Content-Type and JSON body. It needs a base URL for the address but no
-// key: checking a CI step's flags must not need a secret.
+// PrintDryRun prints the POST that would be sent to path, as every
+// --dry-run does (output.PrintDryRun). It needs a base URL for the address
+// but no key: checking a CI step's flags must not need a secret.
 func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, body any) error {
 	client, err := f.PublicAPIClient()
 	if err != nil {
 		return err
 	}
-	d := DryRunRequest{Method: http.MethodPost, URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body}
-	ios := f.IOStreams
-	if out.IsStructured() {
-		return output.Print(ios.Out, out, d)
-	}
-	fmt.Fprintf(ios.Out, "%s %s\nContent-Type: application/json\n\n", d.Method, termtext.SanitizeLine(d.URL))
-	// Print escapes the C1 controls and bidi overrides a pasted flag value
-	// may hold, which encoding/json leaves as they are.
-	if err := output.Print(ios.Out, output.Options{Format: output.FormatJSON}, d.Body); err != nil {
-		return err
-	}
-	fmt.Fprintln(ios.ErrOut, "Dry run: nothing was sent.")
-	return nil
+	return output.PrintDryRun(f.IOStreams, out, output.DryRun{Method: http.MethodPost,
+		URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body})
 }
 
 func plural(n int, word string) string {

@@ -146,13 +146,6 @@ func printNote(f *cmdutil.Factory, name string, c api.CreateTestCaseResponse) {
 	}
 }
 
-// dryRun is the -o json form of a dry run.
-type dryRun struct {
-	Method string          `json:"method"`
-	URL    string          `json:"url"`
-	Body   json.RawMessage `json:"body"`
-}
-
 // printDryRun shows the request on stdout. It needs no key, so a request can
 // be reviewed before one is configured; the base URL is shown when known.
 func printDryRun(f *cmdutil.Factory, out output.Options, body []byte) error {
@@ -162,18 +155,5 @@ func printDryRun(f *cmdutil.Factory, out output.Options, body []byte) error {
 	} else if base := cfg.Get(config.KeyBaseURL); base != "" {
 		target = strings.TrimRight(base, "/") + createPath
 	}
-	ios := f.IOStreams
-	if out.IsStructured() {
-		return output.Print(ios.Out, out, dryRun{Method: http.MethodPost, URL: target, Body: body})
-	}
-	if _, err := fmt.Fprintf(ios.Out, "%s %s\nContent-Type: application/json\n\n", http.MethodPost, termtext.SanitizeLine(target)); err != nil {
-		return err
-	}
-	// Print escapes C1 controls and bidi overrides a pasted flag value may
-	// hold, which encoding/json leaves as they are.
-	err := output.Print(ios.Out, output.Options{Format: output.FormatJSON}, json.RawMessage(body))
-	if err == nil && ios.IsStderrTTY() {
-		fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted("Dry run: nothing was sent."))
-	}
-	return err
+	return output.PrintDryRun(f.IOStreams, out, output.DryRun{Method: http.MethodPost, URL: target, Body: json.RawMessage(body)})
 }

@@ -90,6 +90,8 @@ func TestDryRunSendsNothing(t *testing.T) {
 	if !ok || head != "POST "+e.Getenv("TESTCTL_BASE_URL")+"/v1/test-cases\nContent-Type: application/json" {
 		t.Fatalf("request line:\n%s", r.Stdout)
 	}
+	// As run start and run rerun --dry-run say it: one printer.
+	cmdtest.Contains(t, "stderr", r.Stderr, "Dry run: nothing was sent.")
 	var sent map[string]any
 	if err := json.Unmarshal([]byte(body), &sent); err != nil {
 		t.Fatalf("body is not JSON: %v\n%s", err, body)
