@@ -113,6 +113,9 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"legacy with issues", []string{"run", "get", "r1", "--legacy", "--project-uuid", uuid, "--issues"}, []string{"--issues", "--legacy"}, nil, ""},
 		{"get junit is a directory", []string{"run", "get", "r1", "--junit", aDir}, []string{"--junit", "is a directory"}, nil, ""},
 
+		// run rerun.
+		{"rerun without id", []string{"run", "rerun"}, []string{"run rerun needs the short id of the run to rerun, e.g. testctl run rerun r4m0gl --failed-only"}, nil, ""},
+
 		// run list.
 		{"list unknown status", []string{"run", "list", "--status", "DONE"}, []string{"--status", `"DONE"`, "COMPLETED"}, nil, ""},
 		{"list unknown result", []string{"run", "list", "--result", "MAYBE"}, []string{"--result", `"MAYBE"`, "PASSED"}, nil, ""},

@@ -59,7 +59,7 @@ with its code.`,
 
   # See the request without sending it
   testctl run rerun r0a1b2 --failed-only --dry-run`,
-		Args:              cobra.ExactArgs(1),
+		Args:              cmdutil.ExactArgs(1, "the short id of the run to rerun", "testctl run rerun r4m0gl --failed-only"),
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
