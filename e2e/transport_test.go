@@ -73,3 +73,29 @@ func TestOrganizationKeyErrorNamesTestctlsWays(t *testing.T) {
 	r := e.Run("run", "list").Expect(t, 2)
 	cmdtest.Contains(t, "stderr", r.Stderr, "projectShortId is required", "--project (-p) or TESTCTL_PROJECT")
 }
+
+// A redirect to another origin is refused and the key reaches nobody there,
+// nor the output, even when the Location quotes it.
+func TestRedirectElsewhereIsRefusedAndRedacted(t *testing.T) {
+	const key = "live-key-0123456789"
+	var reached atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached.Add(1) }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/collect?k="+r.Header.Get("Authorization")[len("Bearer "):], http.StatusFound)
+	}))
+	defer srv.Close()
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	e.Setenv("TESTCTL_API_KEY", key)
+	for _, args := range [][]string{{"run", "get", "r4m0gl"}, {"api", "/v1/run"}, {"run", "get", "r4m0gl", "--debug"}} {
+		r := e.Run(args...).Expect(t, 6)
+		cmdtest.Contains(t, "stderr", r.Stderr, "refused to follow a redirect (HTTP 302) to "+other.URL+"/collect?k=[REDACTED]")
+		if strings.Contains(r.Output(), key) {
+			t.Errorf("%v: the key is in the output:\n%s", args, r.Output())
+		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("%d requests reached the other origin", n)
+	}
+}
