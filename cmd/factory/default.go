@@ -120,8 +120,8 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	base := cfg.Get(config.KeyBaseURL)
 	if base == "" {
 		return nil, cmdutil.UsageErrorf("no base URL configured. Set one of:\n" +
-			"  --base-url https://…                 (this command only)\n" +
-			"  TESTCTL_BASE_URL=https://…           (environment)\n" +
+			"  --base-url https://…                  (this command only)\n" +
+			"  TESTCTL_BASE_URL=https://…            (environment)\n" +
 			"  testctl config set base_url https://… (saved in the active profile)\n" +
 			"or try everything against the embedded emulator with --sandbox")
 	}

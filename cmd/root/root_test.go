@@ -3,6 +3,7 @@ package root_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
@@ -35,6 +36,25 @@ func TestNoBaseURLNamesTheThreeWays(t *testing.T) {
 	e.Setenv("TESTCTL_BASE_URL", "")
 	r := e.RunWith(cmdtest.RunOptions{Stdin: "some-key-value\n"}, "auth", "login").Expect(t, 2)
 	cmdtest.Contains(t, "stderr", r.Stderr, "no base URL", "--base-url", "TESTCTL_BASE_URL", "testctl config set base_url")
+	// The three ways are a small table: their notes start in one column,
+	// counted in characters ("…" is one, not three bytes).
+	column := -1
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if !strings.HasPrefix(line, "  ") {
+			continue
+		}
+		before, _, ok := strings.Cut(line, "(")
+		at := utf8.RuneCountInString(before)
+		if column < 0 {
+			column = at
+		}
+		if !ok || at != column {
+			t.Errorf("note at column %d, not %d: %q", at, column, line)
+		}
+	}
+	if column < 0 {
+		t.Errorf("no indented lines:\n%s", r.Stderr)
+	}
 }
 
 func TestVersion(t *testing.T) {
