@@ -73,3 +73,18 @@ func TestBackoffOverTwoSecondsIsAnnounced(t *testing.T) {
 		t.Errorf("announced %v, want the 4s pause only", waits)
 	}
 }
+
+// The date is a minute after the fake clock newTestClient starts at.
+func TestLongRetryAfterEndsAStartAtOnce(t *testing.T) {
+	c, rec, fake := newTestClient(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", time.Date(2026, 11, 21, 12, 1, 0, 0, time.UTC).Format(http.TimeFormat))
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	_, err := c.StartRun(context.Background(), StartRunRequest{TestPlanShortID: "pln_x"})
+	if exitCodeOf(err) != 6 || !strings.Contains(err.Error(), "called again in 1m0s") {
+		t.Fatalf("got %v, want exit 6 with the Retry-After given", err)
+	}
+	if slept, _ := fake.Slept(); rec.count() != 1 || slept != 0 {
+		t.Errorf("%d POSTs, slept %s: want one and no wait", rec.count(), slept)
+	}
+}

@@ -196,6 +196,8 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	}
 	c.logRequest(req, r.body, n)
 	start := time.Now()
+	// The redirect policy guards the key, so it is the client's own, whatever
+	// HTTPClient was given.
 	var hc http.Client
 	if c.HTTPClient != nil {
 		hc = *c.HTTPClient
