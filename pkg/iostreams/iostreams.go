@@ -121,14 +121,24 @@ func (s *IOStreams) CanPrompt() bool { return s.IsStdinTTY() && s.IsStderrTTY() 
 // TerminalWidth is the width of the terminal on stdout, or 80 when stdout is
 // not a terminal. It is asked each time because the terminal may be resized.
 func (s *IOStreams) TerminalWidth() int {
+	return s.width(s.IsStdoutTTY(), s.Out)
+}
+
+// ErrTerminalWidth is TerminalWidth for stderr, where progress and the
+// summary of a wait go, whether or not stdout is redirected.
+func (s *IOStreams) ErrTerminalWidth() int {
+	return s.width(s.IsStderrTTY(), s.ErrOut)
+}
+
+func (s *IOStreams) width(tty bool, stream any) int {
 	s.mu.Lock()
 	w := s.termWidth
 	s.mu.Unlock()
 	if w > 0 {
 		return w
 	}
-	if s.IsStdoutTTY() {
-		if f, ok := s.Out.(fder); ok {
+	if tty {
+		if f, ok := stream.(fder); ok {
 			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 				return w
 			}
@@ -137,8 +147,8 @@ func (s *IOStreams) TerminalWidth() int {
 	return defaultWidth
 }
 
-// SetTerminalWidth fixes the width TerminalWidth reports; 0 restores asking
-// the terminal.
+// SetTerminalWidth fixes the width TerminalWidth and ErrTerminalWidth
+// report; 0 restores asking the terminal.
 func (s *IOStreams) SetTerminalWidth(w int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -14,12 +14,12 @@ func TestTestStreamsAreNotTTY(t *testing.T) {
 	if ios.ColorEnabled() || ios.ErrColorEnabled() {
 		t.Fatal("colour must be off off a terminal")
 	}
-	if got := ios.TerminalWidth(); got != 80 {
-		t.Fatalf("TerminalWidth() = %d, want 80 fallback", got)
+	if got, gotErr := ios.TerminalWidth(), ios.ErrTerminalWidth(); got != 80 || gotErr != 80 {
+		t.Fatalf("TerminalWidth() = %d, ErrTerminalWidth() = %d, want the 80 fallback", got, gotErr)
 	}
 	ios.SetTerminalWidth(120)
-	if got := ios.TerminalWidth(); got != 120 {
-		t.Fatalf("TerminalWidth() = %d, want 120", got)
+	if got, gotErr := ios.TerminalWidth(), ios.ErrTerminalWidth(); got != 120 || gotErr != 120 {
+		t.Fatalf("TerminalWidth() = %d, ErrTerminalWidth() = %d, want 120", got, gotErr)
 	}
 }
 

@@ -12,7 +12,11 @@ import (
 // finish writes every report of a wait that ended and turns the records
 // into the exit code: the largest of the runs' codes.
 func finish(ios *iostreams.IOStreams, getenv func(string) string, out output.Options, o Options, end End, recs []Record) error {
-	WriteSummary(ios.ErrOut, ios.ErrStyles(), recs)
+	width := 0
+	if ios.IsStderrTTY() {
+		width = ios.ErrTerminalWidth()
+	}
+	WriteSummary(ios.ErrOut, ios.ErrStyles(), width, recs)
 	code := 0
 	for _, r := range recs {
 		code = max(code, r.Code)

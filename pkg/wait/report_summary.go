@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -13,8 +15,10 @@ import (
 // WriteSummary writes the human summary of a wait (for stderr): the verdict of
 // each run and, for every test case that did not pass, why. It goes to
 // stderr whatever the output format, so a CI log shows the reasons even
-// when stdout carries JSON for a program.
-func WriteSummary(w io.Writer, st *iostreams.Styles, recs []Record) {
+// when stdout carries JSON for a program. With a width (a terminal's), the
+// reasons are wrapped between words to fit it; with 0 (a log, which does
+// not wrap) each stays on its lines.
+func WriteSummary(w io.Writer, st *iostreams.Styles, width int, recs []Record) {
 	for _, r := range recs {
 		fmt.Fprintln(w)
 		id := termtext.SanitizeLine(r.ShortID)
@@ -48,9 +52,27 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, recs []Record) {
 				termtext.SanitizeLine(tc.ShortID), st.Status(termtext.SanitizeLine(caseOutcome(tc))))
 			for _, text := range []string{tc.ResultTitle, tc.EvaluationThought} {
 				if text = strings.TrimSpace(termtext.Sanitize(text)); text != "" {
-					fmt.Fprintf(w, "      %s\n", strings.ReplaceAll(text, "\n", "\n      "))
+					writeIndented(w, reasonIndent, text, width)
 				}
 			}
 		}
 	}
 }
+
+// reasonIndent sets a case's title and evaluation under its name.
+const reasonIndent = "      "
+
+// writeIndented writes sanitised text under indent, wrapped between words
+// to width when it is set. A terminal would cut a word anywhere ("no error
+// was sho / wn") and lose the indent; a word longer than a line is still
+// cut, since nothing better fits.
+func writeIndented(w io.Writer, indent, text string, width int) {
+	if room := width - len(indent); width > 0 && room >= minWrapWidth {
+		text = ansi.Wrap(text, room, "")
+	}
+	fmt.Fprintf(w, "%s%s\n", indent, strings.ReplaceAll(text, "\n", "\n"+indent))
+}
+
+// minWrapWidth is the narrowest a wrapped reason may get; on a terminal
+// narrower than that, letting it wrap the lines reads better.
+const minWrapWidth = 20

@@ -43,7 +43,7 @@ func plainStyles() *iostreams.Styles {
 
 func TestWriteSummaryGivesEachRunsVerdictAndReasons(t *testing.T) {
 	var b bytes.Buffer
-	wait.WriteSummary(&b, plainStyles(), records)
+	wait.WriteSummary(&b, plainStyles(), 0, records)
 	got := b.String()
 	for _, want := range []string{
 		"Run r1: COMPLETED · FAILED — 1 passed · 1 failed\n  https://app.example/r1\n",
