@@ -187,7 +187,12 @@ func (w *wiring) output() (output.Options, error) {
 		}
 		return output.Options{}, cmdutil.UsageErrorf("output format (from %s): %v", cfg.Origin(config.KeyOutput), err)
 	}
-	o := output.Options{Format: format, JQ: w.f.Globals.JQ}
+	o := output.Options{Format: format, JQ: w.f.Globals.JQ, Terminal: w.f.IOStreams.IsStdoutTTY()}
+	// --jq prints JSON, so it overrides a format from the environment or a
+	// profile; a different -o on the same command line is a contradiction.
+	if o.JQ != "" && src == config.SourceFlag && format != output.FormatJSON {
+		return output.Options{}, cmdutil.FlagErrorf("--jq prints JSON and cannot be combined with -o %s: drop one of them", format)
+	}
 	if err := o.Validate(); err != nil {
 		return output.Options{}, &cmdutil.FlagError{Err: err}
 	}

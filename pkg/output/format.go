@@ -38,6 +38,9 @@ func ParseFormat(s string) (Format, error) {
 type Options struct {
 	Format Format
 	JQ     string
+	// Terminal is set when stdout is a terminal: --jq results are then
+	// indented for reading rather than one compact line each.
+	Terminal bool
 }
 
 // Validate checks the flags before anything is sent to the service, so a

@@ -189,11 +189,7 @@ func (l *ListWriter[T]) close(meta map[string]any) error {
 	}
 	l.items = nil
 	if l.opts.JQ != "" {
-		v, err := decodeGeneric(doc)
-		if err != nil {
-			return err
-		}
-		err = runJQ(l.out, l.opts.JQ, v)
+		err = runJQ(l.out, l.opts, doc)
 		if ferr := l.out.Flush(); err == nil {
 			err = ferr
 		}

@@ -48,11 +48,7 @@ func Print(w io.Writer, o Options, data any) error {
 	}
 	switch {
 	case o.JQ != "":
-		v, err := decodeGeneric(doc)
-		if err != nil {
-			return err
-		}
-		return runJQ(w, o.JQ, v)
+		return runJQ(w, o, doc)
 	case f == FormatYAML:
 		return writeYAMLFromJSON(w, doc)
 	}
@@ -128,13 +124,20 @@ func decodeGeneric(b []byte) (any, error) {
 	return v, nil
 }
 
-// runJQ runs expr over v, a value as decoded by decodeGeneric.
-func runJQ(w io.Writer, expr string, v any) error {
-	code, err := compileJQ(expr)
+// runJQ runs o.JQ over doc. Values other than strings keep the document's
+// key order; on a terminal (o.Terminal) they are indented for reading,
+// elsewhere each is one compact line, for scripts.
+func runJQ(w io.Writer, o Options, doc []byte) error {
+	code, err := compileJQ(o.JQ)
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
+	v, err := decodeGeneric(doc)
+	if err != nil {
+		return err
+	}
+	order := &keyOrder{doc: doc}
+	var buf, indented bytes.Buffer
 	iter := code.Run(v)
 	for {
 		r, ok := iter.Next()
@@ -157,11 +160,18 @@ func runJQ(w io.Writer, expr string, v any) error {
 			// without JSON escaping, so it is sanitised like table text.
 			buf.WriteString(termtext.Sanitize(s))
 		} else {
-			b, err := gojq.Marshal(r)
+			b, err := order.appendJSON(nil, r)
 			if err != nil {
 				return fmt.Errorf("--jq: %w", err)
 			}
-			buf.Write(escapeUnsafeJSON(b))
+			if o.Terminal {
+				if b, err = indentJSON(&indented, b, "", "  "); err != nil {
+					return fmt.Errorf("--jq: %w", err)
+				}
+			} else {
+				b = escapeUnsafeJSON(b)
+			}
+			buf.Write(b)
 		}
 		buf.WriteByte('\n')
 		if buf.Len() > 64<<10 {

@@ -99,13 +99,39 @@ func TestPrintJQ(t *testing.T) {
 		{".runs[].shortId", "run-1\nrun-2\n"},
 		{".runs[1].name", "two\n"}, // raw strings are sanitised
 		{".total", "2\n"},
-		{".runs[0] | {shortId, labels}", `{"labels":null,"shortId":"run-1"}` + "\n"},
+		{".runs[0] | {labels, shortId}", `{"shortId":"run-1","labels":null}` + "\n"}, // the document's key order
 		{`.runs | map(.name | "<" + . + ">") | join(",")`, "<one>,<two>\n"},
 		{"empty", ""},
 	}
 	for _, tt := range tests {
 		if got := mustPrint(t, Options{JQ: tt.expr}, data); got != tt.want {
 			t.Errorf("--jq %s: got %q, want %q", tt.expr, got, tt.want)
+		}
+	}
+}
+
+// --jq results keep the service's key order, which gojq's maps lose: an
+// object of the document in its order, one the filter built by where its
+// keys first appear. On a terminal they are indented; elsewhere each is a
+// line of its own for scripts.
+func TestPrintJQKeepsKeyOrder(t *testing.T) {
+	doc := json.RawMessage(`{"shortId":"r1","status":"COMPLETED","zeta":1,"runTestCases":[` +
+		`{"shortId":"r1-0","name":"a\u009b2J","result":"PASSED","alpha":[{"y":1,"x":2}]}],"made":{"b":1,"a":2}}`)
+	tests := []struct {
+		expr     string
+		terminal bool
+		want     string
+	}{
+		{".runTestCases[0]", false, `{"shortId":"r1-0","name":"a\u009b2J","result":"PASSED","alpha":[{"y":1,"x":2}]}` + "\n"},
+		{"{result: .runTestCases[0].result, status, shortId}", false, `{"shortId":"r1","status":"COMPLETED","result":"PASSED"}` + "\n"},
+		{"{new: 1, zeta, b: 2}", false, `{"zeta":1,"b":2,"new":1}` + "\n"},
+		{".made, .runTestCases[0].alpha", false, `{"b":1,"a":2}` + "\n" + `[{"y":1,"x":2}]` + "\n"},
+		{".runTestCases[0] | {name, alpha}", true, "{\n  \"name\": \"a\\u009b2J\",\n  \"alpha\": [\n    {\n      \"y\": 1,\n      \"x\": 2\n    }\n  ]\n}\n"},
+		{".zeta, .shortId", true, "1\nr1\n"},
+	}
+	for _, tt := range tests {
+		if got := mustPrint(t, Options{JQ: tt.expr, Terminal: tt.terminal}, doc); got != tt.want {
+			t.Errorf("--jq %s (terminal %v):\ngot  %s\nwant %s", tt.expr, tt.terminal, got, tt.want)
 		}
 	}
 }

@@ -1,0 +1,140 @@
+package output
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/itchyny/gojq"
+)
+
+// keyOrder is the order of the keys of every object of a document. gojq
+// holds objects as Go maps and would print their keys sorted; --jq results
+// are printed with the keys in the service's order instead, like the
+// document they came from.
+type keyOrder struct {
+	doc   []byte              // read at the first object printed: `length` needs no order
+	bySet map[string][]string // an object's sorted keys, joined → its keys in order
+	rank  map[string]int      // a key → where it first appears in the document
+}
+
+// load reads the objects of k.doc, a valid JSON document.
+func (k *keyOrder) load() {
+	k.bySet, k.rank = map[string][]string{}, map[string]int{}
+	type frame struct {
+		object  bool
+		keys    []string
+		wantKey bool
+	}
+	var stack []*frame
+	dec := json.NewDecoder(bytes.NewReader(k.doc))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return // the end, or an error decodeGeneric has already reported
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			stack = append(stack, &frame{object: tok == json.Delim('{'), wantKey: true})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			if top.object {
+				sorted := slices.Sorted(slices.Values(top.keys))
+				if _, seen := k.bySet[setKey(sorted)]; !seen {
+					k.bySet[setKey(sorted)] = top.keys
+				}
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				stack[len(stack)-1].wantKey = true
+			}
+			continue
+		}
+		if top != nil && top.object && top.wantKey {
+			key := tok.(string)
+			top.keys = append(top.keys, key)
+			if _, seen := k.rank[key]; !seen {
+				k.rank[key] = len(k.rank)
+			}
+			top.wantKey = false
+			continue
+		}
+		if top != nil {
+			top.wantKey = true
+		}
+	}
+}
+
+func setKey(sorted []string) string { return strings.Join(sorted, "\x00") }
+
+// keys returns m's keys: in the order of an object of the document with the
+// same keys, else by where each first appears in it, keys the document does
+// not hold (made by the filter) last, sorted.
+func (k *keyOrder) keys(m map[string]any) []string {
+	if k.bySet == nil {
+		k.load()
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	if order, ok := k.bySet[setKey(keys)]; ok {
+		return order
+	}
+	slices.SortStableFunc(keys, func(a, b string) int {
+		ra, okA := k.rank[a]
+		rb, okB := k.rank[b]
+		switch {
+		case okA && okB:
+			return cmp.Compare(ra, rb)
+		case okA:
+			return -1
+		case okB:
+			return 1
+		}
+		return 0
+	})
+	return keys
+}
+
+// appendJSON appends v, a jq result, as compact JSON with its objects'
+// keys in the document's order.
+func (k *keyOrder) appendJSON(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		b = append(b, '{')
+		for i, key := range k.keys(v) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = k.appendJSON(b, key); err != nil {
+				return nil, err
+			}
+			b = append(b, ':')
+			if b, err = k.appendJSON(b, v[key]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = k.appendJSON(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	s, err := gojq.Marshal(v)
+	return append(b, s...), err
+}
