@@ -37,10 +37,11 @@ func WriteResumeHint(w io.Writer, end End, timeout time.Duration, recs []Record)
 		what = "interrupted"
 	}
 	fmt.Fprintf(w, "\n%s: %s. The run goes on; resume waiting with:\n  %s\n",
-		what, strings.Join(states, ", "), resumeCommand(ids))
+		what, strings.Join(states, ", "), WaitCommand(ids))
 }
 
-// resumeCommand is the command line that resumes waiting on runs.
-func resumeCommand(ids []string) string {
+// WaitCommand is the command line that waits on runs, given their
+// sanitised short ids: the next step after a start, or the way to resume.
+func WaitCommand(ids []string) string {
 	return "testctl run wait " + strings.Join(ids, " ")
 }

@@ -29,7 +29,9 @@ func Announce(ios *iostreams.IOStreams, run api.StartedRun) {
 // PrintStarted prints the runs started on stdout: with -q one short id a
 // line; with --wait nothing (the wait prints the runs once they ended);
 // with -o json or yaml the service's answer (an array for several runs);
-// otherwise a table of short ids and URLs.
+// otherwise a table of short ids and URLs. On a terminal, where Announce
+// has just shown the same ids and URLs on the same screen, the table gives
+// way to the next step instead.
 func PrintStarted(ios *iostreams.IOStreams, out output.Options, quiet, waiting bool, resps []*api.StartRunResponse) error {
 	switch {
 	case quiet:
@@ -43,6 +45,13 @@ func PrintStarted(ios *iostreams.IOStreams, out output.Options, quiet, waiting b
 		return output.Print(ios.Out, out, resps[0])
 	case out.IsStructured():
 		return output.Print(ios.Out, out, resps)
+	case ios.IsStdoutTTY() && ios.IsStderrTTY():
+		ids := make([]string, len(resps))
+		for i, r := range resps {
+			ids[i] = termtext.SanitizeLine(r.Run.ShortID)
+		}
+		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", wait.WaitCommand(ids))
+		return nil
 	}
 	t := output.NewTable(ios)
 	for _, r := range resps {

@@ -57,10 +57,18 @@ func TestStartTestCases(t *testing.T) {
 
 func TestStartTTYAndPlainOutput(t *testing.T) {
 	e := cmdtest.New(t)
+	// On a terminal the id and URL are said once, with the next step.
 	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "start", "--plan", "pln-passing_sandbox", "--no-color").Expect(t, 0)
-	if strings.Contains(r.Stdout, "\t") || !strings.Contains(r.Stdout, "  https://") {
-		t.Errorf("TTY stdout %q, want columns padded with spaces", r.Stdout)
+	out := r.Stdout + r.Stderr
+	id := strings.Fields(out[strings.Index(out, "Started run ")+len("Started run "):])[0]
+	url := "https://app.sandbox.testctl.invalid/runs/" + id
+	if n := strings.Count(out, url); n != 1 {
+		t.Errorf("the URL appears %d times on the terminal:\n%s", n, out)
 	}
+	if want := "✓ Started run " + id + " (5 tests): " + url + "\n  wait with: testctl run wait " + id + "\n"; r.Stderr != want || r.Stdout != "" {
+		t.Errorf("terminal:\nstdout %q\nstderr %q\nwant stderr %q", r.Stdout, r.Stderr, want)
+	}
+	// Off a terminal stdout keeps its data, SHORTID<TAB>URL, for scripts.
 	r = e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 0)
 	if !strings.Contains(r.Stdout, "\thttps://") {
 		t.Errorf("plain stdout %q, want tab-separated", r.Stdout)
