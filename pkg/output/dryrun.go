@@ -15,21 +15,30 @@ type DryRun struct {
 	Body   any    `json:"body"` // a value encoding/json encodes, or json.RawMessage
 }
 
-// PrintDryRun shows a request the way every --dry-run does: with -o json or
-// yaml as one document, otherwise as the request starts on the wire (the
-// request line, its Content-Type, a blank line, the indented JSON body),
-// then a note on stderr that nothing was sent.
-func PrintDryRun(ios *iostreams.IOStreams, out Options, d DryRun) error {
-	if out.IsStructured() {
-		return Print(ios.Out, out, d)
+// PrintDryRun shows requests the way every --dry-run does: with -o json or
+// yaml as one document (an array for several requests), otherwise as each
+// request starts on the wire (the request line, its Content-Type, a blank
+// line, the indented JSON body), then a note on stderr that nothing was
+// sent.
+func PrintDryRun(ios *iostreams.IOStreams, out Options, ds ...DryRun) error {
+	switch {
+	case out.IsStructured() && len(ds) == 1:
+		return Print(ios.Out, out, ds[0])
+	case out.IsStructured():
+		return Print(ios.Out, out, ds)
 	}
-	if _, err := fmt.Fprintf(ios.Out, "%s %s\nContent-Type: application/json\n\n", d.Method, termtext.SanitizeLine(d.URL)); err != nil {
-		return err
-	}
-	// Print escapes C1 controls and bidi overrides a pasted flag value may
-	// hold, which encoding/json leaves as they are.
-	if err := Print(ios.Out, Options{Format: FormatJSON}, d.Body); err != nil {
-		return err
+	for i, d := range ds {
+		if i > 0 {
+			fmt.Fprintln(ios.Out)
+		}
+		if _, err := fmt.Fprintf(ios.Out, "%s %s\nContent-Type: application/json\n\n", d.Method, termtext.SanitizeLine(d.URL)); err != nil {
+			return err
+		}
+		// Print escapes C1 controls and bidi overrides a pasted flag value
+		// may hold, which encoding/json leaves as they are.
+		if err := Print(ios.Out, Options{Format: FormatJSON}, d.Body); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted("Dry run: nothing was sent."))
 	return nil

@@ -81,8 +81,10 @@ func TestStepOutputsSingleAndSeveralRuns(t *testing.T) {
 		Detail: &api.RunDetail{ShortID: "r2", Status: api.StatusRunning}},
 		Record{ShortID: "r3\nrun_result=PASSED", Code: 5})
 	got = parseGitHubOutput(t, outputsOf(t, several))
-	if got["run_short_id"] != "r1\nr2\nr3 run_result=PASSED" || got["run_status"] != "COMPLETED\nRUNNING\n" || got["run_result"] != "PASSED\n\n" {
-		t.Errorf("several runs: %q", got)
+	// A single value would name one run and hide the others: with several
+	// runs only runs_json is written, and a short id cannot add an output.
+	if len(got) != 1 {
+		t.Errorf("several runs: %q, want runs_json alone", got)
 	}
 	var runs []map[string]any
 	if err := json.Unmarshal([]byte(got["runs_json"]), &runs); err != nil || len(runs) != 3 || runs[1]["exitCode"] != 7.0 {

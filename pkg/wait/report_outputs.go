@@ -11,10 +11,10 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// WriteOutputs writes GitHub Actions step outputs: run_short_id, run_url,
-// run_status and run_result. With several runs each holds one line per run,
-// in the order the runs were given, so line i of every output describes the
-// same run; runs_json holds the same as a JSON array for fromJSON(). An
+// WriteOutputs writes GitHub Actions step outputs: runs_json, a JSON array
+// of the runs for fromJSON(), and, when there is one run, run_short_id,
+// run_url, run_status and run_result (with several, a single value would
+// name one run and hide the others, so only runs_json is written). An
 // output with nothing to say is not written (a later step would read an
 // empty value as a real one), nor is a field of runs_json. The heredoc form
 // is used for every value, since only it can carry a newline.
@@ -49,7 +49,7 @@ func WriteOutputs(w io.Writer, recs []Record) error {
 		{"run_short_id", ids}, {"run_url", urls}, {"run_status", statuses}, {"run_result", results},
 		{"runs_json", []string{string(js)}},
 	} {
-		if strings.Join(kv.lines, "") == "" {
+		if len(kv.lines) > 1 || strings.Join(kv.lines, "") == "" {
 			continue
 		}
 		value := strings.Join(kv.lines, "\n")

@@ -75,16 +75,19 @@ func WaitStarted(ctx context.Context, f *cmdutil.Factory, o wait.Options, quiet 
 	return wait.Runs(ctx, f, o, targets)
 }
 
-// PrintDryRun prints the POST that would be sent to path, as every
-// --dry-run does (output.PrintDryRun). It needs a base URL for the address
-// but no key: checking a CI step's flags must not need a secret.
-func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, body any) error {
+// PrintDryRun prints the POSTs that would be sent to path, one per body, as
+// every --dry-run does (output.PrintDryRun). It needs a base URL for the
+// address but no key: checking a CI step's flags must not need a secret.
+func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, bodies ...any) error {
 	client, err := f.PublicAPIClient()
 	if err != nil {
 		return err
 	}
-	return output.PrintDryRun(f.IOStreams, out, output.DryRun{Method: http.MethodPost,
-		URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body})
+	reqs := make([]output.DryRun, len(bodies))
+	for i, body := range bodies {
+		reqs[i] = output.DryRun{Method: http.MethodPost, URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body}
+	}
+	return output.PrintDryRun(f.IOStreams, out, reqs...)
 }
 
 func plural(n int, word string) string {

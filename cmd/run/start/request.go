@@ -14,13 +14,14 @@ import (
 
 var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
-// buildRequest assembles the start-run body: it reads the JSON files,
+// buildRequest assembles the start-run body (without the plan: see
+// requests): it reads the JSON files,
 // detects code-host metadata and enforces the CODEHOST rule, all before
 // anything is sent. source says where detected metadata came from.
 func buildRequest(ctx context.Context, o *Options) (req api.StartRunRequest, source string, err error) {
 	f := o.Factory
 	req = api.StartRunRequest{
-		Trigger: o.Trigger, TestPlanShortID: o.Plan, TestCaseIDs: o.TestCaseIDs,
+		Trigger: o.Trigger, TestCaseIDs: o.TestCaseIDs,
 		Applications: o.Applications, Notifications: o.Notifications,
 	}
 	if o.ApplicationsFile != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/wait"
@@ -26,39 +27,72 @@ func startRun(ctx context.Context, o *Options) error {
 	if source != "" {
 		fmt.Fprintf(ios.ErrOut, "Code-host metadata from %s: %s\n", source, termtext.SanitizeLine(describeMeta(req)))
 	}
+	reqs := requests(req, o.Plans)
 	if o.DryRun {
-		return dryRun(o, out, req)
+		return dryRun(o, out, reqs)
 	}
 	client, err := f.APIClient()
 	if err != nil {
 		return err
 	}
-	// One call: pkg/api repeats a POST only when it surely never arrived.
-	resp, err := client.StartRun(ctx, req)
-	if err != nil {
+	several := len(reqs) > 1
+	// One call per run: pkg/api repeats a POST only when it surely never
+	// arrived.
+	results := startAll(ctx, reqs, client.StartRun, func(s started) {
+		switch {
+		case s.err == nil:
+			shared.Announce(ios, s.resp.Run)
+		case several:
+			fmt.Fprintln(ios.ErrOut, startFailureLine(s))
+		}
+	})
+	if !several && results[0].err != nil {
+		return results[0].err
+	}
+	var resps []*api.StartRunResponse
+	var targets []wait.RunTarget
+	var failed []started
+	startCode := 0
+	for _, s := range results {
+		if s.err != nil {
+			failed = append(failed, s)
+			startCode = max(startCode, cmdutil.ExitCodeOf(s.err))
+			continue
+		}
+		resps = append(resps, s.resp)
+		targets = append(targets, wait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()))
+	}
+	if len(resps) == 0 {
+		return &cmdutil.ExitError{Code: startCode}
+	}
+	if err := shared.PrintStarted(ios, out, o.Quiet, o.Wait, resps); err != nil {
 		return err
 	}
-	shared.Announce(ios, resp.Run)
-	if err := shared.PrintStarted(ios, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
-		return err
+	if err := wait.Started(f, client.BaseURL, targets); err != nil || !o.Wait {
+		return withStartFailure(err, startCode)
 	}
-	target := wait.StartedTarget(resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now())
-	if err := wait.Started(f, client.BaseURL, []wait.RunTarget{target}); err != nil || !o.Wait {
-		return err
+	err = shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets)
+	// Said again under the summary, where a CI log is read.
+	for _, s := range failed {
+		fmt.Fprintln(ios.ErrOut, startFailureLine(s))
 	}
-	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []wait.RunTarget{target})
+	return withStartFailure(err, startCode)
 }
 
-// dryRun prints the request that would be sent.
-func dryRun(o *Options, out output.Options, req api.StartRunRequest) error {
+// dryRun prints the request(s) that would be sent.
+func dryRun(o *Options, out output.Options, reqs []api.StartRunRequest) error {
 	client, err := o.Factory.PublicAPIClient()
 	if err != nil {
 		return err
 	}
-	if req.ProjectShortID == "" {
-		req.ProjectShortID = client.ProjectShortID // as StartRun would
+	bodies := make([]any, len(reqs))
+	for i, req := range reqs {
+		if req.ProjectShortID == "" {
+			req.ProjectShortID = client.ProjectShortID // as StartRun would
+		}
+		bodies[i] = req
 	}
-	return shared.PrintDryRun(o.Factory, out, "/v1/run", req)
+	return shared.PrintDryRun(o.Factory, out, "/v1/run", bodies...)
 }
 
 func describeMeta(req api.StartRunRequest) string {

@@ -15,8 +15,8 @@ import (
 type Options struct {
 	Factory *cmdutil.Factory
 
-	Plan        string
-	TestCaseIDs []string
+	Plans       []string // one run per plan
+	TestCaseIDs []string // one run of them all
 
 	Trigger  string // "", API or CODEHOST
 	Codehost bool
@@ -43,7 +43,7 @@ type Options struct {
 func NewCmdStart(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "start {--plan PLN | --test-case ID...} [flags]",
+		Use:   "start {--plan PLN... | --test-case ID...} [flags]",
 		Short: "Start a test run from a plan or from test cases",
 		Long: `Start a test run (POST /v1/run) from a test plan or from a list of test case ids.
 
@@ -67,13 +67,25 @@ A comma that does not start a KEY= pair belongs to the url or name before it.
 (file or - for stdin). --notify TYPE[:CHANNEL] replaces the project's
 notifications for this run; --no-notify suppresses them all.
 
-With --wait the command then behaves as ` + "`testctl run wait`" + ` and exits with its code.`,
+Several plans: --plan is repeatable, and each plan starts its own run, all at
+once (four requests at a time), with the same metadata, applications,
+notifications and parameters. Each run is announced as it exists; -q prints
+one short id a line, in the order of the plans. A plan given twice is refused.
+If a start fails for good, the runs already started go on (and are waited
+for), and the exit code is the larger of that error's and the verdicts'.
+
+With --wait the command then behaves as ` + "`testctl run wait`" + ` on every run started: one
+live view, one summary, one JUnit file with a suite per run, and the largest
+exit code.`,
 		Example: `  # Start a plan and gate the CI step on its verdict, with a JUnit report
   testctl run start --plan pln-checkout_a1b2 --codehost --wait --junit report.xml
 
   # Run two test cases against a preview deployment
   testctl run start --test-case 5a4db001-0000-4000-8000-000000000001 --test-case 5a4db004-0000-4000-8000-000000000004 \
     --app 'app_web,env=env_staging,url=https://pr-42.preview.example.com'
+
+  # Several plans in one CI step, one verdict and one JUnit file
+  testctl run start --plan pln-checkout_a1b2 --plan pln-search_c3d4 --codehost --wait --junit report.xml
 
   # Only print the short id, for scripts
   id=$(testctl run start --plan pln-checkout_a1b2 -q)
@@ -97,7 +109,7 @@ With --wait the command then behaves as ` + "`testctl run wait`" + ` and exits w
 
 func addFlags(cmd *cobra.Command, opts *Options) {
 	fs := cmd.Flags()
-	fs.StringVar(&opts.Plan, "plan", "", "test plan short `ID` to run (pln_…)")
+	fs.StringArrayVar(&opts.Plans, "plan", nil, "test plan short `ID` to run (pln_…); repeat it to start one run per plan at once")
 	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
 	fs.StringVar(&opts.Trigger, "trigger", "", "source of the run: API (the service's default) or CODEHOST")
 	fs.BoolVar(&opts.Codehost, "codehost", false, "fill the code-host metadata from the CI environment or local git and set --trigger CODEHOST")

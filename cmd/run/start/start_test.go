@@ -29,8 +29,13 @@ func TestStartFlagsToOptions(t *testing.T) {
 		check func(*testing.T, *Options)
 	}{
 		{"plan", []string{"--plan", "pln-checkout_a1b2"}, func(t *testing.T, o *Options) {
-			if o.Plan != "pln-checkout_a1b2" || o.TestCaseIDs != nil || o.Trigger != "" || o.Wait {
+			if !reflect.DeepEqual(o.Plans, []string{"pln-checkout_a1b2"}) || o.TestCaseIDs != nil || o.Trigger != "" || o.Wait {
 				t.Errorf("%+v", o)
+			}
+		}},
+		{"several plans", []string{"--plan", "pln_a", "--plan", "pln_b"}, func(t *testing.T, o *Options) {
+			if !reflect.DeepEqual(o.Plans, []string{"pln_a", "pln_b"}) {
+				t.Errorf("%q", o.Plans)
 			}
 		}},
 		{"test cases repeated and comma-separated", []string{"--test-case", "a", "--test-case", "b,c"}, func(t *testing.T, o *Options) {
@@ -135,6 +140,8 @@ func TestStartFlagErrors(t *testing.T) {
 		{[]string{"--plan", "pln_x", "--notify", ":#qa"}, `--notify ":#qa": expected TYPE[:CHANNEL]`},
 		{[]string{"--plan", "pln_x", "--notify", "none", "--notify", "email"}, "--notify none suppresses every notification"},
 		{[]string{"--plan", "pln_x", "--notify", "none:#x"}, "none takes no channel"},
+		{[]string{"--plan", "pln_x", "--plan", "pln_y", "--plan", "pln_x"}, "--plan pln_x is given twice"},
+		{[]string{"--plan", "pln_x", "--plan", "x"}, `--plan "x" is not a test plan short id`},
 		{[]string{"--plan", "pln_x", "--dry-run", "--wait"}, "--dry-run sends nothing"},
 		{[]string{"--plan", "pln_x", "--dry-run", "-q"}, "-q has no short id"},
 		{[]string{"--plan", "pln_x", "--junit", "r.xml"}, "--junit applies to --wait"},

@@ -52,12 +52,22 @@ func validate(o *Options, changed func(string) bool) error {
 
 func validateTarget(o *Options) error {
 	switch {
-	case o.Plan != "" && len(o.TestCaseIDs) > 0:
-		return cmdutil.FlagErrorf("--plan and --test-case cannot be combined: a run starts from exactly one of them")
-	case o.Plan == "" && len(o.TestCaseIDs) == 0:
+	case len(o.Plans) > 0 && len(o.TestCaseIDs) > 0:
+		return cmdutil.FlagErrorf("--plan and --test-case cannot be combined: a run starts from a plan or from test cases")
+	case len(o.Plans) == 0 && len(o.TestCaseIDs) == 0:
 		return cmdutil.FlagErrorf("pass --plan PLN or --test-case ID: a run needs a test plan or test cases")
-	case o.Plan != "" && !planPattern.MatchString(o.Plan):
-		return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
+	}
+	seen := map[string]bool{}
+	for _, plan := range o.Plans {
+		if !planPattern.MatchString(plan) {
+			return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", plan)
+		}
+		// Two runs of one plan in one step would race on the same
+		// environment and report the same suite twice: surely a typo.
+		if seen[plan] {
+			return cmdutil.FlagErrorf("--plan %s is given twice: each plan starts one run", plan)
+		}
+		seen[plan] = true
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)

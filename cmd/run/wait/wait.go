@@ -66,9 +66,9 @@ after a timeout or an interruption.
 
 In GitHub Actions (GITHUB_ACTIONS=true) a Markdown summary is appended to
 $GITHUB_STEP_SUMMARY, each test case that did not pass becomes an ::error
-annotation, and $GITHUB_OUTPUT gets run_short_id, run_url, run_status and
-run_result. With several runs each output holds one line per run, in the
-order given; runs_json holds them all as a JSON array.`,
+annotation, and $GITHUB_OUTPUT gets runs_json, every run as a JSON array in
+the order given, and, for a single run, run_short_id, run_url, run_status
+and run_result.`,
 		Example: `  # Wait for a run and exit with its verdict
   testctl run wait r0a1b2
 
