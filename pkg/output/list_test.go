@@ -182,11 +182,16 @@ func TestListWriterTableTTYAlignsPages(t *testing.T) {
 	}
 }
 
-func TestListWriterTableEmptyHasHeader(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
-	writeList(t, ios, Options{})
-	if out.String() != "ID\tSTATUS\tBRANCH\n" {
-		t.Errorf("got %q", out.String())
+// No rows, no header: the command says "No … match." on stderr and a
+// script reading stdout sees no data, on a terminal or off it.
+func TestListWriterTableEmptyPrintsNothing(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(tty)
+		writeList(t, ios, Options{})
+		if out.String() != "" {
+			t.Errorf("tty %v: got %q", tty, out.String())
+		}
 	}
 }
 

@@ -102,9 +102,16 @@ func (t *Table) EndRow() {
 
 // Render writes the rows added since the last call (ending an unfinished
 // row first) and forgets them.
+//
+// A table without rows prints nothing, not even its header: the caller
+// says on stderr that nothing matched, and stdout stays empty, as a
+// script expects of no data.
 func (t *Table) Render() error {
 	if len(t.row) > 0 {
 		t.EndRow()
+	}
+	if len(t.rows) == 0 && !t.started {
+		return nil
 	}
 	if t.buf == nil {
 		t.buf = bufio.NewWriterSize(t.out, 64<<10)

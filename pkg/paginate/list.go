@@ -83,7 +83,8 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 	return nil
 }
 
-// noneHint says so when a table is only its header: an empty stdout would
+// noneHint says so, on stderr, when a table has no rows (output.Table then
+// prints nothing, not even its header): without it an empty stdout would
 // look like a failure.
 func (l List[T]) noneHint(ios *iostreams.IOStreams, out output.Options, count int) {
 	if count == 0 && !out.IsStructured() {

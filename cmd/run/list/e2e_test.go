@@ -139,12 +139,18 @@ func TestListInvalidFiltersSendNothing(t *testing.T) {
 
 func TestListEmpty(t *testing.T) {
 	e := cmdtest.New(t)
-	r := e.Run("run", "list", "--branch", "no-such-branch").Expect(t, 0)
-	if !strings.HasPrefix(r.Stdout, "SHORT ID\t") || strings.Count(r.Stdout, "\n") != 1 {
-		t.Errorf("stdout %q, want the header alone", r.Stdout)
+	// Only the message, on stderr: no header row on stdout, one page or all,
+	// on a terminal or off it.
+	for _, args := range [][]string{{"--branch", "no-such-branch"}, {"--branch", "no-such-branch", "--all"}} {
+		for _, tty := range []bool{false, true} {
+			r := e.RunWith(cmdtest.RunOptions{TTY: tty}, append([]string{"run", "list"}, args...)...).Expect(t, 0)
+			if r.Stdout != "" {
+				t.Errorf("%q tty %v: stdout %q, want nothing", args, tty, r.Stdout)
+			}
+			cmdtest.Contains(t, "stderr", r.Stderr, "No runs match.")
+		}
 	}
-	cmdtest.Contains(t, "stderr", r.Stderr, "No runs match.")
-	r = e.Run("run", "list", "--branch", "no-such-branch", "--all", "-o", "json").Expect(t, 0)
+	r := e.Run("run", "list", "--branch", "no-such-branch", "--all", "-o", "json").Expect(t, 0)
 	if l := decode(t, r.Stdout); len(l.Runs) != 0 || l.Total != 0 {
 		t.Errorf("%+v", l)
 	}

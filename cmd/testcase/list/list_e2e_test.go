@@ -139,11 +139,15 @@ func TestTerminalIDsAreAcceptedByRunStart(t *testing.T) {
 
 func TestNoMatch(t *testing.T) {
 	e := cmdtest.New(t)
-	r := e.Run("testcase", "list", "--label", "no-such-label").Expect(t, 0)
-	if r.Stdout != "ID\tNAME\tENABLED\tLABELS\tAPPLICATION\tLAST RESULT\tLAST RUN\n" {
-		t.Errorf("stdout: %q", r.Stdout)
+	for _, args := range [][]string{{"--label", "no-such-label"}, {"--label", "no-such-label", "--all"}} {
+		for _, tty := range []bool{false, true} {
+			r := e.RunWith(cmdtest.RunOptions{TTY: tty}, append([]string{"testcase", "list"}, args...)...).Expect(t, 0)
+			if r.Stdout != "" || !strings.Contains(r.Stderr, "No test cases match.") {
+				t.Errorf("%q tty %v: stdout %q, stderr %q; want only the message, on stderr", args, tty, r.Stdout, r.Stderr)
+			}
+		}
 	}
-	cmdtest.Contains(t, "stderr", r.Stderr, "No test cases match.")
+	r := e.Run("testcase", "list", "--label", "no-such-label").Expect(t, 0)
 	r = e.Run("testcase", "list", "--label", "no-such-label", "-o", "json").Expect(t, 0)
 	if r.Stderr != "" || !strings.Contains(r.Stdout, `"testCases": []`) {
 		t.Errorf("json: %q %q", r.Stdout, r.Stderr)
