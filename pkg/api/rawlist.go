@@ -63,12 +63,13 @@ func (c *Client) getRawList(ctx context.Context, path string, q url.Values, key,
 	}
 	l := &RawList{}
 	l.SetRawJSON(body)
-	if v := jsonscan.Member(body, "total"); v != nil {
+	m := jsonscan.Members(body, "total", key)
+	if v := m[0]; v != nil {
 		if l.Total, err = strconv.Atoi(string(v)); err != nil {
 			return nil, bad(errors.New("total is not an integer"))
 		}
 	}
-	arr := jsonscan.Member(body, key)
+	arr := m[1]
 	if arr == nil || string(arr) == "null" {
 		return l, nil
 	}

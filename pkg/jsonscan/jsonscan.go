@@ -6,32 +6,55 @@
 // or panic, but its results mean nothing.
 package jsonscan
 
+import "bytes"
+
 // Member returns the value of member key of the top-level object doc (the
 // last one, as encoding/json decodes a repeated key), or nil. A key written
 // with escapes is not recognised.
 func Member(doc []byte, key string) []byte {
+	var v []byte
+	members(doc, func(name, value []byte) {
+		if string(name) == key {
+			v = value
+		}
+	})
+	return v
+}
+
+// Members is Member for several keys in one pass: the values in the order
+// of keys.
+func Members(doc []byte, keys ...string) [][]byte {
+	out := make([][]byte, len(keys))
+	members(doc, func(name, value []byte) {
+		for k, key := range keys {
+			if string(name) == key {
+				out[k] = value
+			}
+		}
+	})
+	return out
+}
+
+// members calls fn with each member of the top-level object doc.
+func members(doc []byte, fn func(name, value []byte)) {
 	i := skipSpace(doc, 0)
 	if i >= len(doc) || doc[i] != '{' {
-		return nil
+		return
 	}
-	var found []byte
 	for i = skipSpace(doc, i+1); i < len(doc) && doc[i] == '"'; {
 		end := skipString(doc, i)
 		if end >= len(doc) {
-			break // not valid JSON
+			return // not valid JSON
 		}
 		name := doc[i+1 : end-1]
 		i = skipSpace(doc, skipSpace(doc, end)+1) // past the colon
 		start := i
 		i = skipValue(doc, i)
-		if string(name) == key {
-			found = doc[start:i]
-		}
+		fn(name, doc[start:i])
 		if i = skipSpace(doc, i); i < len(doc) && doc[i] == ',' {
 			i = skipSpace(doc, i+1)
 		}
 	}
-	return found
 }
 
 // Elements splits the array arr into its elements; nil when arr is not an
@@ -130,14 +153,22 @@ func skipValue(doc []byte, i int) int {
 // doc[i].
 func skipString(doc []byte, i int) int {
 	for i++; i < len(doc); i++ {
-		switch doc[i] {
-		case '\\':
-			i++
-		case '"':
+		j := bytes.IndexByte(doc[i:], '"')
+		if j < 0 {
+			return len(doc)
+		}
+		i += j
+		// The quote ends the string unless an odd run of backslashes
+		// escapes it.
+		k := i
+		for k > 0 && doc[k-1] == '\\' {
+			k--
+		}
+		if (i-k)%2 == 0 {
 			return i + 1
 		}
 	}
-	return i
+	return len(doc)
 }
 
 func skipSpace(doc []byte, i int) int {

@@ -36,6 +36,10 @@ func TestMemberAndElements(t *testing.T) {
 	if v := Member([]byte(`{"total": 12, "s": "a\"b"}`), "total"); string(v) != "12" {
 		t.Errorf("total: %q", v)
 	}
+	m := Members([]byte(`{"s": "a\\", "total": 12, "runs": [1], "total": 13}`), "total", "absent", "runs")
+	if string(m[0]) != "13" || m[1] != nil || string(m[2]) != "[1]" {
+		t.Errorf("Members: %q", m)
+	}
 }
 
 var indentCases = []string{
