@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -61,40 +60,20 @@ func (c *Client) getRawList(ctx context.Context, path string, q url.Values, key,
 	case body[0] != '{':
 		return nil, bad(errors.New("expected a JSON object"))
 	}
-	l := &RawList{}
+	page := jsonscan.ReadPage(body, key, id)
+	if page.NotArray {
+		return nil, bad(errors.New(key + " is not an array"))
+	}
+	l := &RawList{Items: make([]RawItem, len(page.Items))}
 	l.SetRawJSON(body)
-	m := jsonscan.Members(body, "total", key)
-	if v := m[0]; v != nil {
-		if l.Total, err = strconv.Atoi(string(v)); err != nil {
+	if page.Total != nil {
+		if l.Total, err = strconv.Atoi(string(page.Total)); err != nil {
 			return nil, bad(errors.New("total is not an integer"))
 		}
 	}
-	arr := m[1]
-	if arr == nil || string(arr) == "null" {
-		return l, nil
-	}
-	if arr[0] != '[' {
-		return nil, bad(errors.New(key + " is not an array"))
-	}
-	items := jsonscan.Elements(arr)
-	l.Items = make([]RawItem, len(items))
-	for i, b := range items {
+	for i, b := range page.Items {
 		l.Items[i].SetRawJSON(b)
-		l.Items[i].ID = stringMember(b, id)
+		l.Items[i].ID = page.IDs[i]
 	}
 	return l, nil
-}
-
-// stringMember is the string value of member key of the object doc, or "".
-func stringMember(doc []byte, key string) string {
-	v := jsonscan.Member(doc, key)
-	if len(v) < 2 || v[0] != '"' {
-		return ""
-	}
-	if bytes.IndexByte(v, '\\') < 0 {
-		return string(v[1 : len(v)-1])
-	}
-	var s string
-	_ = json.Unmarshal(v, &s)
-	return s
 }

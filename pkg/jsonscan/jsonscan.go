@@ -12,49 +12,37 @@ import "bytes"
 // last one, as encoding/json decodes a repeated key), or nil. A key written
 // with escapes is not recognised.
 func Member(doc []byte, key string) []byte {
-	var v []byte
-	members(doc, func(name, value []byte) {
+	var found []byte
+	walkObject(doc, skipSpace(doc, 0), func(name []byte, i int) int {
+		end := skipValue(doc, i)
 		if string(name) == key {
-			v = value
+			found = doc[i:end]
 		}
+		return end
 	})
-	return v
+	return found
 }
 
-// Members is Member for several keys in one pass: the values in the order
-// of keys.
-func Members(doc []byte, keys ...string) [][]byte {
-	out := make([][]byte, len(keys))
-	members(doc, func(name, value []byte) {
-		for k, key := range keys {
-			if string(name) == key {
-				out[k] = value
-			}
-		}
-	})
-	return out
-}
-
-// members calls fn with each member of the top-level object doc.
-func members(doc []byte, fn func(name, value []byte)) {
-	i := skipSpace(doc, 0)
+// walkObject calls value with the name of each member of the object at
+// doc[i] and the index where its value starts; value returns the index
+// past the value. walkObject returns the index past the object (or
+// len(doc) when doc[i] is not an object or the JSON is not valid).
+func walkObject(doc []byte, i int, value func(name []byte, i int) int) int {
 	if i >= len(doc) || doc[i] != '{' {
-		return
+		return len(doc)
 	}
 	for i = skipSpace(doc, i+1); i < len(doc) && doc[i] == '"'; {
 		end := skipString(doc, i)
 		if end >= len(doc) {
-			return // not valid JSON
+			return len(doc) // not valid JSON
 		}
 		name := doc[i+1 : end-1]
-		i = skipSpace(doc, skipSpace(doc, end)+1) // past the colon
-		start := i
-		i = skipValue(doc, i)
-		fn(name, doc[start:i])
+		i = value(name, skipSpace(doc, skipSpace(doc, end)+1)) // past the colon
 		if i = skipSpace(doc, i); i < len(doc) && doc[i] == ',' {
 			i = skipSpace(doc, i+1)
 		}
 	}
+	return min(i+1, len(doc))
 }
 
 // Elements splits the array arr into its elements; nil when arr is not an
@@ -64,15 +52,7 @@ func Elements(arr []byte) [][]byte {
 	if i >= len(arr) || arr[i] != '[' {
 		return nil
 	}
-	out := [][]byte{}
-	for i = skipSpace(arr, i+1); i < len(arr) && arr[i] != ']'; {
-		start := i
-		i = skipValue(arr, i)
-		out = append(out, arr[start:i])
-		if i = skipSpace(arr, i); i < len(arr) && arr[i] == ',' {
-			i = skipSpace(arr, i+1)
-		}
-	}
+	out, _, _ := items(arr, i, "")
 	return out
 }
 

@@ -36,10 +36,6 @@ func TestMemberAndElements(t *testing.T) {
 	if v := Member([]byte(`{"total": 12, "s": "a\"b"}`), "total"); string(v) != "12" {
 		t.Errorf("total: %q", v)
 	}
-	m := Members([]byte(`{"s": "a\\", "total": 12, "runs": [1], "total": 13}`), "total", "absent", "runs")
-	if string(m[0]) != "13" || m[1] != nil || string(m[2]) != "[1]" {
-		t.Errorf("Members: %q", m)
-	}
 }
 
 var indentCases = []string{
@@ -75,6 +71,7 @@ func FuzzAppendIndent(f *testing.F) {
 		} else {
 			AppendIndent(nil, doc, "", "  ") // must not panic
 			Elements(Member(doc, "a"))
+			ReadPage(doc, "a", "b")
 		}
 	})
 }
@@ -114,4 +111,30 @@ func BenchmarkValid(b *testing.B) {
 			json.Valid(doc)
 		}
 	})
+}
+
+func TestReadPage(t *testing.T) {
+	doc := []byte(`{"runs": [9], "novel": {"runs": 1, "total": 3}, "total": 7, "runs": [{"shortId": "a", "x": [1, "]"]}, ` +
+		`{"status": "R", "shortId": "b\u00e9\"q", "shortId": "c"}, {}, 5, {"shortId": 1}]}`)
+	p := ReadPage(doc, "runs", "shortId")
+	var items []string
+	for _, it := range p.Items {
+		items = append(items, string(it))
+	}
+	if string(p.Total) != "7" || p.NotArray || strings.Join(p.IDs, "|") != "a|c|||" ||
+		strings.Join(items, " | ") != `{"shortId": "a", "x": [1, "]"]} | {"status": "R", "shortId": "b\u00e9\"q", "shortId": "c"} | {} | 5 | {"shortId": 1}` {
+		t.Errorf("%q %q %v %q", p.Total, items, p.NotArray, p.IDs)
+	}
+	if p := ReadPage([]byte(`{"runs": {"a": 1}}`), "runs", "id"); !p.NotArray || p.Items != nil {
+		t.Errorf("object: %+v", p)
+	}
+	if p := ReadPage([]byte(`{"runs": null, "total": 0}`), "runs", "id"); p.NotArray || p.Items != nil || string(p.Total) != "0" {
+		t.Errorf("null: %+v", p)
+	}
+	if p := ReadPage([]byte(`{"x": "\u00e9\\"}`), "runs", "id"); p.Items != nil || p.Total != nil {
+		t.Errorf("none: %+v", p)
+	}
+	if got := stringValue([]byte(`"b\u00e9\"q"`)); got != "bé\"q" {
+		t.Errorf("stringValue: %q", got)
+	}
 }
