@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +18,7 @@ import (
 // Main runs testctl with the process's arguments and returns its exit code.
 // It is the only place that decides how an error ends the process.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cmdutil.SignalContext(context.Background())
 	defer stop()
 	f, cleanup := factory.New(build.Current().Version, factory.Options{})
 	defer cleanup()
@@ -35,10 +33,10 @@ func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
-	return handleError(f, cmd, err)
+	return handleError(ctx, f, cmd, err)
 }
 
-func handleError(f *cmdutil.Factory, cmd *cobra.Command, err error) int {
+func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, err error) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
@@ -52,6 +50,10 @@ func handleError(f *cmdutil.Factory, cmd *cobra.Command, err error) int {
 	}
 	code := cmdutil.ExitCodeOf(err)
 	if code == cmdutil.ExitInterrupted && errors.Is(err, context.Canceled) {
+		if code = cmdutil.InterruptCode(ctx); code == cmdutil.ExitTerminated {
+			fmt.Fprintln(errOut, "terminated")
+			return code
+		}
 		fmt.Fprintln(errOut, "interrupted")
 		return code
 	}

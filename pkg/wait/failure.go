@@ -24,19 +24,18 @@ const maxRetryCeiling = time.Minute
 
 // afterFailure applies the failure rules to a poll of t at `at` that failed:
 //
-//   - a rejected key (401, 403) ends the whole wait;
 //   - a 404 before t.VisibleBy is polled again after the interval;
 //   - a transient failure (5xx, 429, 408, a dropped connection, an
 //     unreadable answer) is retried with backoff, Retry-After a floor, until
 //     MaxFailures in a row give the target up;
-//   - any other answer of the service gives the target up;
+//   - any other answer of the service gives the target up, a rejected key
+//     (401, 403) too: a key may be refused for one project's run and not
+//     another's, and the other targets keep their verdicts and reports;
 //   - anything else (not an answer: a broken configuration) ends the wait.
 func (l *Loop) afterFailure(t *Target, at time.Time, o Outcome) error {
 	var he *api.HTTPError
 	isHTTP := errors.As(o.Err, &he)
 	switch {
-	case isHTTP && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
-		return o.Err
 	case isHTTP && he.StatusCode == http.StatusNotFound && at.Before(t.VisibleBy):
 		l.schedule(t, at.Add(l.Interval))
 	case api.IsTransient(o.Err):

@@ -11,7 +11,7 @@ import (
 
 // finish writes every report of a wait that ended and turns the records
 // into the exit code: the largest of the runs' codes.
-func finish(ios *iostreams.IOStreams, getenv func(string) string, out output.Options, o Options, end End, recs []Record) error {
+func finish(ios *iostreams.IOStreams, getenv func(string) string, out output.Options, o Options, end End, res Resume, recs []Record) error {
 	width := 0
 	if ios.IsStderrTTY() {
 		width = ios.ErrTerminalWidth()
@@ -37,7 +37,7 @@ func finish(ios *iostreams.IOStreams, getenv func(string) string, out output.Opt
 		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty
 	}
 	WriteSkippedWarnings(ios.ErrOut, ios.ErrStyles(), recs, o.FailOnSkipped)
-	WriteResumeHint(ios.ErrOut, end, o.Timeout, recs)
+	WriteResumeHint(ios.ErrOut, end, res, recs)
 	if code == 0 {
 		return nil
 	}

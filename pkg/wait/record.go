@@ -22,7 +22,10 @@ type Record struct {
 	// ("the wait timed out"); unfinished test cases are reported with it.
 	Pending string
 	Err     error // why polling stopped without a verdict (404, outage)
-	Code    int   // the run's exit code
+	// NotFoundYet: the service last answered 404 for a run this machine
+	// had just started (within the not-visible grace).
+	NotFoundYet bool
+	Code        int // the run's exit code
 }
 
 // Plan is what a run ran, named so that reports match it across builds: a

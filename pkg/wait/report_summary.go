@@ -23,6 +23,13 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, recs []Record) {
 		fmt.Fprintln(w)
 		id := termtext.SanitizeLine(r.ShortID)
 		switch {
+		case r.Detail == nil && r.Pending != "":
+			seen := "no answer"
+			if r.NotFoundYet {
+				seen = "not found yet"
+			}
+			fmt.Fprintf(w, "%s Run %s: %s when %s\n", st.WarningIcon(), id, seen, r.Pending)
+			continue
 		case r.Detail == nil:
 			fmt.Fprintf(w, "%s Run %s: no verdict (see the error above)\n", st.FailureIcon(), id)
 			continue

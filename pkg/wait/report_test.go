@@ -93,13 +93,13 @@ func TestWriteSkippedWarnings(t *testing.T) {
 
 func TestWriteResumeHintNamesOnlyUnfinishedRuns(t *testing.T) {
 	var b bytes.Buffer
-	wait.WriteResumeHint(&b, wait.TimedOut, 10*time.Minute, records)
+	wait.WriteResumeHint(&b, wait.TimedOut, wait.Resume{Timeout: 10 * time.Minute}, records)
 	want := "\ntimed out after 10m0s: run r3 still RUNNING. The run goes on; resume waiting with:\n  testctl run wait r3\n"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
 	}
 	b.Reset()
-	wait.WriteResumeHint(&b, wait.AllDone, time.Minute, records)
+	wait.WriteResumeHint(&b, wait.AllDone, wait.Resume{Timeout: time.Minute}, records)
 	if b.Len() != 0 {
 		t.Errorf("a hint after every run ended: %q", b.String())
 	}

@@ -17,6 +17,7 @@ type runState struct {
 	status   string          // the run status last reported to the user
 	finished map[string]bool // test cases already reported as finished
 	verdict  int             // the exit code of the final status, once reached
+	notFound bool            // the last poll was a 404 (within the not-visible grace)
 }
 
 func newRunState(t RunTarget) *runState {
@@ -81,15 +82,20 @@ func caseKey(tc api.RunTestCase, i int) string {
 }
 
 // records freezes the runs' states for the reports; unfinished runs get the
-// code of how the wait ended.
-func records(states []*runState, end End) []Record {
+// code of how the wait ended; interruptCode is 130 (Ctrl-C) or 143
+// (SIGTERM).
+func records(states []*runState, end End, interruptCode int) []Record {
 	pendingWhy, pendingCode := "the wait timed out", cmdutil.ExitTimeout
-	if end == Interrupted {
+	switch {
+	case end == Interrupted && interruptCode == cmdutil.ExitTerminated:
+		pendingWhy, pendingCode = "the wait was terminated", cmdutil.ExitTerminated
+	case end == Interrupted:
 		pendingWhy, pendingCode = "the wait was interrupted", cmdutil.ExitInterrupted
 	}
 	out := make([]Record, 0, len(states))
 	for _, s := range states {
-		r := Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(), Code: s.verdict}
+		r := Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(), Code: s.verdict,
+			NotFoundYet: s.notFound && s.detail == nil}
 		switch {
 		case r.Err != nil:
 			r.Code = cmdutil.ExitCodeOf(r.Err)

@@ -62,11 +62,15 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	if err != nil {
 		return err
 	}
-	recs := records(states, end)
+	recs := records(states, end, cmdutil.InterruptCode(ctx))
 	if o.JUnitFile != "" || f.Getenv("GITHUB_ACTIONS") == "true" {
 		describeRuns(ctx, client, recs)
 	}
-	return finish(f.IOStreams, f.Getenv, out, o, end, recs)
+	res := Resume{Timeout: o.Timeout}
+	if f.Globals != nil {
+		res.Args, res.Sandbox = f.Globals.ServiceArgs(), f.Globals.Sandbox
+	}
+	return finish(f.IOStreams, f.Getenv, out, o, end, res, recs)
 }
 
 // watchRuns makes a runState per target and wires the loop to the view.
@@ -76,6 +80,9 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 		s := newRunState(t)
 		s.poll.Poll = func(ctx context.Context) Outcome {
 			d, o := fetchRun(ctx, client, s.target.ShortID)
+			if ctx.Err() == nil { // an interrupted request says nothing
+				s.notFound = api.IsNotFound(o.Err)
+			}
 			if o.Err != nil {
 				return o
 			}

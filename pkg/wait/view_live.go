@@ -54,9 +54,12 @@ func liveMessage(states []*runState, elapsed time.Duration) string {
 			continue
 		}
 		seg := "run " + s.target.ShortID
-		if s.detail == nil {
+		switch {
+		case s.detail == nil && s.notFound:
+			seg += " not found yet"
+		case s.detail == nil:
 			seg += " waiting for the first answer"
-		} else {
+		default:
 			seg += " " + s.detail.Status + " · " + countCases(s.detail.RunTestCases).String()
 		}
 		segs = append(segs, seg)

@@ -25,6 +25,10 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 	if !strings.HasPrefix(got, "1:00:02 run abc123 RUNNING") || !strings.Contains(got, "; run def456 waiting") {
 		t.Errorf("two runs: %q", got)
 	}
+	other.notFound = true // the service answered 404 within the grace
+	if got := liveMessage([]*runState{other}, 3*time.Second); got != "run def456 not found yet 00:03" {
+		t.Errorf("a run the service does not know yet: %q", got)
+	}
 	s.poll.done = true
 	if got := liveMessage([]*runState{s, other}, 0); strings.Contains(got, "abc123") {
 		t.Errorf("a finished run stays in the live line: %q", got)

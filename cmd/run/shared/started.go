@@ -50,7 +50,7 @@ func PrintStarted(ios *iostreams.IOStreams, out output.Options, quiet, waiting b
 		for i, r := range resps {
 			ids[i] = termtext.SanitizeLine(r.Run.ShortID)
 		}
-		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", wait.WaitCommand(ids))
+		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", wait.WaitCommand(nil, ids))
 		return nil
 	}
 	t := output.NewTable(ios)

@@ -162,13 +162,53 @@ func TestUnknownRunIsNotFoundAtOnce(t *testing.T) {
 	}
 }
 
+// Ctrl-C while a run just started is not visible yet: the summary says so,
+// with no "see the error above" and no error above.
+func TestInterruptWhileNotFoundYet(t *testing.T) {
+	e := cmdtest.New(t)
+	scripted(t, e, reply{status: 404, body: `{"message":"run r1 not found"}`})
+	noteStarted(t, e, "r1")
+	ctx := cancelAt(e.Clock, e.Clock.Now().Add(10*time.Second))
+	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", "r1").Expect(t, 130)
+	cmdtest.Contains(t, "stderr", r.Stderr, "Run r1: not found yet when the wait was interrupted", "interrupted: run r1 not found yet.")
+	if strings.Contains(r.Stderr, "see the error above") || strings.Contains(r.Stderr, "error:") {
+		t.Errorf("an error that was never shown:\n%s", r.Stderr)
+	}
+}
+
 func TestAuthFailureExits4AtOnce(t *testing.T) {
 	e := cmdtest.New(t)
 	requests := scripted(t, e, reply{status: 401, body: `{"message":"invalid key"}`})
 	r := e.Run("run", "wait", "r1", "r2").Expect(t, 4)
 	cmdtest.Contains(t, "stderr", r.Stderr, "401", "auth login")
-	if requests() != 1 {
-		t.Errorf("%d requests after a 401, want 1", requests())
+	if requests() != 2 {
+		t.Errorf("%d requests after a 401, want one per run", requests())
+	}
+}
+
+// A 403 on one of several runs ends only that run's wait: the other keeps
+// its verdict, and the reports are written with both.
+func TestRejectedRunDoesNotEndTheOthers(t *testing.T) {
+	e := cmdtest.New(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/r0"):
+			w.WriteHeader(403)
+			_, _ = w.Write([]byte(`{"message":"Invalid token or organization suspended"}`))
+		case r.URL.Path == "/v1/run":
+			_, _ = w.Write([]byte(`{"runs":[],"total":0,"limit":20,"offset":0}`))
+		default:
+			_, _ = w.Write([]byte(passedBody))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	junit := e.Dir + "/both.xml"
+	r := e.Run("run", "wait", "r0", "r1", "--junit", junit).Expect(t, 4)
+	cmdtest.Contains(t, "stderr", r.Stderr, "403", "Run r1: COMPLETED · PASSED", "JUnit report written")
+	if doc := readJUnitFile(t, junit); len(doc.Suites) != 2 || doc.Errors != 1 || doc.Tests != 2 {
+		t.Errorf("report: %+v", doc)
 	}
 }
 

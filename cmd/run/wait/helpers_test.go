@@ -2,6 +2,7 @@ package wait_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/startedruns"
 )
@@ -57,10 +59,20 @@ type clockCancelCtx struct {
 	at   time.Time
 	once sync.Once
 	done chan struct{}
+	err  error
 }
 
 func cancelAt(clk *clock.Fake, at time.Time) *clockCancelCtx {
-	return &clockCancelCtx{Context: context.Background(), clk: clk, at: at, done: make(chan struct{})}
+	return &clockCancelCtx{Context: context.Background(), clk: clk, at: at, done: make(chan struct{}), err: context.Canceled}
+}
+
+// terminateAt is cancelAt for a SIGTERM: context.Cause of a context that
+// is not the standard library's is its Err, which here is both Canceled
+// and cmdutil.ErrTerminated, as cmdutil.SignalContext's would be.
+func terminateAt(clk *clock.Fake, at time.Time) *clockCancelCtx {
+	c := cancelAt(clk, at)
+	c.err = errors.Join(context.Canceled, cmdutil.ErrTerminated)
+	return c
 }
 
 func (c *clockCancelCtx) reached() bool {
@@ -78,7 +90,7 @@ func (c *clockCancelCtx) Done() <-chan struct{} {
 
 func (c *clockCancelCtx) Err() error {
 	if c.reached() {
-		return context.Canceled
+		return c.err
 	}
 	return nil
 }

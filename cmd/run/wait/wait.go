@@ -44,7 +44,9 @@ connections, unreadable answers) never end a wait before --timeout: requests
 are retried with backoff, honouring Retry-After, and a run is given up (exit
 6) only after 10 failures in a row. A 404 for a run that run start created on
 this machine less than 30 seconds ago is taken as a run that is not visible
-yet; for any other id it means the run does not exist (exit 5).
+yet; for any other id it means the run does not exist (exit 5). A key refused
+for one run (401, 403) ends the wait on that run only; the others keep their
+verdicts.
 
 Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
 --fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
@@ -52,8 +54,10 @@ run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not exist;
 6 the service kept failing; 7 --timeout passed; 8 a report (--junit, the
 GitHub Actions files) could not be written; 130 interrupted by Ctrl-C; 143
 terminated (SIGTERM, as CI runners send on cancel). With several runs, or a
-verdict and a report failure, the largest code wins. After a timeout or Ctrl-C the runs go on; the
-command to resume waiting is printed.
+verdict and a report failure, the largest code wins. After a timeout, Ctrl-C
+or SIGTERM the runs go on and the command to resume waiting is printed, with
+the flags that chose the service (--profile, --base-url, …; never the key);
+under --sandbox the runs end with the embedded sandbox instead.
 
 --junit FILE writes a JUnit XML report: one testsuite per run, named after its
 plan (its name, else its short id; "test cases" for a run of test case ids) so

@@ -1,0 +1,43 @@
+package cmdutil
+
+import (
+	"regexp"
+	"strings"
+)
+
+// serviceFlags are the global flags that choose which service, project and
+// settings a command talks to. The key is not one of them: a printed
+// command line must never carry it.
+var serviceFlags = []string{"profile", "config-file", "base-url", "legacy-base-url", "project", "allow-insecure-http"}
+
+// ServiceArgs are the service-choosing global flags given on this command
+// line, quoted for a POSIX shell, so that a command printed for the user to
+// run next (a resume hint) asks the same service as this one.
+func (g *GlobalFlags) ServiceArgs() []string {
+	if g == nil || g.FlagSet == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range serviceFlags {
+		fl := g.FlagSet.Lookup(name)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		if fl.Value.Type() == "bool" {
+			out = append(out, "--"+name)
+			continue
+		}
+		out = append(out, "--"+name, ShellQuote(fl.Value.String()))
+	}
+	return out
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
