@@ -30,10 +30,13 @@ type Options struct {
 	Timeout       time.Duration
 	FailOnSkipped bool
 	JUnitFile     string
+	// Heartbeat is how long the line-per-change view stays silent before
+	// it prints a progress line; 0 never.
+	Heartbeat time.Duration
 }
 
 // flagNames are the flags AddFlags registers.
-var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit"}
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
@@ -42,6 +45,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options) {
 	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "give up waiting after this long (exit 7; the run goes on)")
 	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED instead of passing with a warning")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
+	fs.DurationVar(&o.Heartbeat, "heartbeat", DefaultHeartbeat, "off a terminal, print a progress line after this long without output, for CI watchdogs (0 off)")
 }
 
 // Validate checks the flag values before anything is sent, so a typo in a CI
@@ -52,6 +56,9 @@ func (o *Options) Validate() error {
 	}
 	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
 		return err
+	}
+	if o.Heartbeat < 0 {
+		return cmdutil.FlagErrorf("--heartbeat must not be negative (0 turns it off)")
 	}
 	return ValidateJUnitPath(o.JUnitFile)
 }

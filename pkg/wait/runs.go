@@ -54,8 +54,8 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	view := newProgressView(f.IOStreams, debug, len(targets))
 	loop := &Loop{Clock: clk, Interval: o.Interval, Timeout: o.Timeout}
+	view := newProgressView(f.IOStreams, debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
 	states := watchRuns(loop, client.WithRetries(0), view, o.FailOnSkipped, targets)
 	end, err := loop.Run(ctx, loopTargets(states))
 	view.stop()
@@ -96,9 +96,15 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 			termtext.SanitizeLine(t.Name), termtext.SanitizeLine(firstLine(err.Error()))))
 	}
 	loop.GaveUp = func(t *Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
-	if _, live := view.(*liveView); live {
+	switch v := view.(type) {
+	case *liveView:
 		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
 		loop.TickEvery = liveTick
+	case *plainView:
+		if v.pulse.every > 0 {
+			loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
+			loop.TickEvery = v.pulse.every
+		}
 	}
 	return states
 }

@@ -25,14 +25,15 @@ type progressView interface {
 }
 
 // newProgressView picks the live view only where the contract allows
-// animation; --debug writes to stderr too, and the two would garble.
-func newProgressView(ios *iostreams.IOStreams, debug bool, runs int) progressView {
+// animation; --debug writes to stderr too, and the two would garble. The
+// line-per-change view prints a heartbeat every pulse.every of silence.
+func newProgressView(ios *iostreams.IOStreams, debug bool, runs int, pulse heartbeat) progressView {
 	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true}
 	if ios.ErrColorEnabled() && !debug {
 		p.prefixRuns = runs > 1
 		return &liveView{ios: ios, lf: p}
 	}
-	return &plainView{w: ios.ErrOut, lf: p}
+	return &plainView{w: ios.ErrOut, lf: p, pulse: pulse}
 }
 
 // lineFormat renders the lines both views print.
@@ -80,18 +81,35 @@ func (p lineFormat) icon(tc api.RunTestCase) string {
 	return p.st.SuccessIcon()
 }
 
-// plainView prints a line per change of state.
+// plainView prints a line per change of state, and a heartbeat when
+// nothing changed for long.
 type plainView struct {
-	w  io.Writer
-	lf lineFormat
+	w     io.Writer
+	lf    lineFormat
+	pulse heartbeat
+}
+
+func (v *plainView) println(line string) {
+	fmt.Fprintln(v.w, line)
+	v.pulse.printed()
 }
 
 func (v *plainView) statusChanged(s *runState, elapsed time.Duration) {
-	fmt.Fprintln(v.w, v.lf.status(s, elapsed))
+	v.println(v.lf.status(s, elapsed))
 }
-func (v *plainView) caseFinished(s *runState, tc api.RunTestCase) {
-	fmt.Fprintln(v.w, v.lf.testCase(s, tc))
+func (v *plainView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
+func (v *plainView) notice(msg string)                            { v.println(msg) }
+func (v *plainView) stop()                                        {}
+
+// refresh prints the heartbeat of every unfinished run when it is due.
+func (v *plainView) refresh(states []*runState, elapsed time.Duration) {
+	if !v.pulse.due(elapsed) {
+		return
+	}
+	for _, s := range states {
+		if !s.poll.Done() {
+			fmt.Fprintln(v.w, heartbeatLine(s, elapsed))
+		}
+	}
+	v.pulse.last = elapsed
 }
-func (v *plainView) notice(msg string)                  { fmt.Fprintln(v.w, msg) }
-func (v *plainView) refresh([]*runState, time.Duration) {}
-func (v *plainView) stop()                              {}

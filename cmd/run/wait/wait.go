@@ -32,7 +32,9 @@ exit with the verdict, so a CI step can gate on it.
 Progress goes to stderr: on a terminal a live line with the elapsed time and
 the test cases by status, each test case printed as it finishes; elsewhere one
 line per change of state (a run status, a test case finishing), never one per
-poll. At the end stderr gets a summary of every test case that did not pass,
+poll, and after --heartbeat (default 5m; 0 off) without any output a progress
+line ("run r0a1b2 still RUNNING after 15:00: 3 of 7 done"), so a CI watchdog
+that kills a silent step (CircleCI's ten minutes) never kills a long run. At the end stderr gets a summary of every test case that did not pass,
 with the reason the evaluation gave.
 
 Stdout carries only data: with -o json, -o yaml or --jq the final run detail
