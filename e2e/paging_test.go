@@ -26,8 +26,9 @@ var lists = []struct {
 // shiftingList serves a list of 8 records in which one was created while a
 // client paged through it: the page at offset 3 starts with the record the
 // page at offset 0 ended with. Records carry a field testctl does not know
-// and lack fields it does. It records the limit and offset of each request.
-func shiftingList(t *testing.T, path, key, id string) (*httptest.Server, func() []string) {
+// and lack fields it does. It returns an env whose commands talk to it, and
+// the limit and offset of each request it has seen.
+func shiftingList(t *testing.T, path, key, id string) (*cmdtest.Env, func() []string) {
 	t.Helper()
 	pages := map[int][]int{0: {0, 1, 2}, 3: {2, 3, 4}, 6: {5, 6}}
 	var mu sync.Mutex
@@ -50,7 +51,10 @@ func shiftingList(t *testing.T, path, key, id string) (*httptest.Server, func() 
 			key, strings.Join(items, ", "), offset, offset))
 	}))
 	t.Cleanup(srv.Close)
-	return srv, func() []string {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	e.Setenv("TESTCTL_API_KEY", "k-paging-test")
+	return e, func() []string {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), asked...)
@@ -60,10 +64,7 @@ func shiftingList(t *testing.T, path, key, id string) (*httptest.Server, func() 
 func TestAllDropsRecordsRepeatedAcrossPagesOnEveryList(t *testing.T) {
 	for _, l := range lists {
 		t.Run(strings.Join(l.cmd, " "), func(t *testing.T) {
-			srv, asked := shiftingList(t, l.path, l.key, l.id)
-			e := cmdtest.New(t)
-			e.Setenv("TESTCTL_BASE_URL", srv.URL)
-			e.Setenv("TESTCTL_API_KEY", "k-paging-test")
+			e, asked := shiftingList(t, l.path, l.key, l.id)
 
 			r := e.Run(append(l.cmd, "--all", "-L", "3", "-o", "json")...).Expect(t, 0)
 			var doc map[string]json.RawMessage
@@ -102,10 +103,7 @@ func TestAllDropsRecordsRepeatedAcrossPagesOnEveryList(t *testing.T) {
 func TestOnePageOfEveryList(t *testing.T) {
 	for _, l := range lists {
 		t.Run(strings.Join(l.cmd, " "), func(t *testing.T) {
-			srv, asked := shiftingList(t, l.path, l.key, l.id)
-			e := cmdtest.New(t)
-			e.Setenv("TESTCTL_BASE_URL", srv.URL)
-			e.Setenv("TESTCTL_API_KEY", "k-paging-test")
+			e, asked := shiftingList(t, l.path, l.key, l.id)
 
 			r := e.Run(append(l.cmd, "-o", "json")...).Expect(t, 0)
 			want := indented(t, fmt.Sprintf(`{"total": 8, %q: [{"novelOwner": "ci-0", %q: "rec0"}, {"novelOwner": "ci-1", %[2]q: "rec1"},
