@@ -175,7 +175,7 @@ func TestServiceTextCannotDriveTheTerminal(t *testing.T) {
 		{[]string{"run", "start", "--plan", "pln_x"}, "", 0, []string{"STARTSHORT", "https://app.invalid/start"}},
 		{[]string{"run", "start", "--plan", "pln_x", "-q"}, "", 0, []string{"STARTSHORT"}},
 		{[]string{"run", "start", "--plan", "pln_x", "--wait", "--interval", "1s"}, "", 1, []string{"STARTSHORT", "TCNAME", "THOUGHT", "ODDTITLE"}},
-		{[]string{"run", "wait", "r1", "--interval", "1s"}, "", 1, []string{"RUNSHORT", "TCNAME", "RTITLE", "THOUGHT", "ODDRESULT"}},
+		{[]string{"run", "wait", "r1", "--interval", "1s"}, "", 1, []string{"TCNAME", "RTITLE", "THOUGHT", "ODDRESULT"}},
 		{[]string{"run", "wait", "r1", "r2", "--interval", "1s"}, "", 1, []string{"RUNSHORT", "TCNAME"}},
 		{[]string{"testcase", "list"}, "", 0, []string{"TCLNAME", "LABEL", "APPID"}},
 		{[]string{"testcase", "create", "--name", "n", "--goal", "g", "--app", "app_x"}, "", 0, []string{"NEWID", "GENSTATUS"}},

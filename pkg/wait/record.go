@@ -26,6 +26,11 @@ type Record struct {
 	// had just started (within the not-visible grace).
 	NotFoundYet bool
 	Code        int // the run's exit code
+	// FinishedAfter is how long the wait had run when the run ended;
+	// AlreadyFinished: it had ended before the wait began. Both are zero
+	// for a run not seen ending by a wait.
+	FinishedAfter   time.Duration
+	AlreadyFinished bool
 }
 
 // Plan is what a run ran, named so that reports match it across builds: a

@@ -44,8 +44,12 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, recs []Record) {
 			if r.Code != 0 {
 				icon = st.FailureIcon()
 			}
-			fmt.Fprintf(w, "%s Run %s: %s — %s\n", icon, id, st.Status(termtext.SanitizeLine(statusText(r.Detail))),
-				countCases(r.Detail.RunTestCases))
+			when := ""
+			if r.AlreadyFinished || r.FinishedAfter > 0 {
+				when = finishedWhen(r.AlreadyFinished, r.FinishedAfter)
+			}
+			fmt.Fprintf(w, "%s Run %s: %s%s — %s\n", icon, id, st.Status(termtext.SanitizeLine(statusText(r.Detail))),
+				when, countCases(r.Detail.RunTestCases))
 		}
 		if r.URL != "" {
 			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(r.URL))

@@ -18,6 +18,12 @@ type runState struct {
 	finished map[string]bool // test cases already reported as finished
 	verdict  int             // the exit code of the final status, once reached
 	notFound bool            // the last poll was a 404 (within the not-visible grace)
+	// finishedAfter is the wait's elapsed time at the final status;
+	// alreadyFinished: the run had ended before the wait began, which a run
+	// created moments before the wait (justCreated) cannot have.
+	finishedAfter   time.Duration
+	alreadyFinished bool
+	justCreated     bool
 }
 
 func newRunState(t RunTarget) *runState {
@@ -54,6 +60,7 @@ func (s *runState) observe(d *api.RunDetail) (statusChanged bool, finished []api
 // show records an answer, tells the view what changed and reports whether
 // the run reached its final status.
 func (s *runState) show(d *api.RunDetail, view progressView, elapsed time.Duration, failOnSkipped bool) (final bool) {
+	firstAnswer := s.detail == nil
 	changed, finished := s.observe(d)
 	final = api.IsTerminalStatus(d.Status)
 	if changed && !final {
@@ -64,6 +71,8 @@ func (s *runState) show(d *api.RunDetail, view progressView, elapsed time.Durati
 	}
 	if final {
 		s.verdict = verdictCode(d, failOnSkipped)
+		s.alreadyFinished = firstAnswer && !s.justCreated
+		s.finishedAfter = elapsed
 		view.statusChanged(s, elapsed)
 	}
 	return final
@@ -95,7 +104,7 @@ func records(states []*runState, end End, interruptCode int) []Record {
 	out := make([]Record, 0, len(states))
 	for _, s := range states {
 		r := Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(), Code: s.verdict,
-			NotFoundYet: s.notFound && s.detail == nil}
+			NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished}
 		switch {
 		case r.Err != nil:
 			r.Code = cmdutil.ExitCodeOf(r.Err)

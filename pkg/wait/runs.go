@@ -76,8 +76,10 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 // watchRuns makes a runState per target and wires the loop to the view.
 func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped bool, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
+	now := loop.Clock.Now()
 	for _, t := range targets {
 		s := newRunState(t)
+		s.justCreated = !t.CreatedAt.IsZero() && now.Sub(t.CreatedAt) < NotYetVisibleGrace
 		s.poll.Poll = func(ctx context.Context) Outcome {
 			d, o := fetchRun(ctx, client, s.target.ShortID)
 			if ctx.Err() == nil { // an interrupted request says nothing

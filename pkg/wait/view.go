@@ -46,7 +46,7 @@ func (p lineFormat) status(s *runState, elapsed time.Duration) string {
 	d := s.detail
 	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(statusText(d))))
 	if api.IsTerminalStatus(d.Status) {
-		line += fmt.Sprintf(" after %s: %s", formatElapsed(elapsed), countCases(d.RunTestCases))
+		line += fmt.Sprintf("%s: %s", finishedWhen(s.alreadyFinished, elapsed), countCases(d.RunTestCases))
 	}
 	return line
 }

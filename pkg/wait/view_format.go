@@ -73,6 +73,16 @@ func firstLine(s string) string {
 	return line
 }
 
+// finishedWhen says when a run ended: " after 00:15" into the wait, or
+// " (already finished)" before it began, where "after 00:00" would read as
+// a run that took no time.
+func finishedWhen(already bool, after time.Duration) string {
+	if already {
+		return " (already finished)"
+	}
+	return " after " + formatElapsed(after)
+}
+
 // formatElapsed is mm:ss, or h:mm:ss from an hour on.
 func formatElapsed(d time.Duration) string {
 	d = d.Round(time.Second)

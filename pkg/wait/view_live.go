@@ -26,12 +26,9 @@ func (v *liveView) println(line string) {
 	}
 }
 
-// statusChanged prints only final statuses: the spinner shows the others.
-func (v *liveView) statusChanged(s *runState, elapsed time.Duration) {
-	if api.IsTerminalStatus(s.detail.Status) {
-		v.println(v.lf.status(s, elapsed))
-	}
-}
+// statusChanged prints nothing: the spinner shows the statuses in
+// progress, and the summary that follows the wait gives each verdict once.
+func (v *liveView) statusChanged(*runState, time.Duration)       {}
 func (v *liveView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
 func (v *liveView) notice(msg string)                            { v.println(msg) }
 
