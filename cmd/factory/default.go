@@ -40,6 +40,10 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}
 	}
+	if v, _ := opts.LookupEnv("GITHUB_ACTIONS"); v == "true" {
+		// Service text must not run workflow commands in the step's log.
+		opts.IOStreams.GuardWorkflowCommands()
+	}
 	f := &cmdutil.Factory{
 		AppVersion: version,
 		IOStreams:  opts.IOStreams,

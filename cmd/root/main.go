@@ -33,7 +33,9 @@ func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
-	return handleError(ctx, f, cmd, err)
+	code := handleError(ctx, f, cmd, err)
+	f.IOStreams.FlushGuards()
+	return code
 }
 
 func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, err error) int {

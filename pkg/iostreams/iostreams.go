@@ -44,6 +44,10 @@ type IOStreams struct {
 	styles        *Styles
 	errStyles     *Styles
 
+	// The workflow-command guards (GitHub Actions) and stderr past them.
+	outGuard, errGuard *commandGuard
+	commandsOut        io.Writer
+
 	spinMu  sync.Mutex
 	spinner *spinner.Spinner
 }

@@ -32,7 +32,7 @@ func finish(ios *iostreams.IOStreams, getenv func(string) string, out output.Opt
 			fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", o.JUnitFile)
 		}
 	}
-	for _, problem := range WriteGitHub(getenv, ios.ErrOut, recs) {
+	for _, problem := range WriteGitHub(getenv, ios.WorkflowCommands(), recs) {
 		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
 		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty
 	}

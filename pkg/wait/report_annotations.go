@@ -3,35 +3,73 @@ package wait
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// WriteAnnotations prints one ::error per failed, errored or cancelled test
-// case, so the failures show on the workflow run's page.
+// MaxAnnotations is how many annotations of a kind GitHub shows for one
+// step (10 errors and 10 warnings); more are dropped unseen.
+const MaxAnnotations = 10
+
+// annotation is one test case that did not pass, ranked by how much a
+// reader needs it: failed, then errored or cancelled, then skipped.
+type annotation struct {
+	rank       int
+	level      string // error, or warning for a skip that does not fail the run
+	title, msg string
+}
+
+// WriteAnnotations prints an annotation per test case that did not pass,
+// so they show on the workflow run's page: ::error for failed, errored and
+// cancelled ones, ::warning for skipped ones (::error when a SKIPPED run
+// fails because of --fail-on-skipped). GitHub shows only ten of a kind, so at
+// most ten are printed, the most useful first, the last saying how many
+// more are in the step summary.
 func WriteAnnotations(w io.Writer, recs []Record) {
+	var all []annotation
 	for _, r := range recs {
 		if r.Detail == nil {
 			continue
 		}
 		for _, tc := range r.Detail.RunTestCases {
-			if !isTestCaseFailure(tc) {
+			a := annotation{level: "error", title: fmt.Sprintf("testctl run %s: %s", r.ShortID, tc.Name)}
+			switch {
+			case tc.Status == api.StatusError || tc.Status == api.StatusCancelled:
+				a.rank = 1
+			case isTestCaseFailure(tc):
+			case tc.Status == api.StatusCompleted && tc.Result == api.ResultSkipped:
+				a.rank = 2
+				if r.Code == 0 || r.Detail.ResultOrEmpty() != api.ResultSkipped {
+					a.level = "warning" // the skip itself did not fail the run
+				}
+			default:
 				continue
 			}
-			title := fmt.Sprintf("testctl run %s: %s", r.ShortID, tc.Name)
-			msg := caseOutcome(tc)
+			a.msg = caseOutcome(tc)
 			if tc.ResultTitle != "" {
-				msg += ": " + tc.ResultTitle
+				a.msg += ": " + tc.ResultTitle
 			}
 			if tc.EvaluationThought != "" {
-				msg += "\n\n" + tc.EvaluationThought
+				a.msg += "\n\n" + tc.EvaluationThought
 			}
 			if r.URL != "" {
-				msg += "\n" + r.URL
+				a.msg += "\n" + r.URL
 			}
-			fmt.Fprintf(w, "::error title=%s::%s\n", escapeProperty(title), escapeData(msg))
+			all = append(all, a)
 		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
+	for i, a := range all {
+		if i == MaxAnnotations {
+			break
+		}
+		if more := len(all) - MaxAnnotations; i == MaxAnnotations-1 && more > 0 {
+			a.msg += fmt.Sprintf("\n\n(%d more test cases did not pass: see the step summary)", more)
+		}
+		fmt.Fprintf(w, "::%s title=%s::%s\n", a.level, escapeProperty(a.title), escapeData(a.msg))
 	}
 }
 

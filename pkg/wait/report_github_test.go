@@ -3,6 +3,7 @@ package wait
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,8 +57,11 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 	var buf bytes.Buffer
 	WriteAnnotations(&buf, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("%d annotations, want 2:\n%s", len(lines), buf.String())
+	if len(lines) != 3 {
+		t.Fatalf("%d annotations, want 3:\n%s", len(lines), buf.String())
+	}
+	if lines[2] != "::warning title=testctl run r1%3A skip::SKIPPED%0Ahttps://x/r1" {
+		t.Errorf("a skip that passes the run is a warning: %s", lines[2])
 	}
 	want := "::error title=testctl run r1%3A Coupon%2C expired%3A 100%25::FAILED: accepted%0A%0Atotal dropped%0Ano error%0Ahttps://x/r1"
 	if lines[0] != want {
@@ -65,6 +69,33 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[1], "::error title=testctl run r1%3A env::ERROR: down") {
 		t.Errorf("error annotation: %s", lines[1])
+	}
+}
+
+// GitHub shows ten annotations of a kind: the ten printed are the most
+// useful (failed, errored, skipped), and the tenth says how many more.
+func TestAnnotationsAtMostTenMostUsefulFirst(t *testing.T) {
+	var cases []api.RunTestCase
+	for i := range 5 {
+		cases = append(cases,
+			api.RunTestCase{Name: fmt.Sprintf("skip%d", i), Status: api.StatusCompleted, Result: api.ResultSkipped},
+			api.RunTestCase{Name: fmt.Sprintf("err%d", i), Status: api.StatusError},
+			api.RunTestCase{Name: fmt.Sprintf("fail%d", i), Status: api.StatusCompleted, Result: api.ResultFailed})
+	}
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: cases}
+	var buf bytes.Buffer
+	WriteAnnotations(&buf, []Record{{ShortID: "r1", Detail: d, Code: 1}})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != MaxAnnotations {
+		t.Fatalf("%d annotations, want %d:\n%s", len(lines), MaxAnnotations, buf.String())
+	}
+	for i, want := range []string{"fail0", "fail1", "fail2", "fail3", "fail4", "err0", "err1", "err2", "err3", "err4"} {
+		if !strings.HasPrefix(lines[i], "::error title=testctl run r1%3A "+want+"::") {
+			t.Errorf("annotation %d: %s, want %s", i+1, lines[i], want)
+		}
+	}
+	if !strings.HasSuffix(lines[9], "(5 more test cases did not pass: see the step summary)") {
+		t.Errorf("the tenth does not count the rest: %s", lines[9])
 	}
 }
 

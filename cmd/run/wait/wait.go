@@ -71,8 +71,14 @@ attempt are in the suite's properties. The report is also written, partial,
 after a timeout or an interruption.
 
 In GitHub Actions (GITHUB_ACTIONS=true) a Markdown summary is appended to
-$GITHUB_STEP_SUMMARY, each test case that did not pass becomes an ::error
-annotation, and $GITHUB_OUTPUT gets runs_json, every run as a JSON array in
+$GITHUB_STEP_SUMMARY, each test case that did not pass becomes an annotation
+(::error when it failed, errored or was cancelled; ::warning when it was
+skipped, ::error if that fails the run through --fail-on-skipped) — at most
+ten, as GitHub shows no more: failed first, then errored, then skipped, the
+tenth saying how many more are in the step summary. Any line of service text
+that the runner would read as a workflow command (::…, ##[…]) is printed
+inside a ::stop-commands:: block, so only testctl's own annotations take
+effect. $GITHUB_OUTPUT gets runs_json, every run as a JSON array in
 the order given, and, for a single run, run_short_id, run_url, run_status
 and run_result.`,
 		Example: `  # Wait for a run and exit with its verdict
