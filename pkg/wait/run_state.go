@@ -24,6 +24,10 @@ type runState struct {
 	finishedAfter   time.Duration
 	alreadyFinished bool
 	justCreated     bool
+	// retryingSince and retryWhy describe, for the live line, the streak
+	// of transient failures the poll is in (poll.failures > 0).
+	retryingSince time.Duration
+	retryWhy      string
 }
 
 func newRunState(t RunTarget) *runState {

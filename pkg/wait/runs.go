@@ -2,7 +2,6 @@ package wait
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -76,6 +75,7 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 // watchRuns makes a runState per target and wires the loop to the view.
 func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped bool, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
+	byTarget := make(map[*Target]*runState, len(targets))
 	now := loop.Clock.Now()
 	for _, t := range targets {
 		s := newRunState(t)
@@ -91,12 +91,9 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 			return Outcome{Done: s.show(d, view, loop.Elapsed(), failOnSkipped)}
 		}
 		states = append(states, s)
+		byTarget[&s.poll] = s
 	}
-	loop.Retrying = func(t *Target, err error) {
-		// One line when a streak begins, not one per retry.
-		view.notice(fmt.Sprintf("warning: %s: %s; retrying (the wait goes on until --timeout)",
-			termtext.SanitizeLine(t.Name), termtext.SanitizeLine(firstLine(err.Error()))))
-	}
+	loop.Retrying = func(t *Target, err error) { view.retrying(byTarget[t], loop.Elapsed(), err) }
 	loop.GaveUp = func(t *Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
 	switch v := view.(type) {
 	case *liveView:

@@ -19,6 +19,8 @@ type progressView interface {
 	statusChanged(s *runState, elapsed time.Duration)
 	caseFinished(s *runState, tc api.RunTestCase)
 	notice(msg string)
+	// retrying is told when a streak of transient failures begins.
+	retrying(s *runState, elapsed time.Duration, err error)
 	// refresh redraws the live line; off a terminal it does nothing.
 	refresh(states []*runState, elapsed time.Duration)
 	stop()
@@ -99,7 +101,13 @@ func (v *plainView) statusChanged(s *runState, elapsed time.Duration) {
 }
 func (v *plainView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
 func (v *plainView) notice(msg string)                            { v.println(msg) }
-func (v *plainView) stop()                                        {}
+
+// retrying prints one line when a streak begins, not one per retry.
+func (v *plainView) retrying(s *runState, _ time.Duration, err error) {
+	v.println(fmt.Sprintf("warning: %s: %s; retrying (the wait goes on until --timeout)",
+		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(firstLine(err.Error()))))
+}
+func (v *plainView) stop() {}
 
 // refresh prints the heartbeat of every unfinished run when it is due.
 func (v *plainView) refresh(states []*runState, elapsed time.Duration) {

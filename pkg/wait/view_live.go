@@ -1,7 +1,9 @@
 package wait
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -32,6 +34,13 @@ func (v *liveView) statusChanged(*runState, time.Duration)       {}
 func (v *liveView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
 func (v *liveView) notice(msg string)                            { v.println(msg) }
 
+// retrying prints nothing: a failure the wait rides out is a state of the
+// live line ("· service failing (HTTP 503) for 00:40, retrying"), gone when
+// the service answers again, not a message that stays on the screen.
+func (v *liveView) retrying(s *runState, elapsed time.Duration, err error) {
+	s.retryingSince, s.retryWhy = elapsed, retryReason(err)
+}
+
 func (v *liveView) refresh(states []*runState, elapsed time.Duration) {
 	v.msg = liveMessage(states, elapsed)
 	v.ios.StartSpinner(v.msg) // starts it, or only changes the message
@@ -59,6 +68,9 @@ func liveMessage(states []*runState, elapsed time.Duration) string {
 		default:
 			seg += " " + s.detail.Status + " · " + countCases(s.detail.RunTestCases).String()
 		}
+		if s.poll.failures > 0 && s.retryWhy != "" {
+			seg += " · " + s.retryWhy + " for " + formatElapsed(elapsed-s.retryingSince) + ", retrying"
+		}
 		segs = append(segs, seg)
 	}
 	if len(segs) == 1 {
@@ -69,4 +81,19 @@ func liveMessage(states []*runState, elapsed time.Duration) string {
 		return head + " " + formatElapsed(elapsed) + " · " + rest
 	}
 	return formatElapsed(elapsed) + " " + strings.Join(segs, "; ")
+}
+
+// retryReason names a transient failure in a few words, for the live line.
+func retryReason(err error) string {
+	var he *api.HTTPError
+	var te *api.TransportError
+	switch {
+	case errors.As(err, &he) && he.StatusCode == http.StatusTooManyRequests:
+		return "rate-limited by the service"
+	case errors.As(err, &he):
+		return fmt.Sprintf("service failing (HTTP %d)", he.StatusCode)
+	case errors.As(err, &te):
+		return "connection failing"
+	}
+	return "service failing"
 }
