@@ -1,0 +1,127 @@
+// Package reconcile makes a write that creates something (a run start, a
+// rerun, a test case creation) happen once, even when its answer is lost.
+//
+// A lost answer (a 5xx, a timeout, a dropped connection) does not say
+// whether the service acted. Sending the request again could create a
+// second run; giving up would fail a CI job whose run may be going. So Do
+// first notes what already exists, sends the request, and when the answer
+// may have been lost, looks for what the request created: something that
+// matches it and was not there before. One match is adopted; several end
+// the command (exit 6) naming them; none within the service's visibility
+// delay means the request was not carried out, and it is sent once more.
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Found is one thing that matches a write, as the service lists it.
+type Found[T any] struct {
+	ID        string    // named in messages
+	CreatedAt time.Time // zero when the service did not say
+	Value     T         // what adopting it returns
+}
+
+// Write is one request that creates something, and the query that finds
+// what it may have created.
+type Write[T any] struct {
+	Noun    string // "run", "test case"
+	Request string // "POST /v1/run", for messages
+	// Send makes the request once.
+	Send func(ctx context.Context) (T, error)
+	// Find lists what matches the request, whatever its age: before the
+	// request to note what exists, and after a lost answer to find what is
+	// new.
+	Find func(ctx context.Context) ([]Found[T], error)
+}
+
+// Reconciler holds what every write shares.
+type Reconciler struct {
+	Clock clock.Clock
+	// Delay is how long a created resource may take to be listed: nothing
+	// new by then means the request was not carried out.
+	Delay time.Duration
+	// Notices receives what the user must know (stderr); Debug each step
+	// (--debug), or nil.
+	Notices, Debug io.Writer
+}
+
+// looksPerDelay is how many times the list is read within the delay, after
+// the first look: often enough to adopt a run soon after it shows.
+const looksPerDelay = 6
+
+// clockSkew is how far the service's clock may be behind ours: a match
+// created earlier than that before the request cannot be its result.
+const clockSkew = 5 * time.Minute
+
+// Do sends w once and, when its answer may have been lost, reconciles (see
+// the package comment). The error carries the contract's exit code.
+func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
+	var zero T
+	before, listErr := w.Find(ctx)
+	if ctx.Err() != nil {
+		return zero, ctx.Err()
+	}
+	b := baselineOf(before)
+	if listErr != nil {
+		// Refusing to send would fail the command for a list it may only
+		// need if the answer is lost; then it has to give up instead.
+		r.debugf("the %ss that exist before %s cannot be read: %v\n", w.Noun, w.Request, listErr)
+	} else {
+		r.debugf("%d %s(s) like this one exist before %s\n", len(before), w.Noun, w.Request)
+	}
+	for sent := 1; ; sent++ {
+		sentAt := r.Clock.Now()
+		v, err := w.Send(ctx)
+		switch {
+		case err == nil:
+			return v, nil
+		case ctx.Err() != nil:
+			return zero, ctx.Err()
+		case !api.AnswerMayBeLost(err):
+			return zero, err
+		}
+		if listErr != nil {
+			return zero, &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+				"%w\nWhether it created a %s cannot be told: the %ss that existed before it could not be read (%v). Check them before sending it again",
+				err, w.Noun, w.Noun, firstLine(listErr.Error()))}
+		}
+		fmt.Fprintf(r.Notices, "warning: the answer to %s may have been lost (%s): looking for the %s it may have created\n",
+			w.Request, termtext.SanitizeLine(firstLine(err.Error())), w.Noun)
+		found, lookErr := look(ctx, r, w, b, sentAt)
+		switch {
+		case lookErr != nil:
+			return zero, lookErr
+		case len(found) == 1:
+			fmt.Fprintf(r.Notices, "the answer was lost, but %s %s was created: using it\n", w.Noun, termtext.SanitizeLine(found[0].ID))
+			return found[0].Value, nil
+		case len(found) > 1:
+			return zero, several(w, found)
+		case sent == 2:
+			return zero, &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+				"%s failed twice and no %s appeared within %s: nothing seems to have been created. Last error: %w",
+				w.Request, w.Noun, r.Delay, err)}
+		}
+		fmt.Fprintf(r.Notices, "no %s appeared within %s: sending %s once more\n", w.Noun, r.Delay, w.Request)
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func (r Reconciler) debugf(format string, args ...any) {
+	if r.Debug != nil {
+		fmt.Fprintf(r.Debug, "* reconcile: "+format, args...)
+	}
+}

@@ -1,0 +1,95 @@
+package reconcile
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// RunLike is what a run created by a start or a rerun shows in the run
+// list: its plan ("" for a run of test case ids), trigger, branch and commit.
+type RunLike struct {
+	Plan, Trigger, Branch, Commit string
+}
+
+// RunLikeStart is what the run that req starts will show.
+func RunLikeStart(req api.StartRunRequest) RunLike {
+	return RunLike{Plan: req.TestPlanShortID, Trigger: req.Trigger, Branch: req.Branch, Commit: req.CommitHash}
+}
+
+// listedRuns is how many of the newest matching runs are read: the run a
+// request created is among the newest, so one page holds it.
+const listedRuns = 100
+
+// StartRun starts a run (POST /v1/run) that is never doubled and never
+// lost (see Do).
+func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRunRequest) (*api.StartRunResponse, error) {
+	return Run(ctx, r, c, "POST /v1/run", RunLikeStart(req), func(ctx context.Context) (*api.StartRunResponse, error) {
+		return c.StartRun(ctx, req)
+	})
+}
+
+// Run sends a request that creates one run like `like` (a start, a rerun:
+// request names it for messages) through Do. An adopted run's answer holds
+// what the run list told of it: its short id, URL, test count and plan.
+func Run(ctx context.Context, r Reconciler, c *api.Client, request string, like RunLike,
+	send func(context.Context) (*api.StartRunResponse, error)) (*api.StartRunResponse, error) {
+	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: request, Send: send,
+		Find: func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) }})
+}
+
+func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.StartRunResponse], error) {
+	trigger := like.Trigger
+	if trigger == "" {
+		trigger = api.TriggerAPI // the service's default
+	}
+	list, err := c.ListRuns(ctx, api.ListRunsOptions{TestPlanShortID: like.Plan, Trigger: trigger, Branch: like.Branch, Limit: listedRuns})
+	if err != nil {
+		return nil, err
+	}
+	var found []Found[*api.StartRunResponse]
+	for _, s := range list.Runs {
+		// The filters' names are a guess (service-notes.md): every field is
+		// checked here whatever the service did with them.
+		if s.Trigger != trigger || deref(s.TestPlanShortID) != like.Plan ||
+			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit {
+			continue
+		}
+		found = append(found, Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: parseTime(s.CreatedAt), Value: startedFrom(s)})
+	}
+	return found, nil
+}
+
+// startedFrom is the start answer for an adopted run, holding only what the
+// service said of it: -o json invents nothing.
+func startedFrom(s api.RunSummary) *api.StartRunResponse {
+	run := api.StartedRun{ShortID: s.ShortID, URL: s.URL, TestCount: s.TotalCount}
+	doc := map[string]any{"shortId": s.ShortID, "url": s.URL, "testCount": s.TotalCount}
+	if s.TestPlanShortID != nil {
+		run.TestPlan = &api.TestPlan{ShortID: *s.TestPlanShortID}
+		doc["testPlan"] = map[string]string{"shortId": *s.TestPlanShortID}
+	}
+	resp := &api.StartRunResponse{Run: run}
+	if raw, err := json.Marshal(map[string]any{"run": doc}); err == nil {
+		resp.SetRawJSON(raw)
+	}
+	return resp
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// parseTime reads a service time stamp; zero when it is not one.
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
