@@ -31,17 +31,17 @@ var soakCases = []soakCase{
 }
 
 // soakServer is a sandbox injecting faults, behind a recorder that sees
-// which requests the sandbox processed and which it failed on purpose. The
-// sandbox fails most requests before handling them, which a client may
-// safely retry, and loses the answer of some starts it carried out; the
-// starts ledger in front of it also loses the answer of every fourth
-// POST /v1/run the sandbox did answer, the case where a retry would start a
-// second run.
-func soakServer(t *testing.T, e *cmdtest.Env, rate float64) (*sandbox.Server, *recorder, *startLedger) {
+// each answer to a run's polls. The sandbox fails most requests before
+// handling them, and loses the answer of some starts it carried out; the
+// proxy in front of it also loses the answer of every fourth POST /v1/run
+// the sandbox carried out and answered (alternately a dropped connection
+// and a 502, as a proxy that failed after forwarding), the case where
+// sending the request again would start a second run.
+func soakServer(t *testing.T, e *cmdtest.Env, rate float64) (*sandbox.Server, *recorder, *answerLoser) {
 	t.Helper()
 	sb := sandbox.New(sandbox.Options{Clock: e.Clock, FaultRate: rate, Latency: time.Millisecond, Seed: 7})
-	ledger := &startLedger{next: sb, sandbox: sb, loseEvery: 4}
-	rec := newRecorder(ledger, func(r *http.Request) string {
+	loser := &answerLoser{next: sb, sandbox: sb, every: 4}
+	rec := newRecorder(loser, func(r *http.Request) string {
 		if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/run/") {
 			return "GET " + strings.TrimPrefix(r.URL.Path, "/v1/run/")
 		}
@@ -50,86 +50,48 @@ func soakServer(t *testing.T, e *cmdtest.Env, rate float64) (*sandbox.Server, *r
 	srv := httptest.NewServer(rec)
 	t.Cleanup(srv.Close)
 	e.Setenv("TESTCTL_BASE_URL", srv.URL)
-	return sb, rec, ledger
+	return sb, rec, loser
 }
 
-// startLedger counts the POST /v1/run that reach the sandbox, split into
-// those it processed (a run was created, answered or not) and those it
-// failed on purpose, and loses the answer of every loseEvery-th answered
-// one: alternately a dropped connection and a 502, as a proxy that failed
-// after forwarding. It tells a created run from the sandbox's stats, which
-// holds because the soak sends one POST /v1/run at a time.
-type startLedger struct {
-	next      http.Handler
-	sandbox   *sandbox.Server
-	loseEvery int
+// answerLoser loses the answer of every every-th POST /v1/run that created
+// a run and was answered. It tells a created run from the sandbox's stats,
+// which holds because the soak sends one POST /v1/run at a time.
+type answerLoser struct {
+	next    http.Handler
+	sandbox *sandbox.Server
+	every   int
 
-	mu                                sync.Mutex
-	arrived, processed, faulted, lost int
-	throttled                         int
+	mu             sync.Mutex
+	answered, lost int
 }
 
-func (l *startLedger) snapshot() (processed, lost int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.processed, l.lost
-}
-
-func (l *startLedger) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (l *answerLoser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/run" {
 		l.next.ServeHTTP(w, r)
 		return
 	}
-	l.mu.Lock()
-	l.arrived++
-	l.mu.Unlock()
+	before := l.sandbox.Stats().RunsStarted
 	answer := httptest.NewRecorder()
-	runsBefore := l.sandbox.Stats().RunsStarted
-	dropped := serveCaptured(l.next, answer, r)
-	created := l.sandbox.Stats().RunsStarted > runsBefore
-	if dropped || (created && answer.Code != http.StatusOK) {
-		l.mu.Lock()
-		if created { // the sandbox carried it out, then lost the answer
-			l.processed++
-			l.lost++
-		} else {
-			l.faulted++
-		}
-		l.mu.Unlock()
-		if dropped {
-			panic(http.ErrAbortHandler) // drop the real connection too
-		}
-		relay(w, answer)
-		return
+	if dropped := serveCaptured(l.next, answer, r); dropped {
+		panic(http.ErrAbortHandler) // drop the real connection too
 	}
 	l.mu.Lock()
 	lose := false
-	switch {
-	case answer.Code == http.StatusOK:
-		l.processed++
-		if l.processed%l.loseEvery == 0 {
+	if answer.Code == http.StatusOK && l.sandbox.Stats().RunsStarted > before {
+		l.answered++
+		if lose = l.answered%l.every == 0; lose {
 			l.lost++
-			lose = true
-		}
-	case isFault(answer.Code):
-		l.faulted++
-		if answer.Code == http.StatusTooManyRequests {
-			l.throttled++
 		}
 	}
 	lostNo := l.lost
 	l.mu.Unlock()
-	if lose {
-		if lostNo%2 == 1 {
-			panic(http.ErrAbortHandler)
-		}
+	switch {
+	case lose && lostNo%2 == 1:
+		panic(http.ErrAbortHandler)
+	case lose:
 		writeJSON(w, http.StatusBadGateway, `{"message":"upstream connection reset"}`)
 		return
 	}
-	relay(w, answer)
-}
-
-func relay(w http.ResponseWriter, answer *httptest.ResponseRecorder) {
 	for k, vs := range answer.Header() {
 		w.Header()[k] = vs
 	}
@@ -160,21 +122,22 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 
 // soakTally counts what the soak saw.
 type soakTally struct {
-	waits, right, gaveUp int
-	started, refused     int
-	lostAnswers          int
-	startedIDs           map[string]bool
+	waits, right, gaveUp           int
+	starts, reported, failedStarts int
+	reconciled, resent             int
+	startedIDs                     map[string]bool
 }
 
-// TestFaultSoak waits on runs of every verdict plan while the sandbox
-// fails 30% of all requests (500, 502, 503, 429 with Retry-After, dropped
-// connections), and proves two things: every wait ends with the right
-// verdict and exit code, and no run is ever started twice because a POST
-// was retried. A start whose POST failed may fail (exit 6): that is the
-// safe outcome, and it is counted.
+// TestFaultSoak starts every verdict plan with `run start --wait` while
+// the sandbox fails 30% of all requests (500, 502, 503, 429 with
+// Retry-After, dropped connections) and answers of starts it carried out
+// are lost, and proves two things: every wait ends with the right verdict
+// and exit code, and every start creates exactly the run it reports: a
+// lost answer is reconciled (the run adopted) or, when no run appeared,
+// the start sent once more, never doubled.
 func TestFaultSoak(t *testing.T) {
 	e := cmdtest.New(t)
-	sb, rec, ledger := soakServer(t, e, 0.3)
+	sb, rec, loser := soakServer(t, e, 0.3)
 	tally := &soakTally{startedIDs: map[string]bool{}}
 
 	// checkWait asserts a wait's code. Exit 6 after ten faults in a row on
@@ -197,31 +160,34 @@ func TestFaultSoak(t *testing.T) {
 			t.Errorf("%s (runs %v) %v: exit %d, want %d\nstderr:\n%s", c.plan, ids, c.flags, r.Code, c.code, r.Stderr)
 		}
 	}
-	// start runs one `run start` and checks, from the ledger, that it
-	// made the sandbox create at most one run, and exactly the one it
-	// reports.
-	start := func(t *testing.T, c soakCase, extra ...string) (string, cmdtest.Result, bool) {
+	// start runs one `run start --wait` and checks, from the sandbox's
+	// stats, that it created exactly the run it reports, or none when it
+	// failed.
+	start := func(t *testing.T, c soakCase) (string, cmdtest.Result, bool) {
 		t.Helper()
-		processedBefore, lostBefore := ledger.snapshot()
-		r := e.Run(append([]string{"run", "start", "--plan", c.plan, "-q"}, extra...)...)
+		before := sb.Stats().RunsStarted
+		r := e.Run(append([]string{"run", "start", "--plan", c.plan, "-q", "--wait", "--interval", "1s"}, c.flags...)...)
 		checkNoPanic(t, r)
-		processedAfter, lostAfter := ledger.snapshot()
-		created, lost := processedAfter-processedBefore, lostAfter-lostBefore
-		if created > 1 {
-			t.Fatalf("one run start of %s created %d runs: a POST was repeated after the service acted on it\nstderr:\n%s",
-				c.plan, created, r.Stderr)
+		created := sb.Stats().RunsStarted - before
+		tally.starts++
+		if strings.Contains(r.Stderr, "was created: using it") {
+			tally.reconciled++
+		}
+		if strings.Contains(r.Stderr, "once more") {
+			tally.resent++
 		}
 		reported := strings.Contains(r.Stderr, "Started run")
 		switch {
-		case reported && (created != 1 || lost != 0):
-			t.Fatalf("run start of %s reported a run, but %d were created and %d answers lost\nstderr:\n%s", c.plan, created, lost, r.Stderr)
+		case reported && created != 1:
+			t.Fatalf("run start of %s reported a run, but %d were created\nstderr:\n%s", c.plan, created, r.Stderr)
+		case !reported && created != 0:
+			t.Fatalf("run start of %s reported no run, but %d were created\nstderr:\n%s", c.plan, created, r.Stderr)
 		case !reported && r.Code != 6:
 			t.Fatalf("start of %s failed with exit %d, want 6 for a failed POST\nstderr:\n%s", c.plan, r.Code, r.Stderr)
 		case !reported && !strings.Contains(r.Stderr, "POST /v1/run"):
 			t.Errorf("a failed start does not name the failed request:\n%s", r.Stderr)
 		case !reported:
-			tally.refused++
-			tally.lostAnswers += lost
+			tally.failedStarts++
 			return "", r, false
 		}
 		id := strings.TrimSpace(r.Stdout)
@@ -229,11 +195,12 @@ func TestFaultSoak(t *testing.T) {
 			t.Fatalf("start of %s printed short id %q (seen before: %v)", c.plan, id, tally.startedIDs[id])
 		}
 		tally.startedIDs[id] = true
-		tally.started++
+		tally.reported++
 		return id, r, true
 	}
 
-	// Every case is waited on three times, however many starts fail.
+	// Every case is started and waited on three times, however many
+	// starts fail.
 	const waitsPerCase = 3
 	finished := map[int][]string{} // exit code -> runs that ended with it
 	for _, c := range soakCases {
@@ -241,23 +208,15 @@ func TestFaultSoak(t *testing.T) {
 			if attempts == 20 {
 				t.Fatalf("20 starts of %s, only %d succeeded", c.plan, waited)
 			}
-			id, _, ok := start(t, c)
+			id, r, ok := start(t, c)
 			if !ok {
 				continue
 			}
 			waited++
-			r := e.Run(append([]string{"run", "wait", id, "--interval", "1s"}, c.flags...)...)
 			checkWait(t, c, r, id)
 			if r.Code == c.code && c.code != 7 {
 				finished[c.code] = append(finished[c.code], id)
 			}
-		}
-	}
-	// run start --wait: the same verdicts through the other entry point.
-	for _, c := range soakCases {
-		id, r, ok := start(t, c, append([]string{"--wait", "--interval", "1s"}, c.flags...)...)
-		if ok {
-			checkWait(t, c, r, id)
 		}
 	}
 	// Several runs at once exit with the largest of their codes.
@@ -272,40 +231,36 @@ func TestFaultSoak(t *testing.T) {
 		checkWait(t, soakCase{plan: "three runs", code: 3}, r, several...)
 	}
 
-	// The whole ledger: every run the sandbox created is one testctl
-	// reported or one whose answer was lost, by the sandbox or the ledger
-	// (and testctl said it failed); every other POST was failed by the
-	// sandbox before it acted.
 	st := sb.Stats()
-	ledger.mu.Lock()
-	arrived, processed, faulted, lost, throttled := ledger.arrived, ledger.processed, ledger.faulted, ledger.lost, ledger.throttled
-	ledger.mu.Unlock()
-	if st.RunsStarted != processed || processed != tally.started+lost {
-		t.Errorf("the sandbox created %d runs from %d processed POSTs; testctl reported %d starts and %d answers were lost: a run was started twice",
-			st.RunsStarted, processed, tally.started, lost)
+	loser.mu.Lock()
+	lost := loser.lost
+	loser.mu.Unlock()
+	if st.RunsStarted != tally.reported || len(tally.startedIDs) != tally.reported {
+		t.Errorf("the sandbox created %d runs; testctl reported %d (%d distinct): a run was started twice or lost",
+			st.RunsStarted, tally.reported, len(tally.startedIDs))
 	}
-	if n := st.Requests["POST /v1/run"]; n != arrived || arrived != processed+faulted {
-		t.Errorf("%d POSTs reached the sandbox, %d the ledger: %d processed + %d faulted", n, arrived, processed, faulted)
+	sandboxLost := 0
+	for _, n := range st.LostAnswers {
+		sandboxLost += n
 	}
-	if lost == 0 || tally.lostAnswers != lost {
-		t.Errorf("%d answers lost after processing, %d seen by refused starts", lost, tally.lostAnswers)
+	if lost == 0 || sandboxLost == 0 || tally.reconciled < lost || tally.resent == 0 {
+		t.Errorf("%d answers lost after a run was created (%d by the sandbox), %d starts reconciled, %d re-sent: the soak did not rehearse both",
+			lost, sandboxLost, tally.reconciled, tally.resent)
 	}
-
 	polls := 0
 	for id := range tally.startedIDs {
 		polls += len(rec.statuses("GET " + id))
 	}
-	if polls < 300 || st.FaultsInjected < 100 || tally.started < len(soakCases) {
-		t.Errorf("soak too small to prove anything: %d polls, %d faults, %d runs", polls, st.FaultsInjected, tally.started)
+	if polls < 300 || st.FaultsInjected < 100 || tally.reported < len(soakCases) {
+		t.Errorf("soak too small to prove anything: %d polls, %d faults, %d runs", polls, st.FaultsInjected, tally.reported)
 	}
 	fmt.Printf("soak: fault rate 0.3, %d requests, %d faults injected %v, answers lost by the sandbox %v\n",
 		sumRequests(st), st.FaultsInjected, st.Faults, st.LostAnswers)
 	fmt.Printf("soak: %d polls of %d runs; verdicts right %d/%d (%d gave up after 10 faults in a row, as documented)\n",
-		polls, tally.started, tally.right, tally.waits, tally.gaveUp)
-	fmt.Printf("soak: starts %d, refused starts %d (exit 6); POST /v1/run %d = %d processed + %d faulted before processing (%d were 429, retried)\n",
-		tally.started, tally.refused, arrived, processed, faulted, throttled)
-	fmt.Printf("soak: %d answers lost after processing, never retried; runs created %d = %d reported + %d lost; started twice 0\n",
-		lost, st.RunsStarted, tally.started, lost)
+		polls, tally.reported, tally.right, tally.waits, tally.gaveUp)
+	fmt.Printf("soak: starts %d: %d reconciled (answer lost, run adopted), %d re-sent (no run appeared), %d failed (exit 6, nothing created); %d answers lost by the proxy\n",
+		tally.starts, tally.reconciled, tally.resent, tally.failedStarts, lost)
+	fmt.Printf("soak: runs created %d = runs reported %d; started twice 0\n", st.RunsStarted, tally.reported)
 }
 
 func sumRequests(st sandbox.Stats) int {
@@ -316,12 +271,13 @@ func sumRequests(st sandbox.Stats) int {
 	return n
 }
 
-// TestStartIsNeverRepeatedOnceReceived: whatever goes wrong after the
-// service received a POST /v1/run (an error status, a dropped connection,
-// an answer slower than --http-timeout), testctl must not send it again,
-// because the service may have started the run. A 429 means the service
-// did not act, so that one is retried.
-func TestStartIsNeverRepeatedOnceReceived(t *testing.T) {
+// TestLostStartIsSentOnceMoreAtMost: whatever goes wrong after the service
+// received a POST /v1/run (an error status, a dropped connection, an
+// answer slower than --http-timeout), testctl sends it again only after
+// the run list showed no new run for the visibility delay, and never a
+// third time, because the service may have started the run. A 429 means
+// the service did not act: that one is simply retried.
+func TestLostStartIsSentOnceMoreAtMost(t *testing.T) {
 	const ok = `{"success":true,"run":{"id":"run_1","shortId":"r1","url":"https://app.invalid/runs/r1","testCount":1}}`
 	tests := []struct {
 		name    string
@@ -329,15 +285,16 @@ func TestStartIsNeverRepeatedOnceReceived(t *testing.T) {
 		code    int
 		posts   int
 	}{
-		{"500", []func(http.ResponseWriter){status(500)}, 6, 1},
-		{"502", []func(http.ResponseWriter){status(502)}, 6, 1},
-		{"503", []func(http.ResponseWriter){status(503)}, 6, 1},
-		{"504", []func(http.ResponseWriter){status(504)}, 6, 1},
-		{"dropped connection", []func(http.ResponseWriter){func(http.ResponseWriter) { panic(http.ErrAbortHandler) }}, 6, 1},
+		{"500", []func(http.ResponseWriter){status(500)}, 6, 2},
+		{"502", []func(http.ResponseWriter){status(502)}, 6, 2},
+		{"503", []func(http.ResponseWriter){status(503)}, 6, 2},
+		{"504", []func(http.ResponseWriter){status(504)}, 6, 2},
+		{"dropped connection", []func(http.ResponseWriter){func(http.ResponseWriter) { panic(http.ErrAbortHandler) }}, 6, 2},
 		{"answer past --http-timeout", []func(http.ResponseWriter){func(w http.ResponseWriter) {
 			time.Sleep(600 * time.Millisecond)
 			writeJSON(w, 200, ok)
-		}}, 6, 1},
+		}}, 6, 2},
+		{"500 then success", []func(http.ResponseWriter){status(500), func(w http.ResponseWriter) { writeJSON(w, 200, ok) }}, 0, 2},
 		{"429 then success", []func(http.ResponseWriter){func(w http.ResponseWriter) {
 			w.Header().Set("Retry-After", "1")
 			writeJSON(w, 429, `{"message":"slow down"}`)
@@ -349,6 +306,10 @@ func TestStartIsNeverRepeatedOnceReceived(t *testing.T) {
 			var mu sync.Mutex
 			posts := 0
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					writeJSON(w, 200, `{"runs":[],"total":0,"limit":100,"offset":0}`) // no run ever shows
+					return
+				}
 				mu.Lock()
 				posts++
 				answer := tt.answers[min(posts, len(tt.answers))-1]

@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/wait"
 )
@@ -36,9 +37,18 @@ func startRun(ctx context.Context, o *Options) error {
 		return err
 	}
 	several := len(reqs) > 1
-	// One call per run: pkg/api repeats a POST only when it surely never
-	// arrived.
-	results := startAll(ctx, reqs, client.StartRun, func(s started) {
+	// Starts run at once, and a lost answer's notices come from each:
+	// stderr takes one line at a time while they do.
+	restore := lockErrOut(ios)
+	rec, err := reconcile.ForCommand(f, client)
+	if err != nil {
+		restore()
+		return err
+	}
+	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
+		return reconcile.StartRun(ctx, rec, client, req)
+	}
+	results := startAll(ctx, reqs, startOne, func(s started) {
 		switch {
 		case s.err == nil:
 			shared.Announce(ios, s.resp.Run)
@@ -46,6 +56,7 @@ func startRun(ctx context.Context, o *Options) error {
 			fmt.Fprintln(ios.ErrOut, startFailureLine(s))
 		}
 	})
+	restore()
 	if !several && results[0].err != nil {
 		return results[0].err
 	}

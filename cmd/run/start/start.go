@@ -48,8 +48,11 @@ func NewCmdStart(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Start a test run (POST /v1/run) from a test plan or from a list of test case ids.
 
 As soon as the run exists its short id and URL are printed to stderr, so a CI
-log always shows how to find it. The POST is never repeated after the service
-may have received it: a retried request must not start a second run.
+log always shows how to find it. A run is never started twice: when the
+answer to the POST is lost (a 5xx, a timeout, a dropped connection), testctl
+looks for the run it created (same plan, trigger, branch and commit, not there
+before) and uses it; only when none appears within 30 s is the POST sent once
+more. Several candidates end with exit 6, naming them.
 
 Code-host metadata: --codehost reads actor, branch, commit, commit message and
 repository from the CI environment, then from local git, and sets --trigger

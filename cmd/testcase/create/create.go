@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -53,6 +54,9 @@ all the listed tests PASSED, in a fresh session. A test cannot do both with
 the same dependency.
 
 Everything is checked before sending: a bad flag exits 2 and creates nothing.
+When the answer is lost (a 5xx, a timeout, a dropped connection), the test
+case it created (same name and application, not there before) is used; only
+when none appears within 30 s is the request sent once more.
 Prints the new test case's id on stdout (the whole response with -o json).`,
 		Example: `  testctl testcase create --app app_x1y2 --name "Apply a coupon" \
     --goal "Apply coupon SPRING-2025 at checkout and see the discount" \
@@ -107,8 +111,11 @@ func createRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	// One call: pkg/api repeats a POST only when it surely never arrived.
-	created, err := client.CreateTestCase(ctx, opts.Request)
+	rec, err := reconcile.ForCommand(f, client)
+	if err != nil {
+		return err
+	}
+	created, err := reconcile.CreateTestCase(ctx, rec, client, opts.Request)
 	if err != nil {
 		return err
 	}
