@@ -2,6 +2,7 @@ package wait
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
@@ -75,8 +76,11 @@ func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
 			continue
 		}
 		if err := l.poll(ctx, next, now); err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil:
 				return Interrupted, nil
+			case errors.Is(err, errPollPastDeadline):
+				return TimedOut, nil
 			}
 			return AllDone, err
 		}
@@ -86,12 +90,33 @@ func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
 // Elapsed is how long the wait has lasted on the loop's clock.
 func (l *Loop) Elapsed() time.Duration { return l.Clock.Now().Sub(l.start) }
 
+// lastPollGrace is how long the poll made at the deadline may take: the
+// wait ends on the freshest answer, and at most that long after --timeout.
+const lastPollGrace = time.Second
+
+// errPollPastDeadline is a poll cut off because the wait's deadline came.
+var errPollPastDeadline = errors.New("the poll in flight when --timeout passed was cancelled")
+
+// poll asks t once, on a context that expires when the wait's deadline
+// comes (lastPollGrace after it for the poll made at the deadline), so no
+// answer that never comes, or trickles in, outlasts --timeout. The deadline
+// runs on the loop's clock and the request on the wall clock: the time left
+// on the one becomes a timeout on the other, which a fake clock, whose
+// deadline is far off in real time, never trips.
 func (l *Loop) poll(ctx context.Context, t *Target, at time.Time) error {
 	t.lastPoll = at
-	o := t.Poll(ctx)
+	left := l.deadline.Sub(at)
+	if left <= 0 {
+		left = lastPollGrace
+	}
+	pollCtx, cancel := context.WithTimeout(ctx, left)
+	o := t.Poll(pollCtx)
+	cancel()
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case o.Err != nil && errors.Is(pollCtx.Err(), context.DeadlineExceeded):
+		return errPollPastDeadline
 	case o.Err != nil:
 		return l.afterFailure(t, at, o)
 	case o.Done:

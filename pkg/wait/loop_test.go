@@ -124,3 +124,27 @@ func TestFailedKeepsTheRetryAfterOfAnHTTPError(t *testing.T) {
 		t.Errorf("Retry-After without an answer: %+v", o)
 	}
 }
+
+// A poll in flight when the deadline comes is cut off, and the wait ends
+// TimedOut: the time left on the loop's clock bounds the request.
+func TestLoopCancelsThePollInFlightAtTheDeadline(t *testing.T) {
+	clk := clock.NewFake(time.Unix(0, 0))
+	hang := func(ctx context.Context) Outcome {
+		<-ctx.Done()
+		return Failed(ctx.Err())
+	}
+	l := &Loop{Clock: clk, Interval: time.Second, Timeout: 50 * time.Millisecond}
+	done := make(chan End, 1)
+	go func() {
+		end, _ := l.Run(context.Background(), []*Target{{Name: "x", Poll: hang}})
+		done <- end
+	}()
+	select {
+	case end := <-done:
+		if end != TimedOut {
+			t.Errorf("end %v, want TimedOut", end)
+		}
+	case <-time.After(10 * time.Second): // a guard against hanging, not a timed assertion
+		t.Fatal("the poll in flight outlived the deadline")
+	}
+}

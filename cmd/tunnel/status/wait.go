@@ -2,6 +2,7 @@ package status
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -75,7 +76,11 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 		return nil
 	case last == nil:
 		// Never one answer: that is the service failing, not the tunnel.
-		return fmt.Errorf("no status of %s could be read within %s: %w", opts.RunnerID, opts.Timeout, lastErr)
+		if lastErr == nil || errors.Is(lastErr, context.DeadlineExceeded) {
+			lastErr = errors.New("the service did not answer in time")
+		}
+		return &cmdutil.ExitError{Code: cmdutil.ExitService,
+			Err: fmt.Errorf("no status of %s could be read within %s: %w", opts.RunnerID, opts.Timeout, lastErr)}
 	}
 	if err := printStatus(f, out, opts.RunnerID, last); err != nil {
 		return err

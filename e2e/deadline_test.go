@@ -1,0 +1,81 @@
+package e2e_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+)
+
+// hangGuard only keeps a broken build from hanging the suite: far above the
+// 300ms the waits are given, far below the 30s --http-timeout they took.
+const hangGuard = 10 * time.Second
+
+// never answers: it holds each request until the client gives up.
+func never(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+
+// trickle sends a 200 and then its body a byte at a time, slowly, for as
+// long as the client reads.
+func trickle(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	for {
+		if _, err := w.Write([]byte(" ")); err != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// --timeout bounds the whole wait, the poll in flight included: against a
+// server that never answers, or trickles its answer, a wait ends at its
+// --timeout, not at --http-timeout (30s by default) or later.
+func TestTimeoutCancelsThePollInFlight(t *testing.T) {
+	for name, handler := range map[string]http.HandlerFunc{"never answers": never, "trickles": trickle} {
+		for _, w := range []struct {
+			args []string
+			code int
+		}{
+			{[]string{"run", "wait", "r1", "--timeout", "300ms"}, 7},
+			{[]string{"run", "start", "--plan", "pln-passing_sandbox", "--wait", "--timeout", "300ms"}, 7},
+			{[]string{"tunnel", "status", "runner-1", "--wait-until", "healthy", "--timeout", "300ms"}, 6},
+		} {
+			t.Run(name+"/"+w.args[0]+" "+w.args[1], func(t *testing.T) {
+				e := cmdtest.New(t)
+				if w.args[1] == "start" {
+					// The start goes to the sandbox; only the polls hang.
+					sb := e.Sandbox.Server
+					srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+						if r.Method == http.MethodGet && len(r.URL.Path) > len("/v1/run/") {
+							handler(rw, r)
+							return
+						}
+						sb.ServeHTTP(rw, r)
+					}))
+					t.Cleanup(srv.Close)
+					e.Setenv("TESTCTL_BASE_URL", srv.URL)
+				} else {
+					srv := httptest.NewServer(handler)
+					t.Cleanup(srv.Close)
+					e.Setenv("TESTCTL_BASE_URL", srv.URL)
+				}
+				done := make(chan cmdtest.Result, 1)
+				go func() { done <- e.Run(w.args...) }()
+				select {
+				case r := <-done:
+					checkNoPanic(t, r)
+					r.Expect(t, w.code)
+				case <-time.After(hangGuard):
+					t.Fatalf("%v still running after %s", w.args, hangGuard)
+				}
+			})
+		}
+	}
+}
