@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -92,4 +93,48 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// pagesToOriginal bounds the search of the run list for the run a rerun
+// repeats.
+const pagesToOriginal = 10
+
+// Rerun reruns the run shortID (POST /v1/run/{shortId}) through Do. The
+// new run has the original's plan, trigger, branch and commit, which only
+// the run list tells: the original is looked up there, once, before the
+// request. Not finding it leaves a lost answer unreconciled (exit 6).
+func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
+	var like *RunLike
+	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST " + api.RerunPath(shortID),
+		Send: func(ctx context.Context) (*api.StartRunResponse, error) { return c.RerunRun(ctx, shortID, req) },
+		Find: func(ctx context.Context) ([]Found[*api.StartRunResponse], error) {
+			if like == nil {
+				l, err := likeRun(ctx, c, shortID)
+				if err != nil {
+					return nil, err
+				}
+				like = &l
+			}
+			return findRuns(ctx, c, *like)
+		}})
+}
+
+// likeRun is what a rerun of the run shortID will show in the run list.
+func likeRun(ctx context.Context, c *api.Client, shortID string) (RunLike, error) {
+	for page, offset := 0, 0; page < pagesToOriginal; page++ {
+		list, err := c.ListRuns(ctx, api.ListRunsOptions{Limit: listedRuns, Offset: offset})
+		if err != nil {
+			return RunLike{}, err
+		}
+		for _, s := range list.Runs {
+			if s.ShortID == shortID {
+				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash)}, nil
+			}
+		}
+		offset += len(list.Runs)
+		if len(list.Runs) == 0 || offset >= int(list.Total) {
+			break
+		}
+	}
+	return RunLike{}, fmt.Errorf("run %s is not among the newest %d runs", shortID, pagesToOriginal*listedRuns)
 }

@@ -11,6 +11,7 @@ import (
 	tcshared "github.com/testctl/testctl/cmd/testcase/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/wait"
 )
 
@@ -41,9 +42,11 @@ By default the new run runs all the test cases of the original; --failed-only
 runs only those that failed, and --test-case runs the ones given (project test
 case UUIDs, as ` + "`testctl testcase list -o json`" + ` shows them).
 
-As soon as the new run exists its short id and URL are printed to stderr. The
-POST is never repeated after the service may have received it: a retried
-request must not start a second run.
+As soon as the new run exists its short id and URL are printed to stderr. A
+run is never started twice: when the answer to the POST is lost (a 5xx, a
+timeout, a dropped connection), testctl looks for the new run (same plan,
+trigger, branch and commit as the original, not there before) and uses it;
+only when none appears within 30 s is the POST sent once more.
 
 With --wait the command then behaves as ` + "`testctl run wait`" + ` on the new run and exits
 with its code.`,
@@ -123,8 +126,11 @@ func rerun(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	// One call: pkg/api repeats a POST only when it surely never arrived.
-	resp, err := client.RerunRun(ctx, o.ShortID, req)
+	rec, err := reconcile.ForCommand(f, client)
+	if err != nil {
+		return err
+	}
+	resp, err := reconcile.Rerun(ctx, rec, client, o.ShortID, req)
 	if err != nil {
 		return err
 	}
