@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"net/http"
 )
@@ -11,8 +9,9 @@ import (
 // carried out: the request may have reached the service, and only its
 // answer went missing (a 5xx, a timeout, a dropped connection, an answer
 // that could not be read). Sending such a write again could create its
-// resource twice. A connection that was never made, a 429 and any other
-// answer about the request itself say the service did not act.
+// resource twice. A connection that was never made (refused, a host that
+// does not resolve, a certificate refused), a refused redirect, a 429 and
+// any other answer about the request itself say the service did not act.
 func AnswerMayBeLost(err error) bool {
 	var he *HTTPError
 	if errors.As(err, &he) {
@@ -23,15 +22,6 @@ func AnswerMayBeLost(err error) bool {
 		return true // a success whose body was garbled is a success
 	}
 	var te *TransportError
-	return errors.As(err, &te) && !notSent(te.Err) && !handshakeRefused(te.Err)
-}
-
-// handshakeRefused reports whether TLS refused the server's certificate:
-// the request was never written.
-func handshakeRefused(err error) bool {
-	var verify *tls.CertificateVerificationError
-	var authority x509.UnknownAuthorityError
-	var hostname x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	return errors.As(err, &verify) || errors.As(err, &authority) || errors.As(err, &hostname) || errors.As(err, &invalid)
+	var re *RedirectError
+	return errors.As(err, &te) && !errors.As(err, &re) && !notSent(te.Err) && untrustedCertificate(te.Err) == nil
 }
