@@ -11,6 +11,7 @@ import (
 
 // StartRun starts a run (POST /v1/run). It is never repeated after the
 // service may have seen it: a second POST could start a second run.
+// pkg/reconcile decides what follows a lost answer.
 func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunResponse, error) {
 	if req.ProjectShortID == "" {
 		req.ProjectShortID = c.ProjectShortID

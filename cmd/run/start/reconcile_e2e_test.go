@@ -112,3 +112,22 @@ func TestRefusedStartIsNotReconciled(t *testing.T) {
 		t.Errorf("a refused start was reconciled:\n%s", r.Stderr)
 	}
 }
+
+// Plans started at once reconcile each on its own: a lost answer per plan
+// adopts that plan's run, never another's.
+func TestLostAnswersOfSeveralPlansAdoptEachItsRun(t *testing.T) {
+	e := cmdtest.New(t)
+	e.FaultWrites(postRun, cmdtest.LoseAnswer, cmdtest.LoseAnswer, cmdtest.LoseAnswer)
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--plan", "pln-failing_sandbox", "--plan", "pln-skipped_sandbox", "-q").Expect(t, 0)
+	ids := strings.Fields(r.Stdout)
+	if n := e.Sandbox.Server.Stats().RunsStarted; n != 3 || len(ids) != 3 {
+		t.Fatalf("%d runs created, printed %q\n%s", n, r.Stdout, r.Stderr)
+	}
+	for _, id := range ids {
+		cmdtest.Contains(t, "stderr", r.Stderr, "the answer was lost, but run "+id+" was created: using it")
+	}
+	for _, plan := range []string{"pln-passing_sandbox", "pln-failing_sandbox", "pln-skipped_sandbox"} {
+		got := e.Run("run", "list", "--plan", plan, "--limit", "1", "--jq", ".runs[].shortId").Expect(t, 0)
+		cmdtest.Contains(t, "stdout", r.Stdout, strings.TrimSpace(got.Stdout))
+	}
+}
