@@ -33,10 +33,15 @@ type Options struct {
 	// Heartbeat is how long the line-per-change view stays silent before
 	// it prints a progress line; 0 never.
 	Heartbeat time.Duration
+	// RetryFailed is how many times the failed test cases of a FAILED run
+	// are rerun; FailOnFlaky fails a run with a test case that passed only
+	// on a retry.
+	RetryFailed int
+	FailOnFlaky bool
 }
 
 // flagNames are the flags AddFlags registers.
-var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat"}
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
@@ -45,6 +50,8 @@ func AddFlags(fs *pflag.FlagSet, o *Options) {
 	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "give up waiting after this long (exit 7; the run goes on)")
 	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED instead of passing with a warning")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
+	fs.IntVar(&o.RetryFailed, "retry-failed", 0, "rerun the failed test cases of a FAILED run up to `N` times; the last attempt gives the verdict")
+	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
 	fs.DurationVar(&o.Heartbeat, "heartbeat", DefaultHeartbeat, "off a terminal, print a progress line after this long without output, for CI watchdogs (0 off)")
 }
 
@@ -56,6 +63,9 @@ func (o *Options) Validate() error {
 	}
 	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
 		return err
+	}
+	if o.RetryFailed < 0 {
+		return cmdutil.FlagErrorf("--retry-failed must not be negative (0 reruns nothing)")
 	}
 	if o.Heartbeat < 0 {
 		return cmdutil.FlagErrorf("--heartbeat must not be negative (0 turns it off)")

@@ -18,6 +18,12 @@ type Record struct {
 	// StartedAt and FinishedAt are the service's, zero when it gave none.
 	StartedAt, FinishedAt time.Time
 	Detail                *api.RunDetail // nil when the run was never read
+	// Earlier are the attempts --retry-failed made before this one, oldest
+	// first (the run first waited for, then its reruns); RetryLimit is
+	// --retry-failed. ShortID, URL and Detail are the last attempt's,
+	// which gives the verdict.
+	Earlier    []Attempt
+	RetryLimit int
 	// Pending says why the run had not finished, when the wait ended first
 	// ("the wait timed out"); unfinished test cases are reported with it.
 	Pending string

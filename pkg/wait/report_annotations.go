@@ -24,7 +24,8 @@ type annotation struct {
 
 // WriteAnnotations prints an annotation per test case that did not pass,
 // so they show on the workflow run's page: ::error for failed, errored and
-// cancelled ones, ::warning for skipped ones (::error when a SKIPPED run
+// cancelled ones, ::warning for skipped ones and flaky ones (passed only on
+// a retry; ::error for skipped ones when a SKIPPED run
 // fails because of --fail-on-skipped). GitHub shows only ten of a kind, so at
 // most ten are printed, the most useful first, the last saying how many
 // more are in the step summary.
@@ -34,7 +35,7 @@ func WriteAnnotations(w io.Writer, recs []Record) {
 		if r.Detail == nil {
 			continue
 		}
-		for _, tc := range r.Detail.RunTestCases {
+		for _, tc := range r.Cases() {
 			a := annotation{level: "error", title: fmt.Sprintf("testctl run %s: %s", r.ShortID, tc.Name)}
 			switch {
 			case tc.Status == api.StatusError || tc.Status == api.StatusCancelled:
@@ -60,6 +61,7 @@ func WriteAnnotations(w io.Writer, recs []Record) {
 			}
 			all = append(all, a)
 		}
+		all = append(all, flakyAnnotations(r)...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
 	for i, a := range all {
@@ -71,6 +73,24 @@ func WriteAnnotations(w io.Writer, recs []Record) {
 		}
 		fmt.Fprintf(w, "::%s title=%s::%s\n", a.level, escapeProperty(a.title), escapeData(a.msg))
 	}
+}
+
+// flakyAnnotations are a ::warning per test case that passed only on a
+// retry: the step may pass, but the flakiness shows on the run's page.
+func flakyAnnotations(r Record) []annotation {
+	var out []annotation
+	for _, fc := range r.Flaky() {
+		a := annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl run %s: %s is flaky", r.ShortID, fc.Case.Name),
+			msg: fmt.Sprintf("passed on retry %d of %d after failing", fc.Retry, fc.Retries)}
+		if fc.FirstFailure.ResultTitle != "" {
+			a.msg += ": " + fc.FirstFailure.ResultTitle
+		}
+		if fc.FirstFailure.EvaluationThought != "" {
+			a.msg += "\n\n" + fc.FirstFailure.EvaluationThought
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // escapeData escapes a workflow command's message as the runner unescapes

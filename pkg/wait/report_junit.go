@@ -78,8 +78,22 @@ func buildSuite(r Record) junitSuite {
 	if r.Detail != nil {
 		prop("run_status", r.Detail.Status)
 		prop("run_result", r.Detail.ResultOrEmpty())
-		for _, tc := range r.Detail.RunTestCases {
-			s.Cases = append(s.Cases, buildCase(r, s.Name, tc))
+		flaky := map[string]FlakyCase{}
+		for _, fc := range r.Flaky() {
+			flaky[fc.Case.Name] = fc
+		}
+		for _, tc := range r.Cases() {
+			c := buildCase(r, s.Name, tc)
+			if fc, ok := flaky[tc.Name]; ok {
+				c.FlakyFailures = []junitOutcome{flakyFailure(fc)}
+			}
+			s.Cases = append(s.Cases, c)
+		}
+	}
+	if len(r.Earlier) > 0 {
+		for i, a := range r.attempts() {
+			prop(fmt.Sprintf("attempt_%d_short_id", i+1), a.ShortID)
+			prop(fmt.Sprintf("attempt_%d_url", i+1), a.URL)
 		}
 	}
 	if runProblem := runOutcome(r, s.Cases); runProblem != nil {
@@ -129,6 +143,15 @@ func buildCase(r Record, class string, tc api.RunTestCase) junitCase {
 		c.Failure = &junitOutcome{Type: orDefault(xmlText(tc.Result), "FAILED"), Message: orDefault(title, "failed"), Text: thought}
 	}
 	return c
+}
+
+// flakyFailure is how Surefire reports a test that failed and then passed
+// on a rerun, which Jenkins, GitLab and Buildkite read: the test case
+// passes and carries its first failure.
+func flakyFailure(fc FlakyCase) junitOutcome {
+	first := fc.FirstFailure
+	return junitOutcome{Type: orDefault(xmlText(caseOutcome(first)), "FAILED"),
+		Message: orDefault(xmlText(first.ResultTitle), "failed"), Text: xmlText(first.EvaluationThought)}
 }
 
 // runLevel is the run's own verdict as a JUnit element.
@@ -182,6 +205,9 @@ func runOutcome(r Record, cases []junitCase) *runLevel {
 	msg := "the run ended " + status + " with no failed test case"
 	if len(r.Detail.RunTestCases) == 0 {
 		msg = "the run ended " + status + " with no test cases"
+	}
+	if n := len(r.Flaky()); n > 0 && r.Detail.ResultOrEmpty() == api.ResultPassed {
+		msg = fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%d test cases passed only on a retry)", status, n)
 	}
 	if r.Detail.ResultOrEmpty() == api.ResultSkipped {
 		msg = "the run ended " + status + ": failing because of --fail-on-skipped"

@@ -38,7 +38,10 @@ type junitCase struct {
 	Failure   *junitOutcome `xml:"failure"`
 	Error     *junitOutcome `xml:"error"`
 	Skipped   *junitOutcome `xml:"skipped"`
-	SystemOut string        `xml:"system-out,omitempty"`
+	// FlakyFailures: the test case passed on a rerun after these failures
+	// (Surefire's rerunFailingTestsCount convention).
+	FlakyFailures []junitOutcome `xml:"flakyFailure"`
+	SystemOut     string         `xml:"system-out,omitempty"`
 }
 
 type junitOutcome struct {

@@ -25,6 +25,9 @@ func WriteOutputs(w io.Writer, recs []Record) error {
 		Status   string `json:"status,omitempty"`
 		Result   string `json:"result,omitempty"`
 		ExitCode *int   `json:"exitCode,omitempty"`
+		// Attempts are every run of a --retry-failed sequence, the
+		// last being the run above.
+		Attempts []attemptOut `json:"attempts,omitempty"`
 	}
 	var ids, urls, statuses, results []string
 	all := []runOut{}
@@ -36,6 +39,7 @@ func WriteOutputs(w io.Writer, recs []Record) error {
 		if r.hasVerdict() {
 			o.ExitCode = &r.Code
 		}
+		o.Attempts = attemptsOut(r)
 		all = append(all, o)
 		ids, urls = append(ids, oneLine(o.ShortID)), append(urls, oneLine(o.URL))
 		statuses, results = append(statuses, oneLine(o.Status)), append(results, oneLine(o.Result))
@@ -74,4 +78,27 @@ func heredocDelimiter(value string) string {
 			return d
 		}
 	}
+}
+
+// attemptOut is one run of a --retry-failed sequence in runs_json.
+type attemptOut struct {
+	ShortID string `json:"shortId"`
+	URL     string `json:"url,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Result  string `json:"result,omitempty"`
+}
+
+func attemptsOut(r Record) []attemptOut {
+	if len(r.Earlier) == 0 {
+		return nil
+	}
+	var out []attemptOut
+	for _, a := range r.attempts() {
+		o := attemptOut{ShortID: a.ShortID, URL: a.URL}
+		if a.Detail != nil {
+			o.Status, o.Result = a.Detail.Status, a.Detail.ResultOrEmpty()
+		}
+		out = append(out, o)
+	}
+	return out
 }

@@ -49,13 +49,14 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, recs []Record) {
 				when = finishedWhen(r.AlreadyFinished, r.FinishedAfter)
 			}
 			fmt.Fprintf(w, "%s Run %s: %s%s — %s\n", icon, id, st.Status(termtext.SanitizeLine(statusText(r.Detail))),
-				when, countCases(r.Detail.RunTestCases))
+				when, countCases(r.Cases()))
 		}
 		if r.URL != "" {
 			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(r.URL))
 		}
+		writeAttempts(w, st, width, r)
 		lf := lineFormat{st: st}
-		for _, tc := range r.Detail.RunTestCases {
+		for _, tc := range r.Cases() {
 			if !api.IsTerminalStatus(tc.Status) || caseOutcome(tc) == api.ResultPassed {
 				continue
 			}
@@ -66,6 +67,30 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, recs []Record) {
 					writeIndented(w, reasonIndent, text, width)
 				}
 			}
+		}
+	}
+}
+
+// writeAttempts lists every run of a --retry-failed sequence, and the test
+// cases that passed only on a retry, in a section of their own: a retry
+// must not hide that a test is flaky.
+func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r Record) {
+	if len(r.Earlier) == 0 {
+		return
+	}
+	for i, a := range r.attempts() {
+		fmt.Fprintf(w, "  attempt %d: run %s %s\n", i+1, termtext.SanitizeLine(a.ShortID), termtext.SanitizeLine(a.URL))
+	}
+	flaky := r.Flaky()
+	if len(flaky) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s Flaky: %s passed only on a retry\n", st.WarningIcon(), plural(len(flaky), "test case"))
+	for _, fc := range flaky {
+		fmt.Fprintf(w, "    %s [%s] passed on retry %d of %d\n", termtext.SanitizeLine(fc.Case.Name),
+			termtext.SanitizeLine(fc.Case.ShortID), fc.Retry, fc.Retries)
+		if title := strings.TrimSpace(termtext.Sanitize(fc.FirstFailure.ResultTitle)); title != "" {
+			writeIndented(w, reasonIndent, "first failure: "+title, width)
 		}
 	}
 }

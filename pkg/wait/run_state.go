@@ -28,6 +28,10 @@ type runState struct {
 	// of transient failures the poll is in (poll.failures > 0).
 	retryingSince time.Duration
 	retryWhy      string
+
+	earlier    []Attempt // the runs --retry-failed reran, oldest first
+	retryLimit int       // --retry-failed
+	rerunErr   error     // why the last rerun could not be started
 }
 
 func newRunState(t RunTarget) *runState {
@@ -108,12 +112,15 @@ func records(states []*runState, end End, interruptCode int) []Record {
 	out := make([]Record, 0, len(states))
 	for _, s := range states {
 		r := Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(), Code: s.verdict,
-			NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished}
+			NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished,
+			Earlier: s.earlier, RetryLimit: s.retryLimit, Attempt: len(s.earlier) + 1}
 		switch {
 		case r.Err != nil:
 			r.Code = cmdutil.ExitCodeOf(r.Err)
 		case !s.poll.Done():
 			r.Pending, r.Code = pendingWhy, pendingCode
+		case s.rerunErr != nil:
+			r.Code = max(r.Code, cmdutil.ExitCodeOf(s.rerunErr))
 		}
 		out = append(out, r)
 	}

@@ -55,13 +55,21 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	}
 	loop := &Loop{Clock: clk, Interval: o.Interval, Timeout: o.Timeout}
 	view := newProgressView(f.IOStreams, debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
-	states := watchRuns(loop, client.WithRetries(0), view, o.FailOnSkipped, targets)
+	retries := retryPolicy{limit: o.RetryFailed, now: clk.Now,
+		rerun: func(ctx context.Context, id string) (*api.StartRunResponse, error) {
+			// One call: pkg/api repeats a POST only when it surely never arrived.
+			return client.RerunRun(ctx, id, api.RerunRequest{FailedOnly: true})
+		}}
+	states := watchRuns(loop, client.WithRetries(0), view, o.FailOnSkipped, retries, targets)
 	end, err := loop.Run(ctx, loopTargets(states))
 	view.stop()
 	if err != nil {
 		return err
 	}
 	recs := records(states, end, cmdutil.InterruptCode(ctx))
+	if o.FailOnFlaky {
+		failFlaky(recs)
+	}
 	if o.JUnitFile != "" || f.Getenv("GITHUB_ACTIONS") == "true" {
 		describeRuns(ctx, client, recs)
 	}
@@ -73,13 +81,14 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 }
 
 // watchRuns makes a runState per target and wires the loop to the view.
-func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped bool, targets []RunTarget) []*runState {
+func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped bool, retries retryPolicy, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
 	byTarget := make(map[*Target]*runState, len(targets))
 	now := loop.Clock.Now()
 	for _, t := range targets {
 		s := newRunState(t)
 		s.justCreated = !t.CreatedAt.IsZero() && now.Sub(t.CreatedAt) < NotYetVisibleGrace
+		s.retryLimit = retries.limit
 		s.poll.Poll = func(ctx context.Context) Outcome {
 			d, o := fetchRun(ctx, client, s.target.ShortID)
 			if ctx.Err() == nil { // an interrupted request says nothing
@@ -88,7 +97,11 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 			if o.Err != nil {
 				return o
 			}
-			return Outcome{Done: s.show(d, view, loop.Elapsed(), failOnSkipped)}
+			final := s.show(d, view, loop.Elapsed(), failOnSkipped)
+			if final && s.retry(ctx, retries, view) {
+				return Outcome{}
+			}
+			return Outcome{Done: final}
 		}
 		states = append(states, s)
 		byTarget[&s.poll] = s
@@ -144,4 +157,14 @@ func uniqueTargets(targets []RunTarget) []RunTarget {
 		out = append(out, t)
 	}
 	return out
+}
+
+// failFlaky fails the runs with a test case that passed only on a retry
+// (--fail-on-flaky).
+func failFlaky(recs []Record) {
+	for i := range recs {
+		if len(recs[i].Flaky()) > 0 {
+			recs[i].Code = max(recs[i].Code, cmdutil.ExitFailed)
+		}
+	}
 }

@@ -61,6 +61,16 @@ or SIGTERM the runs go on and the command to resume waiting is printed, with
 the flags that chose the service (--profile, --base-url, …; never the key);
 under --sandbox the runs end with the embedded sandbox instead.
 
+--retry-failed N reruns the failed test cases of a run that ended COMPLETED
+with FAILED (POST /v1/run/{shortId} with failedOnly) and waits for the rerun,
+up to N times; ERROR and CANCELLED runs are not retried. The last attempt
+gives the verdict, and every attempt's short id and URL is printed and kept in
+the reports. A test case that failed and then passed is flaky: it gets a
+section of its own in the summary ("passed on retry 1 of 2"), a ::warning
+annotation in GitHub Actions and, in the JUnit report, a passing testcase
+carrying a <flakyFailure> with its first failure (the Surefire convention).
+A flaky run passes unless --fail-on-flaky (then exit 1).
+
 --junit FILE writes a JUnit XML report: one testsuite per run, named after its
 plan (its name, else its short id; "test cases" for a run of test case ids) so
 that CI test history matches test cases across builds, one testcase per test
@@ -83,6 +93,9 @@ the order given, and, for a single run, run_short_id, run_url, run_status
 and run_result.`,
 		Example: `  # Wait for a run and exit with its verdict
   testctl run wait r0a1b2
+
+  # Rerun failures once; pass if they then pass, but fail the step on flakiness
+  testctl run wait r0a1b2 --retry-failed 1 --fail-on-flaky
 
   # Several runs at once; the exit code is the worst of them
   testctl run wait r0a1b2 r0c3d4 --timeout 30m
