@@ -3,8 +3,10 @@ package iostreams
 import (
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"github.com/briandowns/spinner"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -39,7 +41,7 @@ func (s *IOStreams) StartSpinner(msg string) {
 		s.setSuffix(msg)
 		return
 	}
-	opts := []spinner.Option{spinner.WithWriter(s.ErrOut), spinner.WithSuffix(suffix(msg))}
+	opts := []spinner.Option{spinner.WithWriter(s.ErrOut), spinner.WithSuffix(s.suffix(msg))}
 	// The spinner library checks os.Stdout for a terminal unless it is given
 	// the file it writes to; stdout is often a pipe while stderr is not.
 	if f, ok := s.ErrOut.(*os.File); ok {
@@ -72,12 +74,36 @@ func (s *IOStreams) StopSpinner() {
 // setSuffix must be called with spinMu held.
 func (s *IOStreams) setSuffix(msg string) {
 	s.spinner.Lock()
-	s.spinner.Suffix = suffix(msg)
+	s.spinner.Suffix = s.suffix(msg)
 	s.spinner.Unlock()
 }
 
-// suffix sanitises msg because messages often quote service text, and keeps
-// it on one line so the spinner can erase it.
-func suffix(msg string) string {
-	return " " + termtext.SanitizeLine(msg)
+// suffix sanitises msg because messages often quote service text, keeps
+// it on one line and cuts it to the terminal's width: a line that wrapped
+// could not be erased by the redraw, which would leave fragments behind or,
+// moving up to erase them, eat the lines above (the prompt, finished test
+// cases).
+func (s *IOStreams) suffix(msg string) string {
+	return " " + fitLine(termtext.SanitizeLine(msg), s.ErrTerminalWidth()-len(spinnerFrameCells))
+}
+
+// spinnerFrameCells are the columns the spinner takes before its suffix (a
+// frame and a space), plus one kept free so the cursor never reaches the
+// last column, where terminals wrap on the next character.
+const spinnerFrameCells = "f  "
+
+// fitLine cuts s to at most width columns, with an ellipsis when cut. The
+// spinner library counts runes where the terminal counts columns, so both
+// are kept within width.
+func fitLine(s string, width int) string {
+	width = max(width, 1)
+	if ansi.StringWidth(s) <= width && utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	cut := ansi.Truncate(s, width, "…")
+	for utf8.RuneCountInString(cut) > width {
+		r := []rune(cut)
+		cut = string(r[:width-1]) + "…"
+	}
+	return cut
 }

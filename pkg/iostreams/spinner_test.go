@@ -1,6 +1,12 @@
 package iostreams
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 func TestSpinnerIsNoOpOffTTY(t *testing.T) {
 	ios, _, out, errOut := Test()
@@ -39,7 +45,8 @@ func TestSpinnerRespectsNoColorAndDisable(t *testing.T) {
 }
 
 func TestSpinnerSuffixIsSanitised(t *testing.T) {
-	if got := suffix("run \x1b]0;pwned\x07name\n"); got != " run name " {
+	ios, _, _, _ := Test()
+	if got := ios.suffix("run \x1b]0;pwned\x07name\n"); got != " run name " {
 		t.Fatalf("suffix = %q", got)
 	}
 }
@@ -53,5 +60,22 @@ func TestSpinnerLifecycleOnTTY(t *testing.T) {
 	ios.StopSpinner()
 	if out.Len() != 0 {
 		t.Fatalf("spinner wrote to stdout: %q", out)
+	}
+}
+
+// The live line never wraps, at any width: a wrapped line cannot be erased
+// by the redraw.
+func TestSpinnerSuffixFitsEveryWidth(t *testing.T) {
+	ios, _, _, _ := Test()
+	msg := "run r1a2b3 RUNNING 01:02:03 · 12 passed · 3 failed · 1 skipped · 2 running · 漢字のテスト名前"
+	for w := 20; w <= 140; w++ {
+		ios.SetTerminalWidth(w)
+		line := "⠋" + ios.suffix(msg)
+		if cols, runes := ansi.StringWidth(line), utf8.RuneCountInString(line); cols > w-1 || runes > w-1 {
+			t.Fatalf("width %d: the line takes %d columns, %d runes: %q", w, cols, runes, line)
+		}
+		if w < 80 && !strings.HasSuffix(line, "…") {
+			t.Errorf("width %d: cut without an ellipsis: %q", w, line)
+		}
 	}
 }

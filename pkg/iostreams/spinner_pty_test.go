@@ -1,0 +1,111 @@
+//go:build linux
+
+package iostreams
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// ptyOutput collects what the terminal side of a pty was sent.
+type ptyOutput struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	fresh chan struct{}
+}
+
+func readPTY(controller *os.File) *ptyOutput {
+	o := &ptyOutput{fresh: make(chan struct{}, 1)}
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := controller.Read(b)
+			o.mu.Lock()
+			o.buf.Write(b[:n])
+			o.mu.Unlock()
+			select {
+			case o.fresh <- struct{}{}:
+			default:
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return o
+}
+
+// waitFor blocks until text has been drawn after the first from bytes,
+// and returns the length of the output then.
+func (o *ptyOutput) waitFor(t *testing.T, from int, text string) int {
+	t.Helper()
+	failsafe := time.After(20 * time.Second) // never the assertion: a hung spinner
+	for {
+		o.mu.Lock()
+		seen := bytes.Contains(o.buf.Bytes()[from:], []byte(text))
+		n := o.buf.Len()
+		o.mu.Unlock()
+		if seen {
+			return n
+		}
+		select {
+		case <-o.fresh:
+		case <-failsafe:
+			t.Fatalf("%q never appeared on the terminal", text)
+		}
+	}
+}
+
+// The live line of a wait, in a terminal narrower than the line, is cut
+// to the width and its redraws leave the lines above exactly as they were:
+// the real spinner draws on a pty of each width, and a screen model fed
+// those bytes must show what the same lines show without any spinner.
+func TestLiveLineNeverEatsTheLinesAbove(t *testing.T) {
+	for _, width := range []int{20, 33, 50, 72} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			controller, terminal := openPTY(t)
+			ws := &unix.Winsize{Col: uint16(width), Row: 40}
+			if err := unix.IoctlSetWinsize(int(terminal.Fd()), unix.TIOCSWINSZ, ws); err != nil {
+				t.Fatal(err)
+			}
+			out := readPTY(controller)
+			ios := &IOStreams{In: os.Stdin, Out: terminal, ErrOut: terminal, stdinTTY: ttyNo, stdoutTTY: ttyYes, stderrTTY: ttyYes}
+			var static strings.Builder
+			say := func(line string) {
+				fmt.Fprintln(ios.ErrOut, line)
+				static.WriteString(line + "\r\n") // the pty turns \n into \r\n
+			}
+			say("$ testctl run wait r1a2b3")
+			say("✓ Started run r1a2b3 (5 tests): https://app.example/runs/r1a2b3")
+			say("  ✓ Log in with email and password")
+			ios.StartSpinner("run r1a2b3 RUNNING 00:01 · 1 passed · 1 failed · 2 running · 1 queued")
+			n := out.waitFor(t, 0, "r1a2b3 RUN")
+			// A test case finishes: the live view stops the spinner, prints,
+			// and starts it again with a new message.
+			ios.StopSpinner()
+			say("  ✗ Apply an expired coupon (FAILED) — Expired coupon SPRING-2019 was accepted")
+			ios.StartSpinner("run r9z8y7 RUNNING 00:02 · 1 passed · 2 failed · 1 running · 1 queued")
+			n = out.waitFor(t, n, "r9z8y7 RUN")
+			ios.StopSpinner()
+			say("END")
+			out.waitFor(t, n, "END")
+
+			out.mu.Lock()
+			got := newScreen(width)
+			_, _ = got.Write(out.buf.Bytes())
+			out.mu.Unlock()
+			want := newScreen(width)
+			_, _ = want.Write([]byte(static.String()))
+			if got.text() != want.text() {
+				t.Errorf("at %d columns the screen is\n%s\nwant\n%s", width, got.text(), want.text())
+			}
+		})
+	}
+}
