@@ -1,6 +1,7 @@
 package wait
 
 import (
+	"context"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -38,6 +39,10 @@ type Options struct {
 	// on a retry.
 	RetryFailed int
 	FailOnFlaky bool
+	// Rerun starts a rerun for --retry-failed. Commands set the reconciled
+	// rerun of pkg/reconcile (which imports this package), so a lost answer
+	// is adopted rather than doubled; nil sends the request once, directly.
+	Rerun func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
 }
 
 // flagNames are the flags AddFlags registers.

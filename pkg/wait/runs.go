@@ -55,10 +55,13 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	}
 	loop := &Loop{Clock: clk, Interval: o.Interval, Timeout: o.Timeout}
 	view := newProgressView(f.IOStreams, debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
+	rerun := o.Rerun
+	if rerun == nil {
+		rerun = client.RerunRun
+	}
 	retries := retryPolicy{limit: o.RetryFailed, now: clk.Now,
 		rerun: func(ctx context.Context, id string) (*api.StartRunResponse, error) {
-			// One call: pkg/api repeats a POST only when it surely never arrived.
-			return client.RerunRun(ctx, id, api.RerunRequest{FailedOnly: true})
+			return rerun(ctx, id, api.RerunRequest{FailedOnly: true})
 		}}
 	states := watchRuns(loop, client.WithRetries(0), view, o.FailOnSkipped, retries, targets)
 	end, err := loop.Run(ctx, loopTargets(states))

@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/wait"
 )
@@ -72,7 +73,24 @@ func WaitStarted(ctx context.Context, f *cmdutil.Factory, o wait.Options, quiet 
 		ios.Out = io.Discard
 		defer func() { ios.Out = saved }()
 	}
-	return wait.Runs(ctx, f, o, targets)
+	return wait.Runs(ctx, f, ReconciledReruns(f, o), targets)
+}
+
+// ReconciledReruns makes the reruns of --retry-failed reconcile a lost
+// answer as `run rerun` does: the run it created is adopted, never doubled.
+func ReconciledReruns(f *cmdutil.Factory, o wait.Options) wait.Options {
+	o.Rerun = func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
+		client, err := f.APIClient()
+		if err != nil {
+			return nil, err
+		}
+		rec, err := reconcile.ForCommand(f, client)
+		if err != nil {
+			return nil, err
+		}
+		return reconcile.Rerun(ctx, rec, client, shortID, req)
+	}
+	return o
 }
 
 // PrintDryRun prints the POSTs that would be sent to path, one per body, as

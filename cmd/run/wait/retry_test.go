@@ -126,3 +126,17 @@ func TestRetryFailedGivesTheLastAttemptsVerdict(t *testing.T) {
 	e.Run("run", "wait", "r0a1b2", "--retry-failed", "-1").Expect(t, 2)
 	e.Run("run", "start", "--plan", sandbox.PlanFlaky, "--retry-failed", "1").Expect(t, 2) // needs --wait
 }
+
+// A retry's rerun whose answer was lost is adopted, as `run rerun` does:
+// never a second rerun, and the wait goes on with the one created.
+func TestRetryAdoptsARerunWhoseAnswerWasLost(t *testing.T) {
+	e := cmdtest.New(t)
+	id := strings.TrimSpace(e.Run("run", "start", "--plan", sandbox.PlanFlaky, "-q").Expect(t, 0).Stdout)
+	e.FaultWrites("POST /v1/run/"+id, cmdtest.LoseAnswer)
+	before := e.Sandbox.Server.Stats().RunsStarted
+	r := e.Run("run", "wait", id, "--retry-failed", "1").Expect(t, 0)
+	if created := e.Sandbox.Server.Stats().RunsStarted - before; created != 1 {
+		t.Errorf("%d reruns created, want 1", created)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "the answer was lost, but run", "passed on retry 1 of 1")
+}

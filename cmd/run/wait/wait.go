@@ -144,5 +144,6 @@ func waitRun(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	return wait.Runs(ctx, opts.Factory, opts.Wait, wait.KnownTargets(opts.Factory, client.BaseURL, opts.RunIDs))
+	o := shared.ReconciledReruns(opts.Factory, opts.Wait)
+	return wait.Runs(ctx, opts.Factory, o, wait.KnownTargets(opts.Factory, client.BaseURL, opts.RunIDs))
 }
