@@ -21,7 +21,7 @@ func WriteStepSummary(w io.Writer, recs []Record) error {
 			facts = append(facts, link)
 		}
 		if r.Detail != nil {
-			facts = append(facts, countCases(r.Detail.RunTestCases).String())
+			facts = append(facts, countCases(r.Cases()).String())
 		}
 		if r.Err != nil {
 			facts = append(facts, mdText(firstLine(r.Err.Error())))
@@ -33,14 +33,41 @@ func WriteStepSummary(w io.Writer, recs []Record) error {
 			continue
 		}
 		b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
-		for _, tc := range r.Detail.RunTestCases {
+		for _, tc := range r.Cases() {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", caseEmoji(tc), mdText(tc.Name), mdText(caseOutcome(tc)), mdText(tc.ResultTitle))
 		}
 		b.WriteString("\n")
 		writeReasons(&b, r.Detail)
+		writeFlakyMarkdown(&b, r)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeFlakyMarkdown lists the attempts of --retry-failed and the test
+// cases that passed only on a retry, with their first failure.
+func writeFlakyMarkdown(b *strings.Builder, r Record) {
+	if len(r.Earlier) == 0 {
+		return
+	}
+	b.WriteString("#### Attempts\n\n")
+	for i, a := range r.attempts() {
+		line := "run `" + mdText(a.ShortID) + "`"
+		if link := mdLink("open", a.URL); link != "" {
+			line += " · " + link
+		}
+		fmt.Fprintf(b, "%d. %s\n", i+1, line)
+	}
+	b.WriteString("\n")
+	flaky := r.Flaky()
+	if len(flaky) == 0 {
+		return
+	}
+	b.WriteString("#### ⚠️ Flaky: passed only on a retry\n\n")
+	for _, fc := range flaky {
+		fmt.Fprintf(b, "**%s** — passed on retry %d of %d; first failure: %s\n\n", mdText(fc.Case.Name), fc.Retry, fc.Retries,
+			mdText(fc.FirstFailure.ResultTitle))
+	}
 }
 
 // writeReasons lists why test cases did not pass, with the evaluation.
