@@ -14,10 +14,16 @@
 //     ending the wait).
 //  2. The wait on runs. options.go: its flags. runs.go: Runs, from targets to
 //     exit code. run_state.go: what it knows of each run between polls.
+//     run_retry.go: --retry-failed, which reruns the failed test cases of a
+//     FAILED run and goes on waiting with the rerun (Options.Rerun is the
+//     command's reconciled rerun).
 //  3. The views, on stderr. view.go: the interface and one line per change
-//     (off a terminal); view_live.go: the spinner line on a terminal;
+//     (off a terminal), with view_heartbeat.go's progress line after a
+//     silence of --heartbeat; view_live.go: the spinner line on a terminal;
 //     view_format.go: counts, statuses and elapsed times in words.
-//  4. The reports. record.go: Record, a run once the wait has ended.
+//  4. The reports. record.go: Record, a run once the wait has ended;
+//     record_attempts.go: its attempts under --retry-failed, the latest run
+//     of each test case (matched by name) and the flaky ones.
 //     finish.go calls each report; every report_*.go is an independent
 //     writer over []Record taking only what it needs (an io.Writer, a path,
 //     an environment lookup): the summary, the data on stdout and its case
