@@ -76,10 +76,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 			if err := opts.parse(cmd); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return apiRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, apiRun)
 		},
 	}
 	fl := cmd.Flags()

@@ -51,10 +51,7 @@ argument: arguments end up in shell history and process lists.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return loginRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, loginRun)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoVerify, "no-verify", false, "store the key without checking it against the service")

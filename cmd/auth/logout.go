@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -22,16 +23,13 @@ func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Co
 		Short:   "Remove the stored API key from the active profile",
 		Example: `  testctl auth logout --profile staging`,
 		Args:    cobra.NoArgs,
-		RunE: func(_ *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return logoutRun(opts)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, logoutRun)
 		},
 	}
 }
 
-func logoutRun(opts *LogoutOptions) error {
+func logoutRun(_ context.Context, opts *LogoutOptions) error {
 	cfg, err := opts.Factory.Config()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -40,21 +41,14 @@ configured.`,
 		Example: `  testctl auth status
   testctl auth status -o json --jq .keySource`,
 		Args: cobra.NoArgs,
-		RunE: func(_ *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return statusRun(opts)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, statusRun)
 		},
 	}
 }
 
-func statusRun(opts *StatusOptions) error {
-	cfg, err := opts.Factory.Config()
-	if err != nil {
-		return err
-	}
-	out, err := opts.Factory.Output()
+func statusRun(_ context.Context, opts *StatusOptions) error {
+	cfg, out, err := opts.Factory.ConfigAndOutput()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -25,20 +26,17 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
   TESTCTL_PROFILE=staging testctl config get project`,
 		Args:              cmdutil.ExactArgs(1, "a key", "testctl config get base_url"),
 		ValidArgsFunction: completeKeys,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
 			if err := checkKey(opts.Key); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return getRun(opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, getRun)
 		},
 	}
 }
 
-func getRun(opts *GetOptions) error {
+func getRun(_ context.Context, opts *GetOptions) error {
 	cfg, err := opts.Factory.Config()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -30,21 +31,14 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 		Example: `  testctl config list
   testctl config list -o json --jq '.[] | select(.source == "env") | .key'`,
 		Args: cobra.NoArgs,
-		RunE: func(_ *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, listRun)
 		},
 	}
 }
 
-func listRun(opts *ListOptions) error {
-	cfg, err := opts.Factory.Config()
-	if err != nil {
-		return err
-	}
-	out, err := opts.Factory.Output()
+func listRun(_ context.Context, opts *ListOptions) error {
+	cfg, out, err := opts.Factory.ConfigAndOutput()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -28,21 +29,14 @@ func NewCmdPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Comman
 		Example: `  $EDITOR "$(testctl config path)"
   testctl config path -o json --jq .path`,
 		Args: cobra.NoArgs,
-		RunE: func(_ *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return pathRun(opts)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, pathRun)
 		},
 	}
 }
 
-func pathRun(opts *PathOptions) error {
-	cfg, err := opts.Factory.Config()
-	if err != nil {
-		return err
-	}
-	out, err := opts.Factory.Output()
+func pathRun(_ context.Context, opts *PathOptions) error {
+	cfg, out, err := opts.Factory.ConfigAndOutput()
 	if err != nil {
 		return err
 	}

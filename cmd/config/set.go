@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -29,7 +30,7 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
   testctl config set current_profile staging`,
 		Args:              cmdutil.ExactArgs(2, "a key and a value", "testctl config set base_url https://api.example.com"),
 		ValidArgsFunction: completeKeys,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
 			if opts.Key == config.KeyAPIKey {
 				return cmdutil.FlagErrorf("api_key is stored only by `testctl auth login`, which reads it from standard input " +
@@ -44,15 +45,12 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 					return cmdutil.FlagErrorf("invalid %s: %v", opts.Key, err)
 				}
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return setRun(opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, setRun)
 		},
 	}
 }
 
-func setRun(opts *SetOptions) error {
+func setRun(_ context.Context, opts *SetOptions) error {
 	cfg, err := opts.Factory.Config()
 	if err != nil {
 		return err

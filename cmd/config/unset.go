@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -23,20 +24,17 @@ func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Comm
 		Example:           `  testctl config unset project --profile staging`,
 		Args:              cmdutil.ExactArgs(1, "a key", "testctl config unset project"),
 		ValidArgsFunction: completeKeys,
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Key = args[0]
 			if err := checkKey(opts.Key); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return unsetRun(opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, unsetRun)
 		},
 	}
 }
 
-func unsetRun(opts *UnsetOptions) error {
+func unsetRun(_ context.Context, opts *UnsetOptions) error {
 	cfg, err := opts.Factory.Config()
 	if err != nil {
 		return err

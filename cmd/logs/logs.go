@@ -78,10 +78,7 @@ holding token, key, secret, password or session) are masked in every format.`,
 			if err := opts.parse(cmd, args[0], kind); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return logsRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, logsRun)
 		},
 	}
 	fl := cmd.Flags()
@@ -153,11 +150,7 @@ func (o *Options) parse(cmd *cobra.Command, shortID, kind string) error {
 
 func logsRun(ctx context.Context, opts *Options) error {
 	f := opts.Factory
-	out, err := f.Output()
-	if err != nil {
-		return err
-	}
-	client, err := f.APIClient()
+	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}

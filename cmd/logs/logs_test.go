@@ -12,12 +12,8 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
-// parse runs the command line through NewCmdLogs and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdLogs, "", args...)
-}
+// parse runs a command line through NewCmdLogs: the Options its run would get.
+var parse = flagtest.Parser(NewCmdLogs)
 
 func TestFlagsToQuery(t *testing.T) {
 	o, err := parse(t, "r1-3", "--kind", "api-calls", "--url", `/v1/orders\b`, "--status", "errors", "--full")

@@ -87,10 +87,7 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
 			if err := opts.validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return sandboxRun(opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, sandboxRun)
 		},
 	}
 	fl := cmd.Flags()
@@ -124,7 +121,7 @@ func (o *Options) validate() error {
 	return nil
 }
 
-func sandboxRun(o *Options) error {
+func sandboxRun(_ context.Context, o *Options) error {
 	history := o.History
 	if history == 0 {
 		history = -1 // the package reads 0 as "default"

@@ -79,7 +79,7 @@ func TestServesUntilCancelled(t *testing.T) {
 	opts := &Options{Factory: f, Ctx: ctx, Addr: "127.0.0.1:0", Speed: 1, History: 0, Seed: 3,
 		onReady: func(i *sandbox.Instance) { ready <- i }}
 	done := make(chan error, 1)
-	go func() { done <- sandboxRun(opts) }()
+	go func() { done <- sandboxRun(ctx, opts) }()
 	var inst *sandbox.Instance
 	select {
 	case inst = <-ready:

@@ -2,6 +2,7 @@
 package version
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -31,15 +32,12 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command
 			if o := cmd.Flags().Lookup("output"); o != nil && o.Value.String() == "json" {
 				opts.JSON = true
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return run(opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, run)
 		},
 	}
 }
 
-func run(opts *Options) error {
+func run(_ context.Context, opts *Options) error {
 	info := build.Current()
 	out := opts.Factory.IOStreams.Out
 	if opts.JSON {

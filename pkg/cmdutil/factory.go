@@ -37,3 +37,25 @@ func (f *Factory) Getenv(key string) string {
 	v, _ := f.LookupEnv(key)
 	return v
 }
+
+// OutputAndClient opens every command that asks the service and prints its
+// answer. The -o/--jq choice is checked first, so a bad --jq fails as a
+// usage error before a missing key is reported.
+func (f *Factory) OutputAndClient() (output.Options, *api.Client, error) {
+	out, err := f.Output()
+	if err != nil {
+		return out, nil, err
+	}
+	client, err := f.APIClient()
+	return out, client, err
+}
+
+// ConfigAndOutput opens the commands that print settings.
+func (f *Factory) ConfigAndOutput() (*config.Config, output.Options, error) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, output.Options{}, err
+	}
+	out, err := f.Output()
+	return cfg, out, err
+}

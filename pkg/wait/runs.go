@@ -40,11 +40,7 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	if err := o.ValidateInterval(f); err != nil {
 		return err
 	}
-	out, err := f.Output()
-	if err != nil {
-		return err
-	}
-	client, err := f.APIClient()
+	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}

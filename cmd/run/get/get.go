@@ -55,10 +55,7 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 			if err := validate(opts, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return getRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, getRun)
 		},
 	}
 	fs := cmd.Flags()

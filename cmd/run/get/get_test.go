@@ -10,12 +10,8 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
-// parse runs the command line through NewCmdGet and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdGet, "", args...)
-}
+// parse runs a command line through NewCmdGet: the Options its run would get.
+var parse = flagtest.Parser(NewCmdGet)
 
 const uuid = "5a4db000-0000-4000-8000-0000000000e0"
 

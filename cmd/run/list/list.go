@@ -54,10 +54,7 @@ and when the run was created: relative on a terminal, RFC 3339 elsewhere.`,
 			if err := validate(opts, cmd.Flags().Changed("limit")); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, listRun)
 		},
 	}
 	fs := cmd.Flags()

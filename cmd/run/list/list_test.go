@@ -11,12 +11,8 @@ import (
 	"github.com/testctl/testctl/pkg/paginate"
 )
 
-// parse runs the command line through NewCmdList and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdList, "", args...)
-}
+// parse runs a command line through NewCmdList: the Options its run would get.
+var parse = flagtest.Parser(NewCmdList)
 
 func page(limit, offset int, all bool) paginate.Flags {
 	return paginate.Flags{Limit: limit, Offset: offset, All: all}

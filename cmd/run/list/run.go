@@ -9,11 +9,7 @@ import (
 
 func listRun(ctx context.Context, o *Options) error {
 	f := o.Factory
-	out, err := f.Output()
-	if err != nil {
-		return err
-	}
-	client, err := f.APIClient()
+	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}

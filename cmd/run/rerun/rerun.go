@@ -69,10 +69,7 @@ with its code.`,
 			if err := validate(opts, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return rerun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, rerun)
 		},
 	}
 	fs := cmd.Flags()

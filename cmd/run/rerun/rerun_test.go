@@ -9,10 +9,8 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdRerun, "", args...)
-}
+// parse runs a command line through NewCmdRerun: the Options its run would get.
+var parse = flagtest.Parser(NewCmdRerun)
 
 func TestRerunFlagsToOptions(t *testing.T) {
 	o, err := parse(t, "r0a1b2", "--failed-only", "--wait", "--junit", "", "--timeout", "10m")

@@ -100,10 +100,7 @@ exit code.`,
 			if err := validate(opts, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return startRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, startRun)
 		},
 	}
 	addFlags(cmd, opts)

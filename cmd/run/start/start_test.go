@@ -14,12 +14,8 @@ import (
 	"github.com/testctl/testctl/pkg/wait"
 )
 
-// parse runs the command line through NewCmdStart and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdStart, "", args...)
-}
+// parse runs a command line through NewCmdStart: the Options its run would get.
+var parse = flagtest.Parser(NewCmdStart)
 
 func TestStartFlagsToOptions(t *testing.T) {
 	yes := true

@@ -125,17 +125,14 @@ and run_result.`,
 			if err := opts.Wait.ValidateInterval(f); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return waitRun(opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, waitRun)
 		},
 	}
 	wait.AddFlags(cmd.Flags(), &opts.Wait)
 	return cmd
 }
 
-func waitRun(opts *Options) error {
+func waitRun(_ context.Context, opts *Options) error {
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()

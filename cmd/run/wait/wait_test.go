@@ -8,12 +8,8 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
-// parse runs the command line through NewCmdWait and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdWait, "", args...)
-}
+// parse runs a command line through NewCmdWait: the Options its run would get.
+var parse = flagtest.Parser(NewCmdWait)
 
 func TestFlagsBindToOptions(t *testing.T) {
 	dir := t.TempDir()

@@ -75,10 +75,7 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
 				return err
 			}
 			opts.Request = req
-			if runF != nil {
-				return runF(opts)
-			}
-			return createRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, createRun)
 		},
 	}
 	fl := cmd.Flags()

@@ -14,12 +14,8 @@ const (
 	uuid2 = "5a4db002-0000-4000-8000-000000000002"
 )
 
-// parse runs the command line through NewCmdCreate and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdCreate, "", args...)
-}
+// parse runs a command line through NewCmdCreate: the Options its run would get.
+var parse = flagtest.Parser(NewCmdCreate)
 
 func required(extra ...string) []string {
 	return append([]string{"--name", "Log in", "--goal", "Reach the dashboard", "--app", "app_web"}, extra...)

@@ -51,10 +51,7 @@ run start --test-case; on a terminal times are relative, elsewhere RFC 3339.`,
 			if err := opts.parse(cmd, enabled); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, listRun)
 		},
 	}
 	fl := cmd.Flags()
@@ -94,11 +91,7 @@ func (o *Options) parse(cmd *cobra.Command, enabled string) error {
 
 func listRun(ctx context.Context, opts *Options) error {
 	f := opts.Factory
-	out, err := f.Output()
-	if err != nil {
-		return err
-	}
-	client, err := f.APIClient()
+	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}

@@ -60,10 +60,7 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 			if err := opts.parse(cmd, args[0]); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return statusRun(cmd.Context(), opts)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, statusRun)
 		},
 	}
 	fl := cmd.Flags()
@@ -108,11 +105,7 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string) error {
 
 func statusRun(ctx context.Context, opts *Options) error {
 	f := opts.Factory
-	out, err := f.Output()
-	if err != nil {
-		return err
-	}
-	client, err := f.APIClient()
+	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}

@@ -10,12 +10,8 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 )
 
-// parse runs the command line through NewCmdStatus and returns the Options
-// the run function would have received.
-func parse(t *testing.T, args ...string) (*Options, error) {
-	t.Helper()
-	return flagtest.Parse(NewCmdStatus, "", args...)
-}
+// parse runs a command line through NewCmdStatus: the Options its run would get.
+var parse = flagtest.Parser(NewCmdStatus)
 
 func TestFlagsToOptions(t *testing.T) {
 	o, err := parse(t, "runner-1")

@@ -6,6 +6,7 @@ package flagtest
 import (
 	"context"
 	"io"
+	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,4 +39,14 @@ func Parse[O any](newCmd func(*cmdutil.Factory, func(*O) error) *cobra.Command, 
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	err := cmd.ExecuteContext(context.Background())
 	return got, err
+}
+
+// Parser binds Parse to one command with nothing on stdin, so a command's
+// tests declare `var parse = flagtest.Parser(NewCmdX)` and call
+// parse(t, args...).
+func Parser[O any](newCmd func(*cmdutil.Factory, func(*O) error) *cobra.Command) func(testing.TB, ...string) (*O, error) {
+	return func(t testing.TB, args ...string) (*O, error) {
+		t.Helper()
+		return Parse(newCmd, "", args...)
+	}
 }
