@@ -9,13 +9,11 @@ import (
 
 // NewCmdAuth groups the auth verbs.
 func NewCmdAuth(f *cmdutil.Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "auth <command>",
 		Short: "Store, check and remove the API key",
 		Long: `API keys are created in the organization settings of the service. A key is
 project-scoped (the project is inferred) or organization-scoped (then set a
 project with --project, TESTCTL_PROJECT or ` + "`testctl config set project`" + `).`,
-	}
-	cmd.AddCommand(NewCmdLogin(f, nil), NewCmdStatus(f, nil), NewCmdLogout(f, nil))
-	return cmd
+	}, NewCmdLogin(f, nil), NewCmdStatus(f, nil), NewCmdLogout(f, nil))
 }

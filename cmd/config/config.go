@@ -13,7 +13,7 @@ import (
 
 // NewCmdConfig groups the config verbs.
 func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "config <command>",
 		Short: "Read and write settings",
 		Long: `Settings resolve, highest first: flag > environment > the active profile of the
@@ -23,9 +23,7 @@ TESTCTL_PROFILE picks one, else current_profile, else "default".
 Keys: ` + strings.Join(config.KeyNames(), ", ") + `.
 api_key is stored only by ` + "`testctl auth login`" + `: a key typed as an argument ends up
 in shell history and process lists.`,
-	}
-	cmd.AddCommand(NewCmdGet(f, nil), NewCmdSet(f, nil), NewCmdUnset(f, nil), NewCmdList(f, nil), NewCmdPath(f, nil))
-	return cmd
+	}, NewCmdGet(f, nil), NewCmdSet(f, nil), NewCmdUnset(f, nil), NewCmdList(f, nil), NewCmdPath(f, nil))
 }
 
 // checkKey turns an unknown key into a usage error listing the valid ones.

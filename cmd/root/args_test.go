@@ -73,7 +73,7 @@ func newRoot(t *testing.T) *cobra.Command {
 // order help lists them.
 func allCommands(c *cobra.Command) []*cobra.Command {
 	var all []*cobra.Command
-	if c.Runnable() && c.HasParent() {
+	if c.Runnable() && c.HasParent() && !c.HasSubCommands() {
 		all = append(all, c)
 	}
 	for _, sub := range c.Commands() {

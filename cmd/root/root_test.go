@@ -31,6 +31,23 @@ func TestUsageErrorsExit2(t *testing.T) {
 	cmdtest.Contains(t, "stderr", r.Stderr, "--jq")
 }
 
+// Cobra prints a group's help and exits 0 for a verb it does not have: a
+// typo in a CI step (`run wiat`) would pass it. Every group says no, exit 2.
+func TestUnknownVerbOfAGroupExits2(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "wiat", "r1a2b3").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, `unknown command "wiat" for "testctl run"`, "Did you mean this?", "\twait\n")
+	if r.Stdout != "" {
+		t.Errorf("stdout %q, want nothing", r.Stdout)
+	}
+	for _, group := range []string{"auth", "config", "testcase", "tunnel"} {
+		r = e.Run(group, "frobnicate").Expect(t, 2)
+		cmdtest.Contains(t, group+" stderr", r.Stderr, `unknown command "frobnicate" for "testctl `+group+`"; its commands: `)
+	}
+	r = e.Run("tunnel").Expect(t, 0)
+	cmdtest.Contains(t, "tunnel alone", r.Stdout, "Available Commands:", "status")
+}
+
 func TestNoBaseURLNamesTheThreeWays(t *testing.T) {
 	e := cmdtest.New(t)
 	e.Setenv("TESTCTL_BASE_URL", "")

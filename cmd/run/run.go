@@ -14,7 +14,7 @@ import (
 
 // NewCmdRun builds `testctl run`.
 func NewCmdRun(f *cmdutil.Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "run <command>",
 		Short: "Start, rerun, inspect, list and wait for test runs",
 		Long: `A run executes a test plan, or a list of test cases, against the project's
@@ -28,8 +28,6 @@ gate the step on the exit code:
   testctl run get r1a2b3 --test-cases failed --issues
   testctl run wait r1a2b3 r4c5d6 --timeout 30m
   testctl run rerun r1a2b3 --failed-only --wait`,
-	}
-	cmd.AddCommand(start.NewCmdStart(f, nil), get.NewCmdGet(f, nil), list.NewCmdList(f, nil), wait.NewCmdWait(f, nil),
+	}, start.NewCmdStart(f, nil), get.NewCmdGet(f, nil), list.NewCmdList(f, nil), wait.NewCmdWait(f, nil),
 		rerun.NewCmdRerun(f, nil))
-	return cmd
 }

@@ -11,7 +11,7 @@ import (
 
 // NewCmdTestcase builds `testctl testcase`.
 func NewCmdTestcase(f *cmdutil.Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:     "testcase <command>",
 		Short:   "List and create test cases",
 		Aliases: []string{"testcases", "tc"},
@@ -22,7 +22,5 @@ against the application to record its steps. It starts disabled and test plans
 skip it until it is enabled in the web interface.`,
 		Example: `  testctl testcase list --label smoke
   testctl testcase create --app app_x1y2 --name "Log in" --goal "Log in and reach the dashboard"`,
-	}
-	cmd.AddCommand(list.NewCmdList(f, nil), create.NewCmdCreate(f, nil))
-	return cmd
+	}, list.NewCmdList(f, nil), create.NewCmdCreate(f, nil))
 }

@@ -10,7 +10,7 @@ import (
 
 // NewCmdTunnel builds `testctl tunnel`.
 func NewCmdTunnel(f *cmdutil.Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return cmdutil.Group(&cobra.Command{
 		Use:   "tunnel <command>",
 		Short: "Inspect remote tunnels to locally hosted environments",
 		Long: `A remote tunnel lets the platform reach an environment hosted on your machine
@@ -18,7 +18,5 @@ or CI runner. Its health follows its edge connections: inactive with none,
 degraded with 1 to 3, healthy with 4 or more.`,
 		Example: `  testctl tunnel status runner-ci-42
   testctl tunnel status runner-ci-42 --wait-until healthy --timeout 2m`,
-	}
-	cmd.AddCommand(status.NewCmdStatus(f, nil))
-	return cmd
+	}, status.NewCmdStatus(f, nil))
 }
