@@ -27,14 +27,7 @@ func TestGetFlagsToOptions(t *testing.T) {
 		{[]string{"r1", "--legacy", "--project-uuid", uuid}, Options{ShortID: "r1", TestCases: "all", Legacy: true, ProjectUUID: uuid}},
 	}
 	for _, tt := range tests {
-		o, err := parse(t, tt.args...)
-		if err != nil {
-			t.Fatalf("%q: %v", tt.args, err)
-		}
-		o.Factory = nil
-		if *o != tt.want {
-			t.Errorf("%q: %+v, want %+v", tt.args, *o, tt.want)
-		}
+		flagtest.Want(t, parse, tt.want, tt.args...)
 	}
 }
 

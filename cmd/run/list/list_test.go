@@ -31,14 +31,7 @@ func TestListFlagsToOptions(t *testing.T) {
 		{[]string{"--all", "--limit", "7"}, Options{Flags: page(7, 0, true)}},
 	}
 	for _, tt := range tests {
-		o, err := parse(t, tt.args...)
-		if err != nil {
-			t.Fatalf("%q: %v", tt.args, err)
-		}
-		o.Factory = nil
-		if *o != tt.want {
-			t.Errorf("%q: %+v, want %+v", tt.args, *o, tt.want)
-		}
+		flagtest.Want(t, parse, tt.want, tt.args...)
 	}
 }
 

@@ -38,6 +38,11 @@ type junitDoc struct {
 			Skipped *struct {
 				Message string `xml:"message,attr"`
 			} `xml:"skipped"`
+			Flaky []struct {
+				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"flakyFailure"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }

@@ -2,8 +2,6 @@ package wait_test
 
 import (
 	"encoding/json"
-	"encoding/xml"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,37 +10,6 @@ import (
 )
 
 const postRerun = "POST /v1/run/{shortId}"
-
-type retryJUnit struct {
-	Suites []struct {
-		Properties []struct {
-			Name  string `xml:"name,attr"`
-			Value string `xml:"value,attr"`
-		} `xml:"properties>property"`
-		Cases []struct {
-			Name    string    `xml:"name,attr"`
-			Failure *struct{} `xml:"failure"`
-			Flaky   []struct {
-				Message string `xml:"message,attr"`
-				Type    string `xml:"type,attr"`
-				Text    string `xml:",chardata"`
-			} `xml:"flakyFailure"`
-		} `xml:"testcase"`
-	} `xml:"testsuite"`
-}
-
-func readRetryJUnit(t *testing.T, path string) retryJUnit {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc retryJUnit
-	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Suites) != 1 {
-		t.Fatalf("JUnit: %v\n%s", err, data)
-	}
-	return doc
-}
 
 // The flaky plan fails two test cases that pass when rerun: with one retry
 // the step passes, and the flakiness is reported everywhere.
@@ -58,7 +25,10 @@ func TestRetryFailedMakesFlakyTestsVisible(t *testing.T) {
 		"Flaky: 2 test cases passed only on a retry", "passed on retry 1 of 1", "first failure: Results stopped loading at page 17 of 24",
 		"attempt 1: run", "attempt 2: run", "::warning title=testctl run")
 
-	doc := readRetryJUnit(t, junit)
+	doc := readJUnitFile(t, junit)
+	if len(doc.Suites) != 1 {
+		t.Fatalf("%d suites, want 1", len(doc.Suites))
+	}
 	flaky := 0
 	for _, c := range doc.Suites[0].Cases {
 		if c.Failure != nil {

@@ -6,6 +6,7 @@ package flagtest
 import (
 	"context"
 	"io"
+	"reflect"
 	"testing"
 	"time"
 
@@ -48,5 +49,21 @@ func Parser[O any](newCmd func(*cmdutil.Factory, func(*O) error) *cobra.Command)
 	return func(t testing.TB, args ...string) (*O, error) {
 		t.Helper()
 		return Parse(newCmd, "", args...)
+	}
+}
+
+// Want parses args and fails the test unless the Options equal want. The
+// Factory, which every parse sets, is left out of the comparison.
+func Want[O any](t testing.TB, parse func(testing.TB, ...string) (*O, error), want O, args ...string) {
+	t.Helper()
+	got, err := parse(t, args...)
+	if err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	if f := reflect.ValueOf(got).Elem().FieldByName("Factory"); f.IsValid() {
+		f.SetZero()
+	}
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("%q: %+v, want %+v", args, *got, want)
 	}
 }
