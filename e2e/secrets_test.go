@@ -38,7 +38,7 @@ func leafCommands(t *testing.T) []string {
 	var out []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if c.Runnable() && !c.Hidden && c.HasParent() && c.Name() != "help" {
+		if c.Runnable() && !c.HasSubCommands() && !c.Hidden && c.HasParent() && c.Name() != "help" {
 			out = append(out, strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" "))
 		}
 		for _, sub := range c.Commands() {
