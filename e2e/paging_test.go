@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,7 +87,8 @@ func TestAllDropsRecordsRepeatedAcrossPagesOnEveryList(t *testing.T) {
 			if string(doc["total"]) != "8" || len(doc) != 2 {
 				t.Errorf("document: %s", r.Stdout)
 			}
-			if got := strings.Join(asked(), " "); got != "3@ 3@3 3@6" {
+			// The two pages after the first are asked for at once.
+			if got := asked(); len(got) != 3 || got[0] != "3@" || !sameSet(got[1:], "3@3", "3@6") {
 				t.Errorf("limit@offset asked: %s", got)
 			}
 
@@ -118,4 +120,11 @@ func TestOnePageOfEveryList(t *testing.T) {
 			}
 		})
 	}
+}
+
+func sameSet(got []string, want ...string) bool {
+	g, w := slices.Clone(got), slices.Clone(want)
+	slices.Sort(g)
+	slices.Sort(w)
+	return slices.Equal(g, w)
 }

@@ -67,6 +67,10 @@ type wiring struct {
 	cfg     *config.Config
 	cfgErr  error
 	sandbox *sandbox.Instance
+
+	// retryMu keeps the retry notes of concurrent requests (the pages --all
+	// fetches ahead, the runs several --plan start) whole lines.
+	retryMu sync.Mutex
 }
 
 func (w *wiring) config() (*config.Config, error) {
@@ -175,6 +179,8 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 // long Retry-After never looks like a hang.
 func (w *wiring) announceRetry(p api.RetryPause) {
 	ios := w.f.IOStreams
+	w.retryMu.Lock()
+	defer w.retryMu.Unlock()
 	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrStyles().Warning("warning:"), termtext.SanitizeLine(p.String()))
 }
 

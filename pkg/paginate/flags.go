@@ -1,6 +1,6 @@
 // Package paginate lists a paged collection of the service the same way for
 // every list command: one page (-L/--limit, --offset), or every page with
-// --all, streamed, fetching the next page while the current one is written,
+// --all, streamed, with the next two pages in flight while one is written,
 // and dropping records a page repeats from the page before.
 package paginate
 

@@ -54,20 +54,21 @@ func (s *stdout) count(sub string) int {
 	return strings.Count(s.buf.String(), sub)
 }
 
-// --all asks for page n+1 while page n is being written (the first write
-// is held until that request is made: without prefetching it never would
-// be), and not for page n+2 before page n is written: two pages at most
-// are held, however long the list.
-func TestAllFetchesOnePageAheadAndNoFurther(t *testing.T) {
+// --all keeps two requests in flight while a page is being written (the
+// first write is held until page 3 is asked for: fetching one page at a
+// time, that would never happen), asks for nothing past the total, and
+// holds no more than the page written and two ahead: page n is not asked
+// for before page n-4 is written, however long the list.
+func TestAllKeepsTwoRequestsAheadAndNoFurther(t *testing.T) {
 	const total, size = 450, 100
 	out := &stdout{release: make(chan struct{})}
 	var mu sync.Mutex
-	var writtenAt []int // records on stdout when each page was asked for
+	writtenAt := map[int]int{} // offset asked for: records on stdout then
 	fetch := func(_ context.Context, limit, offset int) (*Page[rec], error) {
 		mu.Lock()
-		writtenAt = append(writtenAt, out.count(`"id"`))
+		writtenAt[offset] = out.count(`"id"`)
 		mu.Unlock()
-		if offset == size {
+		if offset == 2*size {
 			close(out.release)
 		}
 		return &Page[rec]{Items: recs(offset, min(offset+limit, total)), Total: total}, nil
@@ -84,14 +85,15 @@ func TestAllFetchesOnePageAheadAndNoFurther(t *testing.T) {
 			t.Fatal(err)
 		}
 	case <-time.After(time.Minute): // a guard against a hang, not a timing assertion
-		t.Fatal("page 2 was never asked for while page 1 was being written")
+		t.Fatal("page 3 was never asked for while page 1 was being written")
 	}
 	if len(writtenAt) != 5 {
-		t.Fatalf("%d requests, want 5", len(writtenAt))
+		t.Fatalf("asked for offsets %v, want the 5 pages of %d records", writtenAt, total)
 	}
-	for n, w := range writtenAt {
-		if lo, hi := max(0, (n-1)*size), n*size; w < lo || w > hi {
-			t.Errorf("page %d was asked for with %d records on stdout, want %d to %d", n+1, w, lo, hi)
+	for n := 1; n <= 5; n++ {
+		w, ok := writtenAt[(n-1)*size]
+		if lo := max(0, (n-4)*size); !ok || w < lo {
+			t.Errorf("page %d asked for with %d records on stdout, want at least %d", n, w, lo)
 		}
 	}
 	var doc struct {
@@ -100,6 +102,48 @@ func TestAllFetchesOnePageAheadAndNoFurther(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.buf.Bytes(), &doc); err != nil || len(doc.Recs) != total || doc.Total != total {
 		t.Errorf("%v: %d records, total %d", err, len(doc.Recs), doc.Total)
+	}
+}
+
+// A service may answer fewer records than asked for (a cap of its own), and
+// change its page size half-way: the requests guessed ahead are called off
+// and asked again from where the short page ended, so every record is
+// printed once, in order. A list of one page costs one request.
+func TestAllFollowsShortPagesWithoutSkipping(t *testing.T) {
+	const total = 500
+	var mu sync.Mutex
+	asked := 0
+	fetch := func(_ context.Context, limit, offset int) (*Page[rec], error) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		size := 100
+		if offset >= 200 {
+			size = 30
+		}
+		return &Page[rec]{Items: recs(offset, min(offset+min(limit, size), total)), Total: total}, nil
+	}
+	ios, _, out, _ := iostreams.Test()
+	if err := testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 100, All: true}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Recs []rec }
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := recs(0, total); fmt.Sprint(doc.Recs) != fmt.Sprint(want) {
+		t.Errorf("%d records, not the %d in order", len(doc.Recs), total)
+	}
+
+	asked = 0
+	small := func(ctx context.Context, limit, offset int) (*Page[rec], error) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		return &Page[rec]{Items: recs(offset, min(offset+limit, 20)), Total: 20}, nil
+	}
+	if err := testList(small).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 100, All: true}); err != nil || asked != 1 {
+		t.Errorf("%v: %d requests for a list of one page, want 1", err, asked)
 	}
 }
 

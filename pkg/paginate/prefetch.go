@@ -7,31 +7,75 @@ type result[T any] struct {
 	err  error
 }
 
-// prefetch fetches pages from offset in the background, one ahead of the
-// reader: while the reader writes page n, page n+1 is requested, so the
-// service's time and ours overlap instead of adding up. The channel is
-// unbuffered, so page n+2 is not asked for before the reader takes page
-// n+1: at most two pages are held, whatever the length of the list. The
-// walk advances by what each answer returned and ends at an empty page, at
-// the total, or after an error (sent as the last result). stop ends the
-// walk and waits for it, so nothing is left running when the list returns.
+// ahead is how many requests --all keeps in flight. The service's time per
+// page dominates a long list; with two requests out, the reader never waits
+// for more than one answer, and the service can work on two at once.
+const ahead = 2
+
+// pending is one request in flight: its offset, its answer to come, and how
+// to call it off when the guess that asked for it turns out wrong.
+type pending[T any] struct {
+	offset int
+	done   chan result[T]
+	cancel context.CancelFunc
+}
+
+// prefetch walks the list from offset in the background, in order. Once a
+// page has told the total, it keeps up to `ahead` requests in flight at the
+// offsets the pages so far predict (each page the size of the last one), and
+// never asks past the total. A page shorter than predicted calls off the
+// guesses after it and asks again from where that page ended, so no record
+// is skipped. The walk ends at an empty page, at the total, or after an
+// error (sent as the last result). At most `ahead` pages wait, besides the
+// one the reader is writing, so memory stays flat whatever the list's
+// length. stop ends the walk and waits for it: nothing is left running.
 func prefetch[T any](ctx context.Context, fetch func(context.Context, int, int) (*Page[T], error), limit, offset int) (<-chan result[T], func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	ch := make(chan result[T])
+	ask := func(off int) *pending[T] {
+		rctx, rcancel := context.WithCancel(ctx)
+		p := &pending[T]{offset: off, done: make(chan result[T], 1), cancel: rcancel}
+		go func() {
+			page, err := fetch(rctx, limit, off)
+			p.done <- result[T]{page, err}
+		}()
+		return p
+	}
 	go func() {
 		defer close(ch)
-		for {
-			page, err := fetch(ctx, limit, offset)
+		queue := []*pending[T]{ask(offset)}
+		callOff := func() {
+			for _, p := range queue {
+				p.cancel()
+				<-p.done
+			}
+			queue = nil
+		}
+		defer callOff()
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			r := <-p.done
+			p.cancel()
+			if r.err == nil && len(r.page.Items) > 0 {
+				end := p.offset + len(r.page.Items)
+				if len(queue) > 0 && queue[0].offset != end {
+					callOff() // a short page: the guesses after it are off
+				}
+				next := end
+				if len(queue) > 0 {
+					next = queue[len(queue)-1].offset + len(r.page.Items)
+				}
+				for ; len(queue) < ahead && next < r.page.Total; next += len(r.page.Items) {
+					queue = append(queue, ask(next))
+				}
+			}
 			select {
-			case ch <- result[T]{page, err}:
+			case ch <- r:
 			case <-ctx.Done():
 				return
 			}
-			if err != nil || len(page.Items) == 0 {
-				return
-			}
-			offset += len(page.Items)
-			if offset >= page.Total {
+			if r.err != nil || len(r.page.Items) == 0 {
 				return
 			}
 		}
