@@ -48,6 +48,16 @@ func TestUnknownVerbOfAGroupExits2(t *testing.T) {
 	cmdtest.Contains(t, "tunnel alone", r.Stdout, "Available Commands:", "status")
 }
 
+// gojq gives error() jq's exit code 5, which testctl's contract reserves
+// for "not found": a --jq expression failing on the data is a usage error.
+func TestJQRuntimeErrorsExit2(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, expr := range []string{`error("boom")`, `.profile | halt_error(5)`, `.profile + 1`} {
+		r := e.Run("auth", "status", "--jq", expr).Expect(t, 2)
+		cmdtest.Contains(t, expr, r.Stderr, "--jq: ")
+	}
+}
+
 func TestNoBaseURLNamesTheThreeWays(t *testing.T) {
 	e := cmdtest.New(t)
 	e.Setenv("TESTCTL_BASE_URL", "")

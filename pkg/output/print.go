@@ -153,7 +153,7 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			if _, werr := w.Write(buf.Bytes()); werr != nil {
 				return werr
 			}
-			return fmt.Errorf("--jq: %w", err)
+			return &JQError{Err: err}
 		}
 		if s, ok := r.(string); ok {
 			// Raw strings are the one path where service text is printed
@@ -162,11 +162,11 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 		} else {
 			b, err := order.appendJSON(nil, r)
 			if err != nil {
-				return fmt.Errorf("--jq: %w", err)
+				return &JQError{Err: err}
 			}
 			if o.Terminal {
 				if b, err = indentJSON(&indented, b, "", "  "); err != nil {
-					return fmt.Errorf("--jq: %w", err)
+					return &JQError{Err: err}
 				}
 			} else {
 				b = escapeUnsafeJSON(b)
