@@ -190,11 +190,24 @@ func printNotes(ios *iostreams.IOStreams, resp *api.LogsResponse, q api.LogsQuer
 	case resp.HasMore:
 		fmt.Fprintf(w, "%s showing %d of %d matching entries%s\n", st.WarningIcon(), resp.Returned, resp.TotalMatched, narrowHint(resp.Kind, q))
 	case resp.Message != "":
-		fmt.Fprintln(w, st.Muted(termtext.Sanitize(resp.Message)))
+		fmt.Fprintln(w, st.Muted(flagWords.Replace(termtext.Sanitize(resp.Message))))
 	case emptyTable:
 		fmt.Fprintln(w, st.Muted("No entries match."))
 	}
 }
+
+// flagWords puts testctl's flags where the service's message names its
+// query parameters ("use a broader urlPattern or statusFilter=all"): a user
+// of testctl types flags, never these. JSON output keeps the message as
+// the service sent it.
+var flagWords = strings.NewReplacer(
+	"statusFilter=all", "--status all",
+	"statusFilter", "--status",
+	"urlPattern", "--url",
+	"includeWarnings or includeInfo is true", "--warnings or --info is given",
+	"includeWarnings", "--warnings",
+	"includeInfo", "--info",
+)
 
 // narrowHint names the flags that would narrow a capped result of kind.
 func narrowHint(kind string, q api.LogsQuery) string {

@@ -103,7 +103,7 @@ func TestHasMoreFooterAndMessage(t *testing.T) {
 		t.Errorf("stdout of an empty result: %q", r.Stdout)
 	}
 	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "logs", id, "--kind", "network", "--url", "no-such-url").Expect(t, 0)
-	cmdtest.Contains(t, "stderr", r.Stderr, "None of the 600 captured entries match")
+	cmdtest.Contains(t, "stderr", r.Stderr, "None of the 600 captured entries match; use a broader --url or --status all.")
 	if r.Stdout != "" {
 		t.Errorf("stdout of an empty result on a terminal: %q", r.Stdout)
 	}
