@@ -37,9 +37,11 @@ func (l *Loop) afterFailure(t *Target, at time.Time, o Outcome) error {
 	isHTTP := errors.As(o.Err, &he)
 	switch {
 	case isHTTP && he.StatusCode == http.StatusNotFound && at.Before(t.VisibleBy):
+		t.answered, t.lastErr = true, nil // an answer: not visible yet
 		l.schedule(t, at.Add(l.Interval))
 	case api.IsTransient(o.Err):
 		t.failures++
+		t.lastErr = o.Err
 		if t.failures >= l.maxFailures() {
 			l.giveUp(t, fmt.Errorf("%s: giving up after %d failed requests in a row: %w", t.Name, t.failures, o.Err))
 			return nil

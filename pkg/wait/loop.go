@@ -3,10 +3,12 @@ package wait
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
 // End says why a Loop stopped.
@@ -68,7 +70,7 @@ func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
 		now := l.Clock.Now()
 		if now.Before(next.nextAt) {
 			if !now.Before(l.deadline) {
-				return TimedOut, nil
+				return l.timedOut(targets), nil
 			}
 			if err := l.sleepUntil(ctx, now, next.nextAt); err != nil {
 				return Interrupted, nil
@@ -80,7 +82,7 @@ func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
 			case ctx.Err() != nil:
 				return Interrupted, nil
 			case errors.Is(err, errPollPastDeadline):
-				return TimedOut, nil
+				return l.timedOut(targets), nil
 			}
 			return AllDone, err
 		}
@@ -93,6 +95,10 @@ func (l *Loop) Elapsed() time.Duration { return l.Clock.Now().Sub(l.start) }
 // lastPollGrace is how long the poll made at the deadline may take: the
 // wait ends on the freshest answer, and at most that long after --timeout.
 const lastPollGrace = time.Second
+
+// errNoAnswer is the failure of a poll the deadline cut off: the request
+// was sent, and nothing came back in time.
+var errNoAnswer = errors.New("the service did not answer")
 
 // errPollPastDeadline is a poll cut off because the wait's deadline came.
 var errPollPastDeadline = errors.New("the poll in flight when --timeout passed was cancelled")
@@ -116,16 +122,33 @@ func (l *Loop) poll(ctx context.Context, t *Target, at time.Time) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case o.Err != nil && errors.Is(pollCtx.Err(), context.DeadlineExceeded):
+		t.lastErr = errNoAnswer
 		return errPollPastDeadline
 	case o.Err != nil:
 		return l.afterFailure(t, at, o)
-	case o.Done:
-		t.done = true
-	default:
-		t.failures = 0
-		l.schedule(t, at.Add(l.Interval))
 	}
+	t.answered, t.lastErr = true, nil
+	if o.Done {
+		t.done = true
+		return nil
+	}
+	t.failures = 0
+	l.schedule(t, at.Add(l.Interval))
 	return nil
+}
+
+// timedOut gives up, when the deadline passed, the targets the service
+// never answered about and whose last poll failed: their code says the
+// service failed (6), not that a run was still going (7) or a tunnel never
+// got healthy (1). With no answer at all, nobody knows the run goes on.
+func (l *Loop) timedOut(targets []*Target) End {
+	for _, t := range targets {
+		if !t.done && !t.answered && t.lastErr != nil {
+			l.giveUp(t, &cmdutil.ExitError{Code: cmdutil.ExitService,
+				Err: fmt.Errorf("%s: no status within %s: %w", t.Name, l.Timeout, t.lastErr)})
+		}
+	}
+	return TimedOut
 }
 
 // schedule sets the target's next poll. A regular poll due after the

@@ -3,11 +3,13 @@ package wait
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
 func TestRetryDelayBacksOffWithJitterAndHonoursRetryAfter(t *testing.T) {
@@ -73,11 +75,43 @@ func TestLoopKeepsARetryAfterPastTheDeadline(t *testing.T) {
 		Retrying: func(*Target, error) { notices++ }}
 	target := &Target{Name: "x", Poll: p.poll}
 	end, err := l.Run(context.Background(), []*Target{target})
-	if err != nil || end != TimedOut || target.Done() {
-		t.Fatalf("end %v, err %v, done %v", end, err, target.Done())
+	if err != nil || end != TimedOut {
+		t.Fatalf("end %v, err %v", end, err)
 	}
 	if len(p.at) != 1 || notices != 1 {
 		t.Errorf("polled at %v with %d notices: the server asked for a minute", p.at, notices)
+	}
+	// Not one status came: the wait ends on the service's failure (6).
+	if code := cmdutil.ExitCodeOf(target.Err()); !target.Done() || code != cmdutil.ExitService {
+		t.Errorf("done %v, exit %d (%v), want given up with 6", target.Done(), code, target.Err())
+	}
+}
+
+// At the deadline, a target the service never gave a status of is given up
+// with the last failure (exit 6); one that had an answer stays pending (its
+// code is the timeout's, 7), whatever its last poll did.
+func TestLoopTimedOutGivesUpOnlyTargetsNeverAnswered(t *testing.T) {
+	clk := clock.NewFake(time.Unix(0, 0))
+	down := Outcome{Err: &api.HTTPError{StatusCode: 503}}
+	never := &pollLog{clk: clk, script: []Outcome{down, down, down, down, down, down, down, down}}
+	once := &pollLog{clk: clk, script: []Outcome{{}, down, down, down, down, down, down, down}}
+	hidden := &pollLog{clk: clk, script: []Outcome{{Err: &api.HTTPError{StatusCode: 404}}, down, down, down, down, down, down}}
+	var gaveUp []string
+	l := &Loop{Clock: clk, Interval: 10 * time.Second, Timeout: 30 * time.Second,
+		GaveUp: func(t *Target) { gaveUp = append(gaveUp, t.Name) }}
+	a := &Target{Name: "never", Poll: never.poll}
+	b := &Target{Name: "once", Poll: once.poll}
+	c := &Target{Name: "hidden", Poll: hidden.poll, VisibleBy: clk.Now().Add(time.Hour)}
+	end, err := l.Run(context.Background(), []*Target{a, b, c})
+	if err != nil || end != TimedOut {
+		t.Fatalf("end %v, err %v", end, err)
+	}
+	if fmt.Sprint(gaveUp) != "[never]" || cmdutil.ExitCodeOf(a.Err()) != cmdutil.ExitService ||
+		!strings.Contains(a.Err().Error(), "never: no status within 30s: ") {
+		t.Errorf("gave up %v; never: %v", gaveUp, a.Err())
+	}
+	if b.Done() || c.Done() {
+		t.Errorf("a target with an answer was given up: once %v, hidden %v", b.Err(), c.Err())
 	}
 }
 

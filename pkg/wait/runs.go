@@ -87,6 +87,10 @@ func watchRuns(loop *Loop, client *api.Client, view progressView, failOnSkipped 
 	for _, t := range targets {
 		s := newRunState(t)
 		s.justCreated = !t.CreatedAt.IsZero() && now.Sub(t.CreatedAt) < NotYetVisibleGrace
+		// A run this machine started is known to exist: the start's answer
+		// counts as one, so a silent service at --timeout is still a run
+		// that goes on (7), not a service that never answered (6).
+		s.poll.answered = !t.CreatedAt.IsZero()
 		s.retryLimit = retries.limit
 		s.poll.Poll = func(ctx context.Context) Outcome {
 			d, o := fetchRun(ctx, client, s.target.ShortID)

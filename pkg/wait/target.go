@@ -38,6 +38,8 @@ type Target struct {
 	lastPoll time.Time
 	done     bool
 	err      error // why the target was given up
+	answered bool  // the service answered about it at least once
+	lastErr  error // the failure of the last poll, nil after an answer
 }
 
 // Done reports whether polling the target stopped: it ended, or was given up.
