@@ -9,12 +9,18 @@ import (
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
 
-// hangGuard only keeps a broken build from hanging the suite: far above the
-// 300ms the waits are given, far below the 30s --http-timeout they took.
-const hangGuard = 10 * time.Second
-
 // never answers: it holds each request until the client gives up.
-func never(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+func never(w http.ResponseWriter, r *http.Request) { stall(r) }
+
+// stall holds a request until the client gives up, or for twice hangGuard:
+// after runGuarded failed a test, the server still lets go, so the
+// test's clean-up (which waits for its requests) cannot hang the suite.
+func stall(r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-time.After(2 * hangGuard):
+	}
+}
 
 // trickle sends a 200 and then its body a byte at a time, slowly, for as
 // long as the client reads.
@@ -69,15 +75,11 @@ func TestTimeoutCancelsThePollInFlight(t *testing.T) {
 					t.Cleanup(srv.Close)
 					e.Setenv("TESTCTL_BASE_URL", srv.URL)
 				}
-				done := make(chan cmdtest.Result, 1)
-				go func() { done <- e.Run(w.args...) }()
-				select {
-				case r := <-done:
-					checkNoPanic(t, r)
-					r.Expect(t, w.code)
-				case <-time.After(hangGuard):
-					t.Fatalf("%v still running after %s", w.args, hangGuard)
-				}
+				// With --http-timeout far past hangGuard, only --timeout can
+				// end the poll in flight.
+				r := runGuarded(t, e, append(w.args, "--http-timeout", "10m")...)
+				checkNoPanic(t, r)
+				r.Expect(t, w.code)
 			})
 		}
 	}

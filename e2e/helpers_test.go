@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
@@ -123,4 +124,24 @@ func longestFaultStreak(answers []int) int {
 		}
 	}
 	return best
+}
+
+// hangGuard only keeps a broken build from hanging the suite: far above
+// what any command here should take, even on a loaded machine. It is a
+// guard against a hang, not a timing assertion.
+const hangGuard = time.Minute
+
+// runGuarded runs args, and fails the test if the command has not returned
+// within hangGuard.
+func runGuarded(t *testing.T, e *cmdtest.Env, args ...string) cmdtest.Result {
+	t.Helper()
+	done := make(chan cmdtest.Result, 1)
+	go func() { done <- e.Run(args...) }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(hangGuard):
+		t.Fatalf("%v still running after %s", args, hangGuard)
+		return cmdtest.Result{}
+	}
 }
