@@ -132,7 +132,7 @@ func rerun(ctx context.Context, o *Options) error {
 		return err
 	}
 	shared.Announce(f.IOStreams, resp.Run)
-	if err := shared.PrintStarted(f.IOStreams, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
+	if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
 		return err
 	}
 	target := wait.StartedTarget(resp.Run, false, f.Clock.Now())

@@ -32,8 +32,11 @@ func Announce(ios *iostreams.IOStreams, run api.StartedRun) {
 // with -o json or yaml the service's answer (an array for several runs);
 // otherwise a table of short ids and URLs. On a terminal, where Announce
 // has just shown the same ids and URLs on the same screen, the table gives
-// way to the next step instead.
-func PrintStarted(ios *iostreams.IOStreams, out output.Options, quiet, waiting bool, resps []*api.StartRunResponse) error {
+// way to the next step instead, with the flags that chose the service (as
+// the resume hint of a wait carries them), so the line copied reaches the
+// same one.
+func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, resps []*api.StartRunResponse) error {
+	ios := f.IOStreams
 	switch {
 	case quiet:
 		for _, r := range resps {
@@ -51,7 +54,11 @@ func PrintStarted(ios *iostreams.IOStreams, out output.Options, quiet, waiting b
 		for i, r := range resps {
 			ids[i] = termtext.SanitizeLine(r.Run.ShortID)
 		}
-		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", wait.WaitCommand(nil, ids))
+		if f.Globals != nil && f.Globals.Sandbox {
+			fmt.Fprintln(ios.ErrOut, "  the embedded sandbox stops with this command: add --wait to see the verdict")
+			return nil
+		}
+		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", wait.WaitCommand(f.Globals.ServiceArgs(), ids))
 		return nil
 	}
 	t := output.NewTable(ios)

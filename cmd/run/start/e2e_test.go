@@ -68,6 +68,17 @@ func TestStartTTYAndPlainOutput(t *testing.T) {
 	if want := "✓ Started run " + id + " (5 tests): " + url + "\n  wait with: testctl run wait " + id + "\n"; r.Stderr != want || r.Stdout != "" {
 		t.Errorf("terminal:\nstdout %q\nstderr %q\nwant stderr %q", r.Stdout, r.Stderr, want)
 	}
+	// The next step reaches the same service as the start did: the flags
+	// that chose it are carried, the key never.
+	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "--base-url", e.Sandbox.BaseURL, "--api-key", "sandbox-project-key",
+		"run", "start", "--plan", "pln-passing_sandbox", "--no-color").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "\n  wait with: testctl --base-url "+e.Sandbox.BaseURL+" run wait ")
+	if strings.Contains(r.Stderr, "sandbox-project-key") {
+		t.Errorf("the key is on stderr:\n%s", r.Stderr)
+	}
+	// The embedded sandbox ends with the command: nothing to wait for later.
+	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "--sandbox", "run", "start", "--plan", "pln-passing_sandbox", "--no-color").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "\n  the embedded sandbox stops with this command: add --wait to see the verdict\n")
 	// Off a terminal stdout keeps its data, SHORTID<TAB>URL, for scripts.
 	r = e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 0)
 	if !strings.Contains(r.Stdout, "\thttps://") {

@@ -76,7 +76,7 @@ func startRun(ctx context.Context, o *Options) error {
 	if len(resps) == 0 {
 		return &cmdutil.ExitError{Code: startCode}
 	}
-	if err := shared.PrintStarted(ios, out, o.Quiet, o.Wait, resps); err != nil {
+	if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
 		return err
 	}
 	if err := wait.Started(f, client.BaseURL, targets); err != nil || !o.Wait {
