@@ -2,9 +2,11 @@ package api
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/testctl/testctl/pkg/termtext"
@@ -13,10 +15,22 @@ import (
 // maxLoggedBody keeps --debug readable when a page of 100 runs comes back.
 const maxLoggedBody = 4096
 
+// debugMu keeps the blocks of requests in flight at once (the starts of
+// several plans, the pages --all fetches ahead) whole: each block is one
+// write, made under it.
+var debugMu sync.Mutex
+
 func (c *Client) debugf(format string, args ...any) {
-	if c.Debug != nil {
-		fmt.Fprintf(c.Debug, format, args...)
+	c.debugWrite(fmt.Sprintf(format, args...))
+}
+
+func (c *Client) debugWrite(block string) {
+	if c.Debug == nil {
+		return
 	}
+	debugMu.Lock()
+	defer debugMu.Unlock()
+	_, _ = io.WriteString(c.Debug, block)
 }
 
 // redact removes the key wherever it might have been echoed back.
@@ -31,7 +45,8 @@ func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 	if c.Debug == nil {
 		return
 	}
-	c.debugf("> %s %s (attempt %d)\n", req.Method, c.redact(req.URL.String()), attempt)
+	var b strings.Builder
+	fmt.Fprintf(&b, "> %s %s (attempt %d)\n", req.Method, c.redact(req.URL.String()), attempt)
 	names := make([]string, 0, len(req.Header))
 	for name := range req.Header {
 		names = append(names, name)
@@ -42,24 +57,27 @@ func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 		if name == "Authorization" {
 			value = "Bearer [REDACTED]"
 		}
-		c.debugf("> %s: %s\n", name, c.redact(value))
+		fmt.Fprintf(&b, "> %s: %s\n", name, c.redact(value))
 	}
 	if len(body) > 0 {
-		c.debugf("> %s\n", c.redact(clip(body)))
+		fmt.Fprintf(&b, "> %s\n", c.redact(clip(body)))
 	}
+	c.debugWrite(b.String())
 }
 
 func (c *Client) logResponse(resp *http.Response, body []byte, took time.Duration) {
 	if c.Debug == nil {
 		return
 	}
-	c.debugf("< HTTP %d in %s\n", resp.StatusCode, took.Round(time.Millisecond))
+	var b strings.Builder
+	fmt.Fprintf(&b, "< HTTP %d in %s\n", resp.StatusCode, took.Round(time.Millisecond))
 	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		c.debugf("< Retry-After: %s\n", ra)
+		fmt.Fprintf(&b, "< Retry-After: %s\n", ra)
 	}
 	if len(body) > 0 {
-		c.debugf("< %s\n", c.redact(clip(body)))
+		fmt.Fprintf(&b, "< %s\n", c.redact(clip(body)))
 	}
+	c.debugWrite(b.String())
 }
 
 // clip shortens a body and strips terminal controls: the debug log goes to a

@@ -40,6 +40,9 @@ func startRun(ctx context.Context, o *Options) error {
 	// Starts run at once, and a lost answer's notices come from each:
 	// stderr takes one line at a time while they do.
 	restore := lockErrOut(ios)
+	if client.Debug != nil {
+		client.Debug = ios.ErrOut // --debug's blocks take the same lock
+	}
 	rec, err := reconcile.ForCommand(f, client)
 	if err != nil {
 		restore()
