@@ -43,6 +43,9 @@ type Options struct {
 	// rerun of pkg/reconcile (which imports this package), so a lost answer
 	// is adopted rather than doubled; nil sends the request once, directly.
 	Rerun func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
+	// NotStarted are the starts that failed (run start with several
+	// plans), reported after the runs waited for (NotStartedRecord).
+	NotStarted []Record
 }
 
 // flagNames are the flags AddFlags registers.

@@ -37,6 +37,16 @@ type Record struct {
 	// for a run not seen ending by a wait.
 	FinishedAfter   time.Duration
 	AlreadyFinished bool
+	// NotStarted: the start of this plan (or of the test cases) failed for
+	// good, so there is no run; Err says why.
+	NotStarted bool
+}
+
+// NotStartedRecord is a start that failed for good, for the reports of the
+// runs that did start: a JUnit reader or a step summary must not look
+// green, or merely shorter, while the exit code says a start failed.
+func NotStartedRecord(plan Plan, err error) Record {
+	return Record{Plan: plan, NotStarted: true, Err: err, Code: cmdutil.ExitCodeOf(err)}
 }
 
 // Plan is what a run ran, named so that reports match it across builds: a
@@ -142,4 +152,12 @@ func caseOutcome(tc api.RunTestCase) string {
 		return tc.Result
 	}
 	return tc.Status
+}
+
+// startedWhat names what a start was for: "plan NAME", or "the test cases".
+func startedWhat(p Plan) string {
+	if t := p.Title(); t != "" && !p.TestCases {
+		return "plan " + t
+	}
+	return "the test cases"
 }

@@ -26,12 +26,18 @@ type annotation struct {
 // so they show on the workflow run's page: ::error for failed, errored and
 // cancelled ones, ::warning for skipped ones and flaky ones (passed only on
 // a retry; ::error for skipped ones when a SKIPPED run
-// fails because of --fail-on-skipped). GitHub shows only ten of a kind, so at
-// most ten are printed, the most useful first, the last saying how many
-// more are in the step summary.
+// fails because of --fail-on-skipped), and an ::error for a plan that was
+// not started. GitHub shows only ten of a kind, so at most ten errors and ten
+// warnings are printed, the most useful first, the last of a kind saying how
+// many more are in the step summary: warnings never crowd out errors.
 func WriteAnnotations(w io.Writer, recs []Record) {
 	var all []annotation
 	for _, r := range recs {
+		if r.NotStarted {
+			all = append(all, annotation{level: "error", title: "testctl: " + startedWhat(r.Plan) + " was not started",
+				msg: firstLine(r.Err.Error())})
+			continue
+		}
 		if r.Detail == nil {
 			continue
 		}
@@ -64,16 +70,25 @@ func WriteAnnotations(w io.Writer, recs []Record) {
 		all = append(all, flakyAnnotations(r)...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
-	for i, a := range all {
-		if i == MaxAnnotations {
-			break
+	total, shown := map[string]int{}, map[string]int{}
+	for _, a := range all {
+		total[a.level]++
+	}
+	for _, a := range all {
+		n := shown[a.level]
+		if n == MaxAnnotations {
+			continue
 		}
-		if more := len(all) - MaxAnnotations; i == MaxAnnotations-1 && more > 0 {
-			a.msg += fmt.Sprintf("\n\n(%d more test cases did not pass: see the step summary)", more)
+		shown[a.level] = n + 1
+		if more := total[a.level] - MaxAnnotations; n == MaxAnnotations-1 && more > 0 {
+			a.msg += fmt.Sprintf("\n\n(%d more %s: see the step summary)", more, moreOf[a.level])
 		}
 		fmt.Fprintf(w, "::%s title=%s::%s\n", a.level, escapeProperty(a.title), escapeData(a.msg))
 	}
 }
+
+// moreOf names what the annotations of a level left out are.
+var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped or flaky test cases)"}
 
 // flakyAnnotations are a ::warning per test case that passed only on a
 // retry: the step may pass, but the flakiness shows on the run's page.

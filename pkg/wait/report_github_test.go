@@ -72,30 +72,41 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 	}
 }
 
-// GitHub shows ten annotations of a kind: the ten printed are the most
-// useful (failed, errored, skipped), and the tenth says how many more.
-func TestAnnotationsAtMostTenMostUsefulFirst(t *testing.T) {
+// GitHub shows ten annotations of a kind for a step: ten errors (failed
+// first, then errored) and ten warnings (skipped) are printed, so warnings
+// never crowd out errors, and the tenth of each says how many more.
+func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
 	var cases []api.RunTestCase
-	for i := range 5 {
-		cases = append(cases,
-			api.RunTestCase{Name: fmt.Sprintf("skip%d", i), Status: api.StatusCompleted, Result: api.ResultSkipped},
-			api.RunTestCase{Name: fmt.Sprintf("err%d", i), Status: api.StatusError},
-			api.RunTestCase{Name: fmt.Sprintf("fail%d", i), Status: api.StatusCompleted, Result: api.ResultFailed})
+	for i := range 12 {
+		cases = append(cases, api.RunTestCase{Name: fmt.Sprintf("skip%d", i), Status: api.StatusCompleted, Result: api.ResultSkipped})
+		if i < 7 {
+			cases = append(cases, api.RunTestCase{Name: fmt.Sprintf("err%d", i), Status: api.StatusError},
+				api.RunTestCase{Name: fmt.Sprintf("fail%d", i), Status: api.StatusCompleted, Result: api.ResultFailed})
+		}
 	}
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: cases}
 	var buf bytes.Buffer
 	WriteAnnotations(&buf, []Record{{ShortID: "r1", Detail: d, Code: 1}})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != MaxAnnotations {
-		t.Fatalf("%d annotations, want %d:\n%s", len(lines), MaxAnnotations, buf.String())
+	if len(lines) != 2*MaxAnnotations {
+		t.Fatalf("%d annotations, want %d:\n%s", len(lines), 2*MaxAnnotations, buf.String())
 	}
-	for i, want := range []string{"fail0", "fail1", "fail2", "fail3", "fail4", "err0", "err1", "err2", "err3", "err4"} {
-		if !strings.HasPrefix(lines[i], "::error title=testctl run r1%3A "+want+"::") {
-			t.Errorf("annotation %d: %s, want %s", i+1, lines[i], want)
+	want := []string{"fail0", "fail1", "fail2", "fail3", "fail4", "fail5", "fail6", "err0", "err1", "err2"}
+	for i, name := range want {
+		if !strings.HasPrefix(lines[i], "::error title=testctl run r1%3A "+name+"::") {
+			t.Errorf("annotation %d: %s, want the error of %s", i+1, lines[i], name)
 		}
 	}
-	if !strings.HasSuffix(lines[9], "(5 more test cases did not pass: see the step summary)") {
-		t.Errorf("the tenth does not count the rest: %s", lines[9])
+	for i := range MaxAnnotations {
+		if !strings.HasPrefix(lines[MaxAnnotations+i], fmt.Sprintf("::warning title=testctl run r1%%3A skip%d::", i)) {
+			t.Errorf("annotation %d: %s, want the warning of skip%d", MaxAnnotations+i+1, lines[MaxAnnotations+i], i)
+		}
+	}
+	if !strings.HasSuffix(lines[9], "(4 more test cases did not pass: see the step summary)") {
+		t.Errorf("the tenth error does not count the rest: %s", lines[9])
+	}
+	if !strings.HasSuffix(lines[19], "(2 more warnings (skipped or flaky test cases): see the step summary)") {
+		t.Errorf("the tenth warning does not count the rest: %s", lines[19])
 	}
 }
 
@@ -156,4 +167,25 @@ func summaryOf(t *testing.T, recs []Record) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// A plan whose start failed for good has no run: the step summary and the
+// annotations say so, and the outputs, which describe runs, leave it out
+// (with one run started, run_short_id names that run).
+func TestGitHubReportsOfAPlanNotStarted(t *testing.T) {
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	recs := []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d},
+		NotStartedRecord(Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
+	if got := summaryOf(t, recs); !strings.Contains(got, "### ❌ testctl: plan pln-gone\\_1 not started\n\n") {
+		t.Errorf("step summary:\n%s", got)
+	}
+	var b bytes.Buffer
+	WriteAnnotations(&b, recs)
+	if !strings.HasPrefix(b.String(), "::error title=testctl%3A plan pln-gone_1 was not started::") {
+		t.Errorf("annotations:\n%s", b.String())
+	}
+	out := parseGitHubOutput(t, outputsOf(t, recs))
+	if out["run_short_id"] != "r1" || strings.Contains(out["runs_json"], "pln-gone_1") {
+		t.Errorf("outputs: %v", out)
+	}
 }

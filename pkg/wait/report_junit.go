@@ -73,7 +73,9 @@ func buildSuite(r Record) junitSuite {
 	}
 	prop("run_short_id", r.ShortID)
 	prop("run_url", r.URL)
-	prop("run_attempt", strconv.Itoa(max(r.Attempt, 1)))
+	if !r.NotStarted {
+		prop("run_attempt", strconv.Itoa(max(r.Attempt, 1)))
+	}
 	prop("plan_short_id", r.Plan.ShortID)
 	if r.Detail != nil {
 		prop("run_status", r.Detail.Status)
@@ -182,6 +184,8 @@ func runOutcome(r Record, cases []junitCase) *runLevel {
 	}
 	errorf := func(typ, msg string) *runLevel { return &runLevel{outcome: junitOutcome{Type: typ, Message: msg}} }
 	switch {
+	case r.NotStarted:
+		return errorf("NOT_STARTED", xmlText(firstLine(r.Err.Error())))
 	case r.Err != nil:
 		return errorf("NO_VERDICT", xmlText(firstLine(r.Err.Error())))
 	case r.Pending != "" && r.Detail == nil:
@@ -206,13 +210,15 @@ func runOutcome(r Record, cases []junitCase) *runLevel {
 	if len(r.Detail.RunTestCases) == 0 {
 		msg = "the run ended " + status + " with no test cases"
 	}
+	typ := orDefault(xmlText(r.Detail.ResultOrEmpty()), "FAILED")
 	if n := len(r.Flaky()); n > 0 && r.Detail.ResultOrEmpty() == api.ResultPassed {
-		msg = fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%d test cases passed only on a retry)", status, n)
+		// The run PASSED; what fails it is its flakiness.
+		typ, msg = "FLAKY", fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%d test cases passed only on a retry)", status, n)
 	}
 	if r.Detail.ResultOrEmpty() == api.ResultSkipped {
 		msg = "the run ended " + status + ": failing because of --fail-on-skipped"
 	}
-	return &runLevel{failure: true, outcome: junitOutcome{Type: orDefault(xmlText(r.Detail.ResultOrEmpty()), "FAILED"), Message: msg}}
+	return &runLevel{failure: true, outcome: junitOutcome{Type: typ, Message: msg}}
 }
 
 // pendingType says how the wait ended before the run: TIMED_OUT,

@@ -148,11 +148,19 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 	slow := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning,
 		RunTestCases: []api.RunTestCase{{ShortID: "r3-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
 	passed := &api.RunDetail{ShortID: "r5", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	failedOnce := &api.RunDetail{ShortID: "r6", Status: api.StatusCompleted, Result: strp(api.ResultFailed),
+		RunTestCases: []api.RunTestCase{tc("r6-1", "search", api.ResultFailed, "timed out")}}
+	passedOnRetry := &api.RunDetail{ShortID: "r7", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{tc("r7-1", "search", api.ResultPassed, "")}}
 	recs := []Record{
 		{ShortID: "r1", Plan: Plan{TestCases: true}, Detail: emptyFailed, Code: 1},
 		{ShortID: "r2", Plan: Plan{ShortID: "pln-skip_1"}, Detail: skipped, Code: 1},
 		{ShortID: "r3", Detail: slow, Pending: "the wait was interrupted", Code: 143},
 		{ShortID: "r4", Pending: "the wait timed out", Code: 7},
+		// --fail-on-flaky: the run PASSED, its flakiness fails it.
+		{ShortID: "r7", Plan: Plan{ShortID: "pln-flaky_1"}, Detail: passedOnRetry, Code: 1, RetryLimit: 1,
+			Earlier: []Attempt{{ShortID: "r6", Detail: failedOnce}}},
+		NotStartedRecord(Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"}),
 		{ShortID: "r5", Detail: passed},
 	}
 	var b bytes.Buffer
@@ -168,6 +176,8 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 		{"pln-skip_1", "failure", "SKIPPED", "the run ended COMPLETED · SKIPPED: failing because of --fail-on-skipped"},
 		{"testctl", "error", "TERMINATED", "still RUNNING when the wait was interrupted"},
 		{"testctl", "error", "TIMED_OUT", "no answer before the wait timed out"},
+		{"pln-flaky_1", "failure", "FLAKY", "the run ended COMPLETED · PASSED: failing because of --fail-on-flaky (1 test cases passed only on a retry)"},
+		{"pln-gone_1", "error", "NOT_STARTED", ""},
 	} {
 		s := doc.Suites[i]
 		last := s.Cases[len(s.Cases)-1]
@@ -175,11 +185,17 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 		if want.kind == "failure" {
 			got = last.Failure
 		}
+		if want.typ == "NOT_STARTED" && got != nil && strings.Contains(got.Message, "not found") {
+			want.msg = got.Message // the start's error, as the service said it
+		}
 		if s.Name != want.suite || last.Name != runCaseName || got == nil || got.Type != want.typ || got.Message != want.msg {
 			t.Errorf("run %d: suite %q, last case %+v; want %s %s %q", i+1, s.Name, last, want.kind, want.typ, want.msg)
 		}
 	}
-	if s := doc.Suites[4]; len(s.Cases) != 0 || s.Failures+s.Errors != 0 {
+	if s := doc.Suites[5]; len(s.Cases) != 1 || hasProperty(s, "run_attempt", "1") || !hasProperty(s, "plan_short_id", "pln-gone_1") {
+		t.Errorf("a plan not started: one test case, its plan, no attempt: %+v", s)
+	}
+	if s := doc.Suites[6]; len(s.Cases) != 0 || s.Failures+s.Errors != 0 {
 		t.Errorf("a passed run got a run-level element: %+v", s)
 	}
 }

@@ -32,6 +32,9 @@ func WriteOutputs(w io.Writer, recs []Record) error {
 	var ids, urls, statuses, results []string
 	all := []runOut{}
 	for _, r := range recs {
+		if r.NotStarted {
+			continue // no run: the exit code and the other reports say so
+		}
 		o := runOut{ShortID: r.ShortID, URL: r.URL}
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Detail.ResultOrEmpty()

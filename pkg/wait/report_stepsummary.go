@@ -15,6 +15,10 @@ import (
 func WriteStepSummary(w io.Writer, recs []Record) error {
 	var b strings.Builder
 	for _, r := range recs {
+		if r.NotStarted {
+			fmt.Fprintf(&b, "### ❌ testctl: %s not started\n\n%s\n\n", mdText(startedWhat(r.Plan)), mdText(firstLine(r.Err.Error())))
+			continue
+		}
 		fmt.Fprintf(&b, "### %s testctl run `%s`: %s\n\n", runEmoji(r), mdText(r.ShortID), mdText(runHeadline(r)))
 		var facts []string
 		if link := mdLink("Open the run", r.URL); link != "" {

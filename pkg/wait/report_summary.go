@@ -23,6 +23,9 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, recs []Record) {
 		fmt.Fprintln(w)
 		id := termtext.SanitizeLine(r.ShortID)
 		switch {
+		case r.NotStarted:
+			fmt.Fprintf(w, "%s %s: not started: %s\n", st.FailureIcon(), startedWhat(r.Plan), termtext.Sanitize(firstLine(r.Err.Error())))
+			continue
 		case r.Detail == nil && r.Pending != "":
 			seen := "no answer"
 			if r.NotFoundYet {

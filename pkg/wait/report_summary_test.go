@@ -46,3 +46,14 @@ func TestSummaryWrapsReasonsAtWords(t *testing.T) {
 		}
 	}
 }
+
+// A plan whose start failed is in the summary, with why, under the runs.
+func TestSummaryNamesAPlanNotStarted(t *testing.T) {
+	recs := []wait.Record{wait.NotStartedRecord(wait.Plan{ShortID: "pln-gone_1"},
+		&api.HTTPError{Method: "POST", Path: "/v1/run", StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
+	var b strings.Builder
+	wait.WriteSummary(&b, plainStyles(), 0, recs)
+	if !strings.Contains(b.String(), "plan pln-gone_1: not started: POST /v1/run: HTTP 404") {
+		t.Errorf("summary:\n%s", b.String())
+	}
+}

@@ -31,7 +31,7 @@ const liveTick = time.Second
 // nil when every run passed.
 func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarget) error {
 	targets = uniqueTargets(targets)
-	if len(targets) == 0 {
+	if len(targets) == 0 && len(o.NotStarted) == 0 {
 		return cmdutil.FlagErrorf("no run to wait for: give at least one run short id")
 	}
 	if err := o.Validate(); err != nil {
@@ -65,7 +65,7 @@ func Runs(ctx context.Context, f *cmdutil.Factory, o Options, targets []RunTarge
 	if err != nil {
 		return err
 	}
-	recs := records(states, end, cmdutil.InterruptCode(ctx))
+	recs := append(records(states, end, cmdutil.InterruptCode(ctx)), o.NotStarted...)
 	if o.FailOnFlaky {
 		failFlaky(recs)
 	}

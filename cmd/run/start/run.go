@@ -76,21 +76,25 @@ func startRun(ctx context.Context, o *Options) error {
 		resps = append(resps, s.resp)
 		targets = append(targets, wait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()))
 	}
-	if len(resps) == 0 {
-		return &cmdutil.ExitError{Code: startCode}
+	if len(resps) > 0 {
+		if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
+			return err
+		}
+		if err := wait.Started(f, client.BaseURL, targets); err != nil {
+			return withStartFailure(err, startCode)
+		}
 	}
-	if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
-		return err
+	if !o.Wait {
+		return withStartFailure(nil, startCode)
 	}
-	if err := wait.Started(f, client.BaseURL, targets); err != nil || !o.Wait {
-		return withStartFailure(err, startCode)
-	}
-	err = shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets)
-	// Said again under the summary, where a CI log is read.
+	// The starts that failed are reported with the runs (the summary,
+	// JUnit, the step summary), where a CI log or dashboard is read, even
+	// when no run started at all.
 	for _, s := range failed {
-		fmt.Fprintln(ios.ErrOut, startFailureLine(s))
+		o.WaitOptions.NotStarted = append(o.WaitOptions.NotStarted, wait.NotStartedRecord(
+			wait.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
 	}
-	return withStartFailure(err, startCode)
+	return withStartFailure(shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets), startCode)
 }
 
 // dryRun prints the request(s) that would be sent.

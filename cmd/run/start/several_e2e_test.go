@@ -101,12 +101,22 @@ func TestAFailedStartAmongSeveralStillReportsTheOthers(t *testing.T) {
 		t.Fatalf("runs started %q\n%s", ids, r.Stderr)
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "error: plan pln-missing_sandbox was not started", "Run "+ids[0]+": COMPLETED · FAILED")
-	// The error is said again under the summary, where a CI log is read.
-	if strings.LastIndex(r.Stderr, "was not started") < strings.Index(r.Stderr, "Run "+ids[0]+": COMPLETED") {
-		t.Errorf("the failed start is not repeated after the summary:\n%s", r.Stderr)
+	// The summary, where a CI log is read, names it under the runs.
+	if strings.LastIndex(r.Stderr, "plan pln-missing_sandbox: not started: POST /v1/run: HTTP 404") < strings.Index(r.Stderr, "Run "+ids[0]+": COMPLETED") {
+		t.Errorf("the failed start is not in the summary:\n%s", r.Stderr)
 	}
-	if data, err := os.ReadFile(junit); err != nil || !strings.Contains(string(data), ids[0]) {
-		t.Errorf("JUnit: %v\n%s", err, data)
+	// So does the JUnit file: a suite of its own whose error says why, so a
+	// dashboard that reads only JUnit does not show one plan fewer, green.
+	data, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(data), ids[0]) {
+		t.Fatalf("JUnit: %v\n%s", err, data)
+	}
+	cmdtest.Contains(t, "JUnit", string(data), `<testsuite name="pln-missing_sandbox" tests="1" failures="0" errors="1"`,
+		`<error message="POST /v1/run: HTTP 404 Not Found: test plan pln-missing_sandbox not found in project proj-demo_sandbox" type="NOT_STARTED">`)
+	// With no plan started at all, the reports are still written.
+	r = e.Run("run", "start", "--plan", "pln-missing_sandbox", "--plan", "pln-gone_sandbox", "--wait", "--junit", junit).Expect(t, 5)
+	if data, err := os.ReadFile(junit); err != nil || strings.Count(string(data), `type="NOT_STARTED"`) != 2 {
+		t.Errorf("JUnit of two plans not started: %v\n%s", err, data)
 	}
 	// Without --wait: the started run is printed, the exit code is the start's.
 	r = e.Run("run", "start", "--plan", "pln-missing_sandbox", "--plan", sandbox.PlanPassing, "-q").Expect(t, 5)
