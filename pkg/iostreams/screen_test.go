@@ -10,8 +10,8 @@ import (
 // screen is a small model of a vt100-like terminal, enough to see what a
 // byte stream leaves on screen: printable text with autowrap at the last
 // column, CR, LF, backspace, and the CSI sequences a redraw uses (erase in
-// line K, cursor up A, previous line F, column G). Other sequences are
-// skipped.
+// line K, erase in display J (to its end), cursor up A, previous line F,
+// column G). Other sequences are skipped.
 type screen struct {
 	width      int
 	rows       [][]rune
@@ -119,6 +119,14 @@ func (s *screen) control(final rune, params string) {
 		}
 		for i := from; i < to && i < s.width; i++ {
 			l[i] = ' '
+		}
+	case 'J': // from the cursor to the end of the screen
+		l := s.line()
+		for i := s.col; i < s.width; i++ {
+			l[i] = ' '
+		}
+		if s.row+1 < len(s.rows) {
+			s.rows = s.rows[:s.row+1]
 		}
 	case 'A':
 		s.row = max(s.row-n, 0)

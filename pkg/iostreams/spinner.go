@@ -107,3 +107,10 @@ func fitLine(s string, width int) string {
 	}
 	return cut
 }
+
+// SpinnerFrame is frame i of the spinner's animation, for views that draw
+// their own lines (Block) and should look like the spinner.
+func SpinnerFrame(i int) string {
+	frames := spinner.CharSets[11]
+	return frames[i%len(frames)]
+}

@@ -19,7 +19,9 @@
 //     command's reconciled rerun).
 //  3. The views, on stderr. view.go: the interface and one line per change
 //     (off a terminal), with view_heartbeat.go's progress line after a
-//     silence of --heartbeat; view_live.go: the spinner line on a terminal;
+//     silence of --heartbeat; view_live.go: the spinner line on a terminal,
+//     or for several runs view_block.go's block of a line per run, redrawn
+//     in place (iostreams.Block);
 //     view_format.go: counts, statuses and elapsed times in words.
 //  4. The reports. record.go: Record, a run once the wait has ended;
 //     record_attempts.go: its attempts under --retry-failed, the latest run

@@ -33,7 +33,11 @@ func newProgressView(ios *iostreams.IOStreams, debug bool, runs int, pulse heart
 	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true}
 	if ios.ErrColorEnabled() && !debug {
 		p.prefixRuns = runs > 1
-		return &liveView{ios: ios, lf: p}
+		v := &liveView{ios: ios, lf: p}
+		if runs > 1 {
+			v.block = ios.NewBlock()
+		}
+		return v
 	}
 	return &plainView{w: ios.ErrOut, lf: p, pulse: pulse}
 }

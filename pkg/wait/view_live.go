@@ -11,16 +11,22 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
-// liveView keeps a spinner line with the elapsed time and the counts. Lines
-// are printed with the spinner stopped, so they never interleave with a
-// redraw.
+// liveView keeps a spinner line with the elapsed time and the counts, or,
+// for several runs, a block of a line per run redrawn in place. Lines are
+// printed above either, never interleaved with a redraw.
 type liveView struct {
-	ios *iostreams.IOStreams
-	lf  lineFormat
-	msg string
+	ios   *iostreams.IOStreams
+	lf    lineFormat
+	msg   string
+	block *iostreams.Block // several runs; nil for one
+	frame int
 }
 
 func (v *liveView) println(line string) {
+	if v.block != nil {
+		v.block.Println(line)
+		return
+	}
 	v.ios.StopSpinner()
 	fmt.Fprintln(v.ios.ErrOut, line)
 	if v.msg != "" {
@@ -42,45 +48,40 @@ func (v *liveView) retrying(s *runState, elapsed time.Duration, err error) {
 }
 
 func (v *liveView) refresh(states []*runState, elapsed time.Duration) {
-	v.msg = liveMessage(states, elapsed)
+	if v.block != nil {
+		v.block.Draw(blockLines(states, elapsed, v.frame))
+		v.frame++
+		return
+	}
+	if len(states) != 1 || states[0].poll.Done() {
+		return // the run has ended: the summary follows
+	}
+	v.msg = liveMessage(states[0], elapsed)
 	v.ios.StartSpinner(v.msg) // starts it, or only changes the message
 }
 
 func (v *liveView) stop() {
+	if v.block != nil {
+		v.block.Clear()
+		return
+	}
 	v.msg = ""
 	v.ios.StopSpinner()
 }
 
-// liveMessage is the spinner's line: "run abc123 RUNNING 00:42 · 3 passed ·
-// 1 failed · 2 running", or one segment per unfinished run.
-func liveMessage(states []*runState, elapsed time.Duration) string {
-	var segs []string
-	for _, s := range states {
-		if s.poll.Done() {
-			continue
-		}
-		seg := "run " + s.target.ShortID
-		switch {
-		case s.detail == nil && s.notFound:
-			seg += " not found yet"
-		case s.detail == nil:
-			seg += " waiting for the first answer"
-		default:
-			seg += " " + s.detail.Status + " · " + countCases(s.detail.RunTestCases).String()
-		}
-		if s.poll.failures > 0 && s.retryWhy != "" {
-			seg += " · " + s.retryWhy + " for " + formatElapsed(elapsed-s.retryingSince) + ", retrying"
-		}
-		segs = append(segs, seg)
+// liveMessage is the spinner's line of a wait on one run: "run abc123
+// RUNNING 00:42 · 3 passed · 1 failed · 2 running" (several runs get a
+// block, a line each: blockLines).
+func liveMessage(s *runState, elapsed time.Duration) string {
+	head, rest, _ := strings.Cut(runLineState(s, elapsed, ""), " · ")
+	return strings.TrimSpace(head) + withRest(rest)
+}
+
+func withRest(rest string) string {
+	if rest == "" {
+		return ""
 	}
-	if len(segs) == 1 {
-		head, rest, _ := strings.Cut(segs[0], " · ")
-		if rest == "" {
-			return head + " " + formatElapsed(elapsed)
-		}
-		return head + " " + formatElapsed(elapsed) + " · " + rest
-	}
-	return formatElapsed(elapsed) + " " + strings.Join(segs, "; ")
+	return " · " + rest
 }
 
 // retryReason names a transient failure in a few words, for the live line.

@@ -25,11 +25,11 @@ func TestLiveMessageFoldsRetries(t *testing.T) {
 		v := &liveView{}
 		v.retrying(s, 10*time.Second, tt.err)
 		s.poll.failures = 2
-		if got := liveMessage([]*runState{s}, 50*time.Second); got != tt.want {
+		if got := liveMessage(s, 50*time.Second); got != tt.want {
 			t.Errorf("during the streak\n got %q\nwant %q", got, tt.want)
 		}
 		s.poll.failures = 0
-		if got, want := liveMessage([]*runState{s}, 55*time.Second), "run abc123 RUNNING 00:55 · 1 running"; got != want {
+		if got, want := liveMessage(s, 55*time.Second), "run abc123 RUNNING 00:55 · 1 running"; got != want {
 			t.Errorf("after the streak\n got %q\nwant %q", got, want)
 		}
 	}

@@ -30,7 +30,8 @@ func NewCmdWait(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 exit with the verdict, so a CI step can gate on it.
 
 Progress goes to stderr: on a terminal a live line with the elapsed time and
-the test cases by status, each test case printed as it finishes; elsewhere one
+the test cases by status (a line per run when there are several, each showing
+its verdict once it ends), each test case printed as it finishes; elsewhere one
 line per change of state (a run status, a test case finishing), never one per
 poll, and after --heartbeat (default 5m; 0 off) without any output a progress
 line ("run r0a1b2 still RUNNING after 15:00: 3 of 7 done"), so a CI watchdog

@@ -1,0 +1,77 @@
+package iostreams
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Block is a group of lines redrawn in place on a terminal's stderr: the
+// live view of a wait on several runs, a line per run. Each draw erases the
+// one before (cursor up to the block's first line, erase to the end of the
+// screen), and every line is cut to the width, so none wraps: a wrapped
+// line would leave fragments the next draw cannot reach, or make it erase
+// the lines above. Lines are sanitised: they quote the service.
+type Block struct {
+	w     io.Writer
+	width func() int
+	mu    sync.Mutex
+	lines []string // as last drawn
+}
+
+// NewBlock starts an empty block at the cursor, on stderr.
+func (s *IOStreams) NewBlock() *Block {
+	return &Block{w: s.ErrOut, width: s.ErrTerminalWidth}
+}
+
+// Draw replaces the block's lines.
+func (b *Block) Draw(lines []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out strings.Builder
+	b.erase(&out)
+	b.lines = b.lines[:0]
+	// One column stays free: at the last one, terminals wrap on the next
+	// character.
+	width := b.width() - 1
+	for _, l := range lines {
+		l = fitLine(termtext.SanitizeLine(l), width)
+		b.lines = append(b.lines, l)
+		out.WriteString(l + "\n")
+	}
+	_, _ = io.WriteString(b.w, out.String())
+}
+
+// Println prints line above the block, which is drawn again below it.
+func (b *Block) Println(line string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out strings.Builder
+	b.erase(&out)
+	out.WriteString(line + "\n")
+	for _, l := range b.lines {
+		out.WriteString(l + "\n")
+	}
+	_, _ = io.WriteString(b.w, out.String())
+}
+
+// Clear erases the block and leaves the cursor where it began.
+func (b *Block) Clear() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out strings.Builder
+	b.erase(&out)
+	b.lines = nil
+	_, _ = io.WriteString(b.w, out.String())
+}
+
+// erase moves to the block's first line and erases to the end of the
+// screen; b.mu must be held.
+func (b *Block) erase(out *strings.Builder) {
+	if n := len(b.lines); n > 0 {
+		fmt.Fprintf(out, "\x1b[%dF\x1b[J", n)
+	}
+}
