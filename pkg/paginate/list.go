@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 )
@@ -70,7 +71,11 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if r.err != nil {
 			return r.err
 		}
-		if err := lw.Add(dropSeen(r.page.Items, previous, l.ID)...); err != nil {
+		fresh := dropSeen(r.page.Items, previous, l.ID)
+		if len(fresh) == 0 && len(r.page.Items) > 0 {
+			return repeatedPage(l.Noun)
+		}
+		if err := lw.Add(fresh...); err != nil {
 			return err
 		}
 		previous = ids(r.page.Items, l.ID)
@@ -126,4 +131,13 @@ func ids[T any](items []T, id func(T) string) map[string]bool {
 		m[id(it)] = true
 	}
 	return m
+}
+
+// repeatedPage is a page that holds only the records of the page before:
+// the service, or a cache in front of it, ignores the offset. Paging on
+// would fetch the same page until the total and end as if the list were
+// complete; the document is left unterminated, as after any error.
+func repeatedPage(noun string) error {
+	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+		"the service answered the next page of %s with the page before (does a proxy or cache ignore the offset?): stopping rather than paging forever", noun)}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 )
@@ -233,4 +234,31 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%+v: %v %+v, want %+v", tt.in, err, got, tt.want)
 		}
 	}
+}
+
+// A service (or a cache in front of it) that ignores the offset answers
+// every page with the first: --all stops at the first repeat with exit 6,
+// the document left open, instead of fetching the same page up to the
+// total and ending as if the list were whole.
+func TestAllStopsWhenAPageRepeatsThePageBefore(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	fetch := func(_ context.Context, limit, _ int) (*Page[rec], error) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		return &Page[rec]{Items: recs(0, limit), Total: 10_000}, nil
+	}
+	ios, _, out, _ := iostreams.Test()
+	err := testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 10, All: true})
+	if cmdutil.ExitCodeOf(err) != cmdutil.ExitService || !strings.Contains(err.Error(), "ignore the offset") {
+		t.Errorf("err %v (exit %d), want exit 6 naming the repeated page", err, cmdutil.ExitCodeOf(err))
+	}
+	if json.Valid(out.Bytes()) || strings.Count(out.String(), `"id"`) != 10 {
+		t.Errorf("stdout:\n%s", out)
+	}
+	if mu.Lock(); asked > 8 { // the pages in flight when it stopped
+		t.Errorf("%d requests: it went on paging", asked)
+	}
+	mu.Unlock()
 }
