@@ -337,6 +337,11 @@ type NetworkEntry struct {
 	ErrorText          string   `json:"errorText,omitempty"`
 	CrossOriginInfo    string   `json:"crossOriginInfo,omitempty"`
 	CustomExtraHeaders []string `json:"customExtraHeaders,omitempty"`
+	// RelativeTimestampMs is when the request started, in milliseconds
+	// since the test case's first captured entry. The published API gives
+	// network entries no time; read it when the service sends it, and
+	// expect it absent.
+	RelativeTimestampMs *int64 `json:"relativeTimestampMs,omitempty"`
 }
 
 // ConsoleEntry is one browser console message.
@@ -363,6 +368,8 @@ type APICallEntry struct {
 	ResponseBody          string            `json:"responseBody,omitempty"`
 	ResponseBodyTruncated bool              `json:"responseBodyTruncated,omitempty"`
 	ErrorMessage          string            `json:"errorMessage,omitempty"`
+	// RelativeTimestampMs: as NetworkEntry's, optional.
+	RelativeTimestampMs *int64 `json:"relativeTimestampMs,omitempty"`
 }
 
 // ErrorBody is the service's error shape; the legacy address used statusText.

@@ -1,0 +1,38 @@
+// Package evidence gathers what the service captured while a test case that
+// did not pass ran — its failed network requests, console errors and
+// warnings, failed API calls and the run's detected issues that name it — so
+// that the reports can show why it failed where the CI user already looks.
+// Gathering never decides a verdict and never changes an exit code.
+package evidence
+
+import "github.com/testctl/testctl/pkg/api"
+
+// Target is one test case whose evidence is wanted.
+type Target struct {
+	RunShortID  string // the run the telemetry belongs to (a flaky case's failed attempt)
+	CaseShortID string // the run test case short id whose logs are read
+	Name        string
+	Plan        string // the plan's title, for the commands and headings
+}
+
+// Case is the evidence of one test case.
+type Case struct {
+	Target
+	Network  Part[api.NetworkEntry]
+	Console  Part[api.ConsoleEntry]
+	APICalls Part[api.APICallEntry]
+	// Issues are the run's detected issues that name this test case.
+	Issues Part[api.Issue]
+}
+
+// Part is one kind of evidence as read from the service.
+type Part[T any] struct {
+	Entries []T
+	// Total is how many entries matched on the service (totalMatched);
+	// More: the service's cap cut the list (hasMore).
+	Total int
+	More  bool
+	// Unavailable says why this part could not be read ("HTTP 500",
+	// "timed out"); "" when it was read (or not asked for).
+	Unavailable string
+}
