@@ -113,6 +113,10 @@ type RunDetail struct {
 	Result       *string       `json:"result"`
 	RunTestCases []RunTestCase `json:"runTestCases"`
 	Issues       []Issue       `json:"issues,omitempty"`
+	// TestPlan and URL are not in the published run detail: read when the
+	// service sends them, to name a run's reports after its plan.
+	TestPlan *TestPlan `json:"testPlan,omitempty"`
+	URL      string    `json:"url,omitempty"`
 }
 
 // ResultOrEmpty returns the run's result, or "" while it has none.

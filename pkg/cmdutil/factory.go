@@ -59,3 +59,16 @@ func (f *Factory) ConfigAndOutput() (*config.Config, output.Options, error) {
 	out, err := f.Output()
 	return cfg, out, err
 }
+
+// BaseURL is the configured service address, for checks that depend on
+// where the service is (a loopback service may be polled faster).
+func (f *Factory) BaseURL() (string, error) {
+	if f.Config == nil {
+		return "", nil
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return "", err
+	}
+	return cfg.Get(config.KeyBaseURL), nil
+}

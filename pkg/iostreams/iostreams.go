@@ -61,7 +61,7 @@ func System() *IOStreams {
 	return &IOStreams{
 		In:         os.Stdin,
 		Out:        os.Stdout,
-		ErrOut:     os.Stderr,
+		ErrOut:     newLockedWriter(os.Stderr),
 		noColorEnv: noColor,
 	}
 }
@@ -73,7 +73,7 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 	return &IOStreams{
 		In:        in,
 		Out:       out,
-		ErrOut:    errOut,
+		ErrOut:    newLockedWriter(errOut),
 		stdinTTY:  ttyNo,
 		stdoutTTY: ttyNo,
 		stderrTTY: ttyNo,
@@ -81,6 +81,32 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 }
 
 type fder interface{ Fd() uintptr }
+
+// lockedWriter makes every write to stderr whole and one at a time:
+// several goroutines write there (concurrent starts and their notices,
+// --debug's blocks, the live view), and a line must never be cut into
+// another. It keeps the file's descriptor, so that stderr is still known
+// for the terminal it is.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func newLockedWriter(w io.Writer) *lockedWriter { return &lockedWriter{w: w} }
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Fd is the descriptor of the file written to, when it is one.
+func (l *lockedWriter) Fd() uintptr {
+	if f, ok := l.w.(fder); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
+}
 
 func isTerminal(v any) bool {
 	f, ok := v.(fder)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/lazyregexp"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/runwait"
 )
 
 // Test case filters of get run (the service's testCases query member).
@@ -98,5 +98,5 @@ func validate(o *Options, changed func(string) bool) error {
 	case o.Legacy && o.JUnitFile != "":
 		return cmdutil.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
 	}
-	return wait.ValidateJUnitPath(o.JUnitFile)
+	return runwait.ValidateJUnitPath(o.JUnitFile)
 }

@@ -7,8 +7,10 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func getRun(ctx context.Context, o *Options) error {
@@ -24,7 +26,7 @@ func getRun(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := wait.CheckRunDetail(d, o.ShortID); err != nil {
+	if err := runwait.CheckRunDetail(d, o.ShortID); err != nil {
 		return err
 	}
 	if d.ShortID == "" {
@@ -32,7 +34,7 @@ func getRun(ctx context.Context, o *Options) error {
 	}
 	ios := f.IOStreams
 	if o.JUnitFile != "" {
-		if err := wait.WriteJUnitFile(o.JUnitFile, wait.RecordsFromDetails([]*api.RunDetail{d}, nil, false)); err != nil {
+		if err := report.WriteJUnitFile(o.JUnitFile, verdict.Decide([]verdict.Record{{ShortID: d.ShortID, Detail: d}}, verdict.Options{}), nil); err != nil {
 			return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("writing the JUnit report: %w", err)}
 		}
 		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))

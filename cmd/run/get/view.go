@@ -7,8 +7,8 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/wait"
 )
 
 // view prints a run for people: a status line, then tables. Messages about
@@ -34,7 +34,7 @@ func (v view) printRun(shortID, status string, result *string, cases []api.RunTe
 		return nil
 	}
 	fmt.Fprintln(v.ios.Out)
-	return wait.WriteCaseTable(v.ios, false, wait.RunCases{RunShortID: shortID, Cases: cases})
+	return report.WriteCaseTable(v.ios, false, report.RunCases{RunShortID: shortID, Cases: cases})
 }
 
 func (v view) printIssues(issues []api.Issue) error {

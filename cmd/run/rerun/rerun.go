@@ -12,7 +12,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/reconcile"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/runwait"
 )
 
 // Options are the inputs of `run rerun`.
@@ -26,7 +26,7 @@ type Options struct {
 	DryRun      bool
 	Quiet       bool
 	Wait        bool
-	WaitOptions wait.Options
+	WaitOptions runwait.Options
 }
 
 // NewCmdRerun builds `run rerun SHORTID`.
@@ -78,7 +78,7 @@ with its code.`,
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the request (method, URL, JSON body) instead of sending it")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the new run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the new run's verdict, as 'testctl run wait' does, and exit with its code")
-	wait.AddFlags(fs, &opts.WaitOptions)
+	runwait.AddFlags(fs, &opts.WaitOptions)
 	return cmd
 }
 
@@ -101,7 +101,11 @@ func validate(o *Options, changed func(string) bool) error {
 	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	return o.WaitOptions.ValidateWith(o.Factory, o.Wait, changed)
+	baseURL, err := o.Factory.BaseURL()
+	if err != nil {
+		return err
+	}
+	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
 }
 
 func rerun(ctx context.Context, o *Options) error {
@@ -135,9 +139,9 @@ func rerun(ctx context.Context, o *Options) error {
 	if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
 		return err
 	}
-	target := wait.StartedTarget(resp.Run, false, f.Clock.Now())
-	if err := wait.Started(f, client.BaseURL, []wait.RunTarget{target}); err != nil || !o.Wait {
+	target := runwait.StartedTarget(resp.Run, false, f.Clock.Now())
+	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil || !o.Wait {
 		return err
 	}
-	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []wait.RunTarget{target})
+	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
 }

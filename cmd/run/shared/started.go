@@ -6,7 +6,6 @@ package shared
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -15,8 +14,10 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Announce tells stderr that a run exists, with its short id and URL, as
@@ -58,7 +59,7 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 			fmt.Fprintln(ios.ErrOut, "  the embedded sandbox stops with this command: add --wait to see the verdict")
 			return nil
 		}
-		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", wait.WaitCommand(f.Globals.ServiceArgs(), ids))
+		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", report.WaitCommand(f.Globals.ServiceArgs(), ids))
 		return nil
 	}
 	t := output.NewTable(ios)
@@ -73,31 +74,38 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 // WaitStarted waits for runs just started, as `run wait` does. With -q
 // stdout keeps only the short ids already printed: the verdict is the exit
 // code, and progress and the summary still go to stderr.
-func WaitStarted(ctx context.Context, f *cmdutil.Factory, o wait.Options, quiet bool, targets []wait.RunTarget) error {
-	if quiet {
-		ios := f.IOStreams
-		saved := ios.Out
-		ios.Out = io.Discard
-		defer func() { ios.Out = saved }()
+func WaitStarted(ctx context.Context, f *cmdutil.Factory, o runwait.Options, quiet bool, targets []runwait.RunTarget, notStarted ...verdict.Record) error {
+	d, err := WaitDeps(f)
+	if err != nil {
+		return err
 	}
-	return wait.Runs(ctx, f, ReconciledReruns(f, o), targets)
+	d.NoData = quiet
+	return runwait.Runs(ctx, d, o, targets, notStarted...)
 }
 
-// ReconciledReruns makes the reruns of --retry-failed reconcile a lost
-// answer as `run rerun` does: the run it created is adopted, never doubled.
-func ReconciledReruns(f *cmdutil.Factory, o wait.Options) wait.Options {
-	o.Rerun = func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
-		client, err := f.APIClient()
-		if err != nil {
-			return nil, err
-		}
-		rec, err := reconcile.ForCommand(f, client)
-		if err != nil {
-			return nil, err
-		}
-		return reconcile.Rerun(ctx, rec, client, shortID, req)
+// WaitDeps is what a wait takes from the factory: the streams, the client
+// and its clock, the output format, the flags that chose the service (for
+// the resume hint), and the reruns of --retry-failed, reconciled as `run
+// rerun` does so that a rerun whose answer was lost is adopted, never
+// doubled.
+func WaitDeps(f *cmdutil.Factory) (runwait.Deps, error) {
+	out, client, err := f.OutputAndClient()
+	if err != nil {
+		return runwait.Deps{}, err
 	}
-	return o
+	rec, err := reconcile.ForCommand(f, client)
+	if err != nil {
+		return runwait.Deps{}, err
+	}
+	d := runwait.Deps{IO: f.IOStreams, Client: client, Clock: f.Clock, Getenv: f.Getenv, Output: out,
+		Debug: (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1",
+		Rerun: func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
+			return reconcile.Rerun(ctx, rec, client, shortID, req)
+		}}
+	if f.Globals != nil {
+		d.Resume.Args, d.Resume.Sandbox = f.Globals.ServiceArgs(), f.Globals.Sandbox
+	}
+	return d, nil
 }
 
 // PrintDryRun prints the POSTs that would be sent to path, one per body, as

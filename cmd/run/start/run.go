@@ -10,8 +10,9 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
+	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func startRun(ctx context.Context, o *Options) error {
@@ -37,15 +38,8 @@ func startRun(ctx context.Context, o *Options) error {
 		return err
 	}
 	several := len(reqs) > 1
-	// Starts run at once, and a lost answer's notices come from each:
-	// stderr takes one line at a time while they do.
-	restore := lockErrOut(ios)
-	if client.Debug != nil {
-		client.Debug = ios.ErrOut // --debug's blocks take the same lock
-	}
 	rec, err := reconcile.ForCommand(f, client)
 	if err != nil {
-		restore()
 		return err
 	}
 	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
@@ -59,12 +53,11 @@ func startRun(ctx context.Context, o *Options) error {
 			fmt.Fprintln(ios.ErrOut, startFailureLine(s))
 		}
 	})
-	restore()
 	if !several && results[0].err != nil {
 		return results[0].err
 	}
 	var resps []*api.StartRunResponse
-	var targets []wait.RunTarget
+	var targets []runwait.RunTarget
 	var failed []started
 	startCode := 0
 	for _, s := range results {
@@ -74,27 +67,28 @@ func startRun(ctx context.Context, o *Options) error {
 			continue
 		}
 		resps = append(resps, s.resp)
-		targets = append(targets, wait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()))
+		targets = append(targets, runwait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()))
 	}
 	if len(resps) > 0 {
 		if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
 			return err
 		}
-		if err := wait.Started(f, client.BaseURL, targets); err != nil {
+		if err := runwait.Started(ios.ErrOut, f.Getenv, client.BaseURL, targets, o.Wait); err != nil {
 			return withStartFailure(err, startCode)
 		}
 	}
 	if !o.Wait {
 		return withStartFailure(nil, startCode)
 	}
-	// The starts that failed are reported with the runs (the summary,
-	// JUnit, the step summary), where a CI log or dashboard is read, even
-	// when no run started at all.
+	// The starts that failed are part of the verdict and reported with
+	// the runs (the summary, JUnit, the step summary), where a CI log or
+	// dashboard is read, even when no run started at all.
+	var notStarted []verdict.Record
 	for _, s := range failed {
-		o.WaitOptions.NotStarted = append(o.WaitOptions.NotStarted, wait.NotStartedRecord(
-			wait.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
+		notStarted = append(notStarted, verdict.NotStartedRecord(
+			verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
 	}
-	return withStartFailure(shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets), startCode)
+	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
 }
 
 // dryRun prints the request(s) that would be sent.

@@ -3,12 +3,10 @@ package start
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -89,23 +87,4 @@ func withStartFailure(err error, startCode int) error {
 // startFailureLine is the error line of a start that failed for good.
 func startFailureLine(s started) string {
 	return fmt.Sprintf("error: %s was not started: %s", describeStart(s.req), termtext.Sanitize(s.err.Error()))
-}
-
-// lockErrOut makes every write to ios.ErrOut one at a time until the
-// returned function puts the stream back.
-func lockErrOut(ios *iostreams.IOStreams) (restore func()) {
-	saved := ios.ErrOut
-	ios.ErrOut = &lockedWriter{w: saved}
-	return func() { ios.ErrOut = saved }
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/runwait"
 )
 
 // Options are the inputs of `run start`, as parsed from the command line.
@@ -33,7 +33,7 @@ type Options struct {
 	DryRun      bool
 	Quiet       bool
 	Wait        bool
-	WaitOptions wait.Options
+	WaitOptions runwait.Options
 
 	// Git runs git for --codehost outside CI; nil means the real git.
 	Git codehost.GitFunc
@@ -126,7 +126,7 @@ func addFlags(cmd *cobra.Command, opts *Options) {
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the request (method, URL, JSON body) instead of sending it")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
-	wait.AddFlags(fs, &opts.WaitOptions)
+	runwait.AddFlags(fs, &opts.WaitOptions)
 	_ = cmd.RegisterFlagCompletionFunc("trigger", cmdutil.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")

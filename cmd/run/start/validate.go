@@ -47,7 +47,11 @@ func validate(o *Options, changed func(string) bool) error {
 	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	return o.WaitOptions.ValidateWith(o.Factory, o.Wait, changed)
+	baseURL, err := o.Factory.BaseURL()
+	if err != nil {
+		return err
+	}
+	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
 }
 
 func validateTarget(o *Options) error {

@@ -9,20 +9,18 @@ import (
 
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/runwait"
 )
 
 // Options are the inputs of `run wait`.
 type Options struct {
-	Factory *cmdutil.Factory
-	Ctx     context.Context
-	RunIDs  []string
-	Wait    wait.Options
+	RunIDs []string
+	Wait   runwait.Options
 }
 
 // NewCmdWait builds `run wait SHORTID…`.
 func NewCmdWait(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "wait SHORTID...",
 		Short: "Wait for runs to finish and exit with their verdict",
@@ -115,33 +113,30 @@ and run_result.`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run wait r4m0gl"),
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ctx = cmd.Context()
 			opts.RunIDs = args
 			if err := shared.ValidateRunIDs(args); err != nil {
 				return err
 			}
-			if err := opts.Wait.Validate(); err != nil {
+			baseURL, err := f.BaseURL()
+			if err != nil {
 				return err
 			}
-			if err := opts.Wait.ValidateInterval(f); err != nil {
+			if err := opts.Wait.Validate(baseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, waitRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return waitRun(ctx, f, o)
+			})
 		},
 	}
-	wait.AddFlags(cmd.Flags(), &opts.Wait)
+	runwait.AddFlags(cmd.Flags(), &opts.Wait)
 	return cmd
 }
 
-func waitRun(_ context.Context, opts *Options) error {
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	client, err := opts.Factory.APIClient()
+func waitRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
+	d, err := shared.WaitDeps(f)
 	if err != nil {
 		return err
 	}
-	o := shared.ReconciledReruns(opts.Factory, opts.Wait)
-	return wait.Runs(ctx, opts.Factory, o, wait.KnownTargets(opts.Factory, client.BaseURL, opts.RunIDs))
+	return runwait.Runs(ctx, d, opts.Wait, runwait.KnownTargets(f.Getenv, d.Client.BaseURL, opts.RunIDs))
 }

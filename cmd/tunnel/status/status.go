@@ -13,8 +13,8 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/wait"
 )
 
 // Defaults of --wait-until: a tunnel comes up in seconds, so minutes are a
@@ -100,7 +100,11 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string) error {
 	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
 		return err
 	}
-	return wait.ValidateInterval(o.Factory, "interval", o.Interval)
+	baseURL, err := o.Factory.BaseURL()
+	if err != nil {
+		return err
+	}
+	return runwait.ValidateInterval("interval", o.Interval, baseURL)
 }
 
 func statusRun(ctx context.Context, opts *Options) error {

@@ -8,8 +8,8 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/wait"
 )
 
 // rank orders health so that "at least degraded" is a comparison.
@@ -41,29 +41,29 @@ func waitRun(ctx context.Context, opts *Options, out output.Options, client *api
 			said = line
 		}
 	}
-	loop := &wait.Loop{Clock: f.Clock, Interval: opts.Interval, Timeout: opts.Timeout,
-		Retrying: func(_ *wait.Target, err error) {
+	loop := &poll.Loop{Clock: f.Clock, Interval: opts.Interval, Timeout: opts.Timeout,
+		Retrying: func(_ *poll.Target, err error) {
 			say("could not read the tunnel's status, retrying: " + termtext.SanitizeLine(err.Error()))
 		}}
-	target := &wait.Target{Name: "tunnel " + opts.RunnerID, Poll: func(ctx context.Context) wait.Outcome {
+	target := &poll.Target{Name: "tunnel " + opts.RunnerID, Poll: func(ctx context.Context) poll.Outcome {
 		st, err := client.GetTunnelStatus(ctx, opts.RunnerID)
 		if err != nil {
 			lastErr = err
-			return wait.Failed(err)
+			return poll.Failed(err)
 		}
 		last, lastErr = st, nil
 		if rank(st.Status) >= rank(opts.WaitUntil) {
-			return wait.Outcome{Done: true}
+			return poll.Outcome{Done: true}
 		}
 		say(fmt.Sprintf("%s is %s (%d connections); waiting until %s…",
 			termtext.SanitizeLine(opts.RunnerID), termtext.SanitizeLine(st.Status), st.Connections, opts.WaitUntil))
-		return wait.Outcome{}
+		return poll.Outcome{}
 	}}
-	end, err := loop.Run(ctx, []*wait.Target{target})
+	end, err := loop.Run(ctx, []*poll.Target{target})
 	switch {
 	case err != nil:
 		return err
-	case end == wait.Interrupted:
+	case end == poll.Interrupted:
 		return ctx.Err()
 	case target.Err() != nil:
 		return target.Err()

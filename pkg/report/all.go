@@ -1,0 +1,67 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// Input is what the reports of a verdict need besides it.
+type Input struct {
+	IO     *iostreams.IOStreams
+	Getenv func(string) string
+	Output output.Options
+	// JUnitFile is --junit; "" writes none.
+	JUnitFile string
+	Resume    Resume
+	Evidence  Evidence
+	// NoData: stdout keeps what the command already printed there (-q).
+	NoData bool
+}
+
+// Write renders the verdict in every report asked for and returns the
+// command's error: the verdict's code, or 8 when a report could not be
+// written, whichever is larger. The files come first and stdout last, so
+// a closed pipe or a failing --jq on stdout never loses a report.
+func Write(in Input, v verdict.Verdict) error {
+	ios := in.IO
+	code := v.Code
+	if in.JUnitFile != "" {
+		if err := WriteJUnitFile(in.JUnitFile, v, in.Evidence); err != nil {
+			fmt.Fprintf(ios.ErrOut, "error: writing the JUnit report: %s\n", termtext.Sanitize(err.Error()))
+			code = max(code, cmdutil.ExitLocal) // a CI gate must not pass without its report
+		} else {
+			fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", in.JUnitFile)
+		}
+	}
+	for _, problem := range WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume) {
+		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
+		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty
+	}
+	width := 0
+	if ios.IsStderrTTY() {
+		width = ios.ErrTerminalWidth()
+	}
+	WriteSummary(ios.ErrOut, ios.ErrStyles(), width, v)
+	WriteSkippedWarnings(ios.ErrOut, ios.ErrStyles(), v)
+	WriteResumeHint(ios.ErrOut, v, in.Resume)
+	var dataErr error
+	if !in.NoData {
+		dataErr = WriteData(ios, in.Output, v)
+	}
+	if dataErr != nil {
+		code = max(code, cmdutil.ExitCodeOf(dataErr))
+		if code == cmdutil.ExitCodeOf(dataErr) {
+			return dataErr
+		}
+		fmt.Fprintf(ios.ErrOut, "error: %s\n", termtext.Sanitize(dataErr.Error()))
+	}
+	if code == 0 {
+		return nil
+	}
+	return &cmdutil.ExitError{Code: code}
+}

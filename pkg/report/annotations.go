@@ -1,0 +1,141 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// MaxAnnotations is how many annotations of a kind GitHub shows for one
+// step (10 errors and 10 warnings); more are dropped unseen.
+const MaxAnnotations = 10
+
+// annotation is one test case that did not pass, ranked by how much a
+// reader needs it: failed, then errored or cancelled, then skipped.
+type annotation struct {
+	rank       int
+	level      string // error, or warning for a skip that does not fail the run
+	title, msg string
+}
+
+// WriteAnnotations prints an annotation per test case that did not pass,
+// so they show on the workflow run's page: ::error for failed, errored and
+// cancelled ones, ::warning for skipped ones and flaky ones (passed only on
+// a retry; ::error for skipped ones when a SKIPPED run
+// fails because of --fail-on-skipped), and an ::error for a plan that was
+// not started. GitHub shows only ten of a kind, so at most ten errors and ten
+// warnings are printed, the most useful first, the last of a kind saying how
+// many more are in the step summary: warnings never crowd out errors.
+func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
+	var all []annotation
+	for _, r := range v.Runs {
+		if r.NotStarted {
+			all = append(all, annotation{level: "error", title: "testctl: " + r.Plan.What() + " was not started",
+				msg: FirstLine(r.Err.Error())})
+			continue
+		}
+		if r.Stop == verdict.TimedOut {
+			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out",
+				msg: "still " + orDefault(detailStatus(r), "not seen") + " when the wait timed out; the run goes on"})
+		}
+		for _, c := range r.Cases {
+			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
+			switch c.Class {
+			case verdict.Errored:
+				a.rank = 1
+			case verdict.Failed:
+			case verdict.Skipped, verdict.NotRun:
+				a.rank = 2
+				if r.Because != "--fail-on-skipped" {
+					a.level = "warning" // the skip itself did not fail the run
+				}
+			default:
+				continue
+			}
+			a.msg = verdict.Outcome(c.RunTestCase)
+			if c.ResultTitle != "" {
+				a.msg += ": " + c.ResultTitle
+			}
+			if line := ev.firstLine(c.ShortID); line != "" {
+				a.msg += "\n" + line
+			}
+			if c.EvaluationThought != "" {
+				a.msg += "\n\n" + c.EvaluationThought
+			}
+			if c.RunURL != "" {
+				a.msg += "\n" + c.RunURL
+			}
+			all = append(all, a)
+		}
+		all = append(all, flakyAnnotations(r)...)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
+	total, shown := map[string]int{}, map[string]int{}
+	for _, a := range all {
+		total[a.level]++
+	}
+	for _, a := range all {
+		n := shown[a.level]
+		if n == MaxAnnotations {
+			continue
+		}
+		shown[a.level] = n + 1
+		if more := total[a.level] - MaxAnnotations; n == MaxAnnotations-1 && more > 0 {
+			a.msg += fmt.Sprintf("\n\n(%d more %s: see the step summary)", more, moreOf[a.level])
+		}
+		fmt.Fprintf(w, "::%s title=%s::%s\n", a.level, escapeProperty(a.title), escapeData(a.msg))
+	}
+}
+
+// runName names a run in annotations: its plan too, when it had one, so
+// that with several plans each failure says which one it belongs to.
+func runName(r verdict.Run) string {
+	if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {
+		return "run " + r.ShortID + " (" + t + ")"
+	}
+	return "run " + r.ShortID
+}
+
+func detailStatus(r verdict.Run) string {
+	if r.Detail == nil {
+		return ""
+	}
+	return r.Detail.Status
+}
+
+// moreOf names what the annotations of a level left out are.
+var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped or flaky test cases)"}
+
+// flakyAnnotations are a ::warning per test case that passed only on a
+// retry: the step may pass, but the flakiness shows on the run's page.
+func flakyAnnotations(r verdict.Run) []annotation {
+	var out []annotation
+	for _, c := range r.Flaky() {
+		a := annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
+			msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit)}
+		if c.FirstFailure.ResultTitle != "" {
+			a.msg += ": " + c.FirstFailure.ResultTitle
+		}
+		if c.FirstFailure.EvaluationThought != "" {
+			a.msg += "\n\n" + c.FirstFailure.EvaluationThought
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// escapeData escapes a workflow command's message as the runner unescapes
+// it; service text is sanitised first so no escape sequence reaches the log.
+func escapeData(s string) string {
+	s = termtext.Sanitize(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty also escapes the separators of a command's properties.
+func escapeProperty(s string) string {
+	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(escapeData(s))
+}

@@ -1,0 +1,191 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// parseGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does:
+// name=value lines, or name<<DELIM, value lines, DELIM.
+func parseGitHubOutput(t *testing.T, s string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		if name, delim, ok := strings.Cut(lines[i], "<<"); ok {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			if i == len(lines) {
+				t.Fatalf("heredoc %s never closed:\n%s", name, s)
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		name, val, ok := strings.Cut(lines[i], "=")
+		if !ok {
+			t.Fatalf("malformed output line %q", lines[i])
+		}
+		out[name] = val
+	}
+	return out
+}
+
+func TestWorkflowCommandEscaping(t *testing.T) {
+	// A lone \r is dropped by the sanitiser before it could be escaped.
+	if got := escapeData("50% done\r\nnext\x1b[2J"); got != "50%25 done%0Anext" {
+		t.Errorf("data: %q", got)
+	}
+	if got := escapeProperty("run r1: a, b\n"); got != "run r1%3A a%2C b%0A" {
+		t.Errorf("property: %q", got)
+	}
+}
+
+func TestAnnotationsOnePerFailedCase(t *testing.T) {
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{Name: "ok", Status: api.StatusCompleted, Result: api.ResultPassed},
+		{Name: "Coupon, expired: 100%", Status: api.StatusCompleted, Result: api.ResultFailed, ResultTitle: "accepted", EvaluationThought: "total dropped\nno error"},
+		{Name: "skip", Status: api.StatusCompleted, Result: api.ResultSkipped},
+		{Name: "env", Status: api.StatusError, ResultTitle: "down"},
+	}}
+	var buf bytes.Buffer
+	WriteAnnotations(&buf, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d annotations, want 3:\n%s", len(lines), buf.String())
+	}
+	if lines[2] != "::warning title=testctl run r1%3A skip::SKIPPED%0Ahttps://x/r1" {
+		t.Errorf("a skip that passes the run is a warning: %s", lines[2])
+	}
+	want := "::error title=testctl run r1%3A Coupon%2C expired%3A 100%25::FAILED: accepted%0A%0Atotal dropped%0Ano error%0Ahttps://x/r1"
+	if lines[0] != want {
+		t.Errorf("annotation\n got %s\nwant %s", lines[0], want)
+	}
+	if !strings.HasPrefix(lines[1], "::error title=testctl run r1%3A env::ERROR: down") {
+		t.Errorf("error annotation: %s", lines[1])
+	}
+}
+
+// GitHub shows ten annotations of a kind for a step: ten errors (failed
+// first, then errored) and ten warnings (skipped) are printed, so warnings
+// never crowd out errors, and the tenth of each says how many more.
+func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
+	var cases []api.RunTestCase
+	for i := range 12 {
+		cases = append(cases, api.RunTestCase{Name: fmt.Sprintf("skip%d", i), Status: api.StatusCompleted, Result: api.ResultSkipped})
+		if i < 7 {
+			cases = append(cases, api.RunTestCase{Name: fmt.Sprintf("err%d", i), Status: api.StatusError},
+				api.RunTestCase{Name: fmt.Sprintf("fail%d", i), Status: api.StatusCompleted, Result: api.ResultFailed})
+		}
+	}
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: cases}
+	var buf bytes.Buffer
+	WriteAnnotations(&buf, []Record{{ShortID: "r1", Detail: d, Code: 1}})
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2*MaxAnnotations {
+		t.Fatalf("%d annotations, want %d:\n%s", len(lines), 2*MaxAnnotations, buf.String())
+	}
+	want := []string{"fail0", "fail1", "fail2", "fail3", "fail4", "fail5", "fail6", "err0", "err1", "err2"}
+	for i, name := range want {
+		if !strings.HasPrefix(lines[i], "::error title=testctl run r1%3A "+name+"::") {
+			t.Errorf("annotation %d: %s, want the error of %s", i+1, lines[i], name)
+		}
+	}
+	for i := range MaxAnnotations {
+		if !strings.HasPrefix(lines[MaxAnnotations+i], fmt.Sprintf("::warning title=testctl run r1%%3A skip%d::", i)) {
+			t.Errorf("annotation %d: %s, want the warning of skip%d", MaxAnnotations+i+1, lines[MaxAnnotations+i], i)
+		}
+	}
+	if !strings.HasSuffix(lines[9], "(4 more test cases did not pass: see the step summary)") {
+		t.Errorf("the tenth error does not count the rest: %s", lines[9])
+	}
+	if !strings.HasSuffix(lines[19], "(2 more warnings (skipped or flaky test cases): see the step summary)") {
+		t.Errorf("the tenth warning does not count the rest: %s", lines[19])
+	}
+}
+
+func TestStepOutputsSingleAndSeveralRuns(t *testing.T) {
+	one := []Record{{ShortID: "r1", URL: "https://x/r1", Code: 0,
+		Detail: &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}}}
+	got := parseGitHubOutput(t, outputsOf(t, one))
+	for k, v := range map[string]string{"run_short_id": "r1", "run_url": "https://x/r1", "run_status": "COMPLETED", "run_result": "PASSED"} {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	several := append(one, Record{ShortID: "r2", Code: 7, Pending: "the wait timed out",
+		Detail: &api.RunDetail{ShortID: "r2", Status: api.StatusRunning}},
+		Record{ShortID: "r3\nrun_result=PASSED", Code: 5})
+	got = parseGitHubOutput(t, outputsOf(t, several))
+	// A single value would name one run and hide the others: with several
+	// runs only runs_json is written, and a short id cannot add an output.
+	if len(got) != 1 {
+		t.Errorf("several runs: %q, want runs_json alone", got)
+	}
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(got["runs_json"]), &runs); err != nil || len(runs) != 3 || runs[1]["exitCode"] != 7.0 {
+		t.Errorf("runs_json %q: %v", got["runs_json"], err)
+	}
+}
+
+func TestStepSummaryEscapesServiceText(t *testing.T) {
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-0", Name: "a | b <script>", Status: api.StatusCompleted, Result: api.ResultFailed,
+			ResultTitle: "[click](https://evil)", EvaluationThought: "first\nsecond"},
+	}}
+	md := summaryOf(t, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d, Code: 1}})
+	for _, want := range []string{"### ❌ testctl run `r1`: COMPLETED · FAILED", "[Open the run](https://x/r1)",
+		`| ❌ | a \| b &lt;script&gt; | FAILED | \[click\]\(https://evil\) |`, "> first\n> second"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "<script>") || strings.Contains(md, "](https://evil)") {
+		t.Errorf("service text became markup:\n%s", md)
+	}
+}
+
+func outputsOf(t *testing.T, recs []Record) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteOutputs(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func summaryOf(t *testing.T, recs []Record) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteStepSummary(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// A plan whose start failed for good has no run: the step summary and the
+// annotations say so, and the outputs, which describe runs, leave it out
+// (with one run started, run_short_id names that run).
+func TestGitHubReportsOfAPlanNotStarted(t *testing.T) {
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	recs := []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d},
+		NotStartedRecord(Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
+	if got := summaryOf(t, recs); !strings.Contains(got, "### ❌ testctl: plan pln-gone\\_1 not started\n\n") {
+		t.Errorf("step summary:\n%s", got)
+	}
+	var b bytes.Buffer
+	WriteAnnotations(&b, recs)
+	if !strings.HasPrefix(b.String(), "::error title=testctl%3A plan pln-gone_1 was not started::") {
+		t.Errorf("annotations:\n%s", b.String())
+	}
+	out := parseGitHubOutput(t, outputsOf(t, recs))
+	if out["run_short_id"] != "r1" || strings.Contains(out["runs_json"], "pln-gone_1") {
+		t.Errorf("outputs: %v", out)
+	}
+}

@@ -1,0 +1,246 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// WriteJUnitFile writes a JUnit XML report of v to path, atomically, so a
+// CI step that publishes it never reads half a file.
+func WriteJUnitFile(path string, v verdict.Verdict, ev Evidence) error {
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, v, ev); err != nil {
+		return err
+	}
+	return writeFile(path, b.Bytes())
+}
+
+// WriteJUnit writes a JUnit XML report of v: one testsuite per run, one
+// testcase per test case, each from the attempt it last ran in.
+func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
+	data, err := xml.MarshalIndent(buildJUnit(v, ev), "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding JUnit XML: %w", err)
+	}
+	data = append([]byte(xml.Header), data...)
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+func buildJUnit(v verdict.Verdict, ev Evidence) junitSuites {
+	doc := junitSuites{Name: "testctl"}
+	for _, r := range v.Runs {
+		s := buildSuite(r, ev)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
+		doc.Suites = append(doc.Suites, s)
+	}
+	return doc
+}
+
+// suiteName names a run's suite and class after its plan: CI test views
+// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
+// class and name, and a run's short id changes every build.
+func suiteName(r verdict.Run) string {
+	if t := xmlText(r.Plan.Title()); t != "" {
+		return t
+	}
+	return "testctl"
+}
+
+func buildSuite(r verdict.Run, ev Evidence) junitSuite {
+	s := junitSuite{Name: suiteName(r)}
+	if !r.StartedAt.IsZero() && !r.FinishedAt.IsZero() && !r.FinishedAt.Before(r.StartedAt) {
+		s.Time = seconds(r.FinishedAt.Sub(r.StartedAt))
+	}
+	prop := func(name, value string) {
+		if value != "" {
+			s.Properties = append(s.Properties, junitProperty{Name: name, Value: xmlText(value)})
+		}
+	}
+	prop("run_short_id", r.ShortID)
+	prop("run_url", r.URL)
+	if !r.NotStarted {
+		prop("run_attempt", strconv.Itoa(len(r.Earlier)+1))
+	}
+	prop("plan_short_id", r.Plan.ShortID)
+	if !r.StartedAt.IsZero() {
+		prop("run_started_at", r.StartedAt.UTC().Format(time.RFC3339))
+	}
+	if r.Detail != nil {
+		prop("run_status", r.Detail.Status)
+		prop("run_result", r.Result)
+	}
+	if len(r.Earlier) > 0 {
+		for i, a := range r.Attempts() {
+			prop(fmt.Sprintf("attempt_%d_short_id", i+1), a.ShortID)
+			prop(fmt.Sprintf("attempt_%d_url", i+1), a.URL)
+		}
+	}
+	for _, c := range r.Cases {
+		s.Cases = append(s.Cases, buildCase(r, s.Name, c, ev))
+		if c.Class.DidNotPass() || c.Class == verdict.Flaky {
+			prop("run_test_case_id:"+c.Name, c.ShortID)
+			prop("run_test_case_url:"+c.Name, c.RunURL)
+		}
+	}
+	if runProblem := runOutcome(r); runProblem != nil {
+		// Without it a run whose code is not 0 could look green to a JUnit
+		// reader: one that timed out, errored before any test case failed,
+		// FAILED with no test case, or was never read.
+		s.Cases = append(s.Cases, runProblem.testCase(s.Name))
+	}
+	for _, c := range s.Cases {
+		s.Tests++
+		switch {
+		case c.Failure != nil:
+			s.Failures++
+		case c.Error != nil:
+			s.Errors++
+		case c.Skipped != nil:
+			s.Skipped++
+		}
+	}
+	return s
+}
+
+func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCase {
+	jc := junitCase{Name: xmlText(c.Name), Classname: class, Time: "0"}
+	if jc.Name == "" {
+		jc.Name = xmlText(c.ShortID)
+	}
+	title, thought := xmlText(c.ResultTitle), xmlText(c.EvaluationThought)
+	switch c.Class {
+	case verdict.Errored:
+		msg := orDefault(title, "test case ended "+c.Status)
+		if !api.IsTerminalStatus(c.Status) {
+			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(r.Detail.Status))
+		}
+		jc.Error = &junitOutcome{Type: orDefault(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
+	case verdict.NotRun:
+		why := r.Stop.Why()
+		if why == "" {
+			why = "the wait ended"
+		}
+		jc.Skipped = &junitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), why)}
+	case verdict.Skipped:
+		jc.Skipped = &junitSkipped{Message: orDefault(title, "skipped"), Text: thought}
+	case verdict.Failed:
+		jc.Failure = &junitOutcome{Type: orDefault(xmlText(c.Result), "FAILED"), Message: orDefault(title, "failed"), Text: thought}
+	}
+	for _, f := range c.Failures {
+		rerun := junitRerun{Type: orDefault(xmlText(verdict.Outcome(f)), "FAILED"), Message: orDefault(xmlText(f.ResultTitle), "failed"),
+			StackTrace: orDefault(xmlText(f.EvaluationThought), orDefault(xmlText(f.ResultTitle), "failed"))}
+		if c.Class == verdict.Flaky {
+			rerun.SystemOut = systemOut(r, f, ev)
+			jc.FlakyFailures = append(jc.FlakyFailures, rerun)
+		} else {
+			jc.RerunFailures = append(jc.RerunFailures, rerun)
+		}
+	}
+	if c.Class.DidNotPass() {
+		jc.SystemOut = systemOut(r, c.RunTestCase, ev)
+	}
+	return jc
+}
+
+// systemOut is a failed run of a test case's one <system-out> block: where
+// it ran, its evidence and the commands that show more.
+func systemOut(r verdict.Run, tc api.RunTestCase, ev Evidence) string {
+	if tc.ShortID == "" {
+		return ""
+	}
+	if text := ev.junitText(tc.ShortID); text != "" {
+		return xmlText(text)
+	}
+	return xmlText(fmt.Sprintf("run test case %s of run %s\nmore: testctl logs %s --kind network --status errors\n      testctl logs %s --kind console --warnings",
+		tc.ShortID, r.ShortID, tc.ShortID, tc.ShortID))
+}
+
+// runLevel is the run's own verdict as a JUnit element.
+type runLevel struct {
+	failure bool // a <failure> (the tests failed) rather than an <error>
+	outcome junitOutcome
+}
+
+// runCaseName names the test case that carries a run's own verdict; it is
+// the same every build, like the plan's.
+const runCaseName = "(run verdict)"
+
+func (l *runLevel) testCase(class string) junitCase {
+	c := junitCase{Name: runCaseName, Classname: class, Time: "0"}
+	if l.failure {
+		c.Failure = &l.outcome
+	} else {
+		c.Error = &l.outcome
+	}
+	return c
+}
+
+// runOutcome is the element a run adds for itself when its code is not 0
+// and none of its test cases already says why.
+func runOutcome(r verdict.Run) *runLevel {
+	if r.Code == 0 {
+		return nil
+	}
+	errorf := func(typ, msg string) *runLevel { return &runLevel{outcome: junitOutcome{Type: typ, Message: msg}} }
+	switch {
+	case r.NotStarted:
+		return errorf("NOT_STARTED", xmlText(FirstLine(r.Err.Error())))
+	case r.Err != nil:
+		return errorf("NO_VERDICT", xmlText(FirstLine(r.Err.Error())))
+	case r.Stop != "" && r.Detail == nil:
+		return errorf(string(r.Stop), "no answer before "+r.Stop.Why())
+	case r.Stop != "":
+		return errorf(string(r.Stop), fmt.Sprintf("still %s when %s", xmlText(r.Detail.Status), r.Stop.Why()))
+	case r.Detail == nil:
+		return errorf("NO_VERDICT", "the run was never read")
+	case r.RerunErr != nil && r.Counts.Failed+r.Counts.Errored == 0:
+		return errorf("RERUN_NOT_STARTED", xmlText(FirstLine(r.RerunErr.Error())))
+	case r.Counts.Failed+r.Counts.Errored > 0:
+		return nil // the test cases say why
+	}
+	status := xmlText(RunStatus(r))
+	if r.Detail.Status != api.StatusCompleted {
+		return errorf(xmlText(r.Detail.Status), "the run ended "+status)
+	}
+	switch r.Because {
+	case "--fail-on-flaky":
+		return &runLevel{failure: true, outcome: junitOutcome{Type: "FLAKY",
+			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, plural(r.Counts.Flaky, "test case"))}}
+	case "--fail-on-skipped":
+		return &runLevel{failure: true, outcome: junitOutcome{Type: "SKIPPED",
+			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))}}
+	}
+	msg := "the run ended " + status + " with no failed test case"
+	if len(r.Cases) == 0 {
+		msg = "the run ended " + status + " with no test cases"
+	}
+	return &runLevel{failure: true, outcome: junitOutcome{Type: orDefault(xmlText(r.Result), "FAILED"), Message: msg}}
+}
+
+// seconds is a JUnit time attribute: seconds with millisecond precision.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+}
+
+// xmlText strips escape sequences and control characters: XML 1.0 cannot
+// carry most of them at all, and a report viewer should not get them.
+func xmlText(s string) string { return termtext.Sanitize(s) }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

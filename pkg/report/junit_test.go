@@ -1,0 +1,201 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+func readJUnit(t *testing.T, path string) (junitSuites, string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("report is not valid XML: %v\n%s", err, data)
+	}
+	return doc, string(data)
+}
+
+func TestJUnitReportMapsEveryOutcome(t *testing.T) {
+	hostile := "Total \x1b[31mwrong\x1b[0m & <b>\"bold\"</b>\x07\x01 \u202eevil"
+	failed := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-0", Name: "Log in", Status: api.StatusCompleted, Result: api.ResultPassed, ResultTitle: "ok"},
+		{ShortID: "r1-1", Name: "Coupon <expired>", Status: api.StatusCompleted, Result: api.ResultFailed, ResultTitle: hostile, EvaluationThought: "line one\nline two"},
+		{ShortID: "r1-2", Name: "Email", Status: api.StatusCompleted, Result: api.ResultSkipped, ResultTitle: "Not run: waits for coupon"},
+	}}
+	errored := &api.RunDetail{ShortID: "r2", Status: api.StatusError, RunTestCases: []api.RunTestCase{
+		{ShortID: "r2-0", Name: "Search", Status: api.StatusError, ResultTitle: "Environment down"},
+		{ShortID: "r2-1", Name: "Cart", Status: api.StatusCancelled, ResultTitle: "Cancelled"},
+	}}
+	running := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
+		{ShortID: "r3-0", Name: "Slow", Status: api.StatusRunning},
+		{ShortID: "r3-1", Name: "Done", Status: api.StatusCompleted, Result: api.ResultPassed},
+	}}
+	cancelledBare := &api.RunDetail{ShortID: "r4", Status: api.StatusCancelled}
+	recs := []Record{
+		{ShortID: "r1", URL: "https://app.example/runs/r1", Plan: Plan{Name: "Checkout", ShortID: "pln-checkout_1"}, Attempt: 2, Detail: failed, Code: 1,
+			StartedAt: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), FinishedAt: time.Date(2026, 11, 21, 9, 1, 30, 500e6, time.UTC)},
+		{ShortID: "r2", Detail: errored, Code: 3},
+		{ShortID: "r3", Detail: running, Pending: "the wait timed out", Code: 7},
+		{ShortID: "r4", Detail: cancelledBare, Code: 3},
+		{ShortID: "r5", Err: errors.New("run r5: GET /v1/run/r5: HTTP 404 Not Found"), Code: 5},
+	}
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := WriteJUnitFile(path, recs); err != nil {
+		t.Fatal(err)
+	}
+	doc, raw := readJUnit(t, path)
+	if strings.ContainsAny(raw, "\x1b\x07\x01\u202e") {
+		t.Errorf("control characters reached the XML:\n%q", raw)
+	}
+	if len(doc.Suites) != 5 {
+		t.Fatalf("%d suites, want 5", len(doc.Suites))
+	}
+	if doc.Tests != 10 || doc.Failures != 1 || doc.Errors != 5 || doc.Skipped != 2 {
+		t.Errorf("totals tests=%d failures=%d errors=%d skipped=%d", doc.Tests, doc.Failures, doc.Errors, doc.Skipped)
+	}
+	s1 := doc.Suites[0]
+	if s1.Name != "Checkout" || s1.Tests != 3 || s1.Failures != 1 || s1.Skipped != 1 || s1.Cases[1].Classname != "Checkout" {
+		t.Errorf("suite r1: %+v", s1)
+	}
+	if s1.Time != "90.500" || s1.Timestamp != "2026-11-21T09:00:00Z" {
+		t.Errorf("suite r1 times: time=%q timestamp=%q", s1.Time, s1.Timestamp)
+	}
+	if !hasProperty(s1, "run_url", "https://app.example/runs/r1") || !hasProperty(s1, "run_result", "FAILED") ||
+		!hasProperty(s1, "run_short_id", "r1") || !hasProperty(s1, "run_attempt", "2") {
+		t.Errorf("suite r1 properties: %+v", s1.Properties)
+	}
+	f := s1.Cases[1].Failure
+	if f == nil || f.Message != "Total wrong & <b>\"bold\"</b> evil" || f.Text != "line one\nline two" || s1.Cases[1].Name != "Coupon <expired>" {
+		t.Errorf("failure: %+v", f)
+	}
+	if s1.Cases[0].Failure != nil || s1.Cases[0].Error != nil || s1.Cases[0].Skipped != nil {
+		t.Errorf("passed case has an outcome: %+v", s1.Cases[0])
+	}
+	if sk := s1.Cases[2].Skipped; sk == nil || sk.Message != "Not run: waits for coupon" {
+		t.Errorf("skipped: %+v", s1.Cases[2])
+	}
+	if s2 := doc.Suites[1]; s2.Errors != 2 || s2.Cases[0].Error.Type != "ERROR" || s2.Cases[1].Error.Type != "CANCELLED" {
+		t.Errorf("suite r2: %+v", s2)
+	}
+	s3 := doc.Suites[2]
+	if sk := s3.Cases[0].Skipped; sk == nil || sk.Message != "still RUNNING when the wait timed out" {
+		t.Errorf("unfinished case: %+v", s3.Cases[0])
+	}
+	if e := s3.Cases[2].Error; s3.Errors != 1 || e == nil || e.Type != "TIMED_OUT" || e.Message != "still RUNNING when the wait timed out" {
+		t.Errorf("a run that timed out must not look green: %+v", s3)
+	}
+	if s4 := doc.Suites[3]; s4.Tests != 1 || s4.Errors != 1 || s4.Cases[0].Error.Message != "the run ended CANCELLED" {
+		t.Errorf("a cancelled run without test cases must not look green: %+v", s4)
+	}
+	if s5 := doc.Suites[4]; s5.Errors != 1 || !strings.Contains(s5.Cases[0].Error.Message, "404") {
+		t.Errorf("a run never read: %+v", s5)
+	}
+}
+
+func hasProperty(s junitSuite, name, value string) bool {
+	for _, p := range s.Properties {
+		if p.Name == name && p.Value == value {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.xml")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := &api.RunDetail{ShortID: "r9", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{{ShortID: "r9-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
+	if err := WriteJUnitFile(path, RecordsFromDetails([]*api.RunDetail{run}, map[string]string{"r9": "https://x/r9"}, false)); err != nil {
+		t.Fatal(err)
+	}
+	doc, raw := readJUnit(t, path)
+	if !strings.HasPrefix(raw, "<?xml") || doc.Tests != 1 || !hasProperty(doc.Suites[0], "run_url", "https://x/r9") {
+		t.Errorf("report:\n%s", raw)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
+		t.Errorf("mode %04o", info.Mode().Perm())
+	}
+	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), RecordsFromDetails([]*api.RunDetail{run}, nil, false)); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// Every run whose code is not 0 carries a run-level element saying why, even
+// when none of its test cases failed.
+func TestJUnitRunLevelVerdict(t *testing.T) {
+	emptyFailed := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed)}
+	skipped := &api.RunDetail{ShortID: "r2", Status: api.StatusCompleted, Result: strp(api.ResultSkipped),
+		RunTestCases: []api.RunTestCase{{ShortID: "r2-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultSkipped}}}
+	slow := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning,
+		RunTestCases: []api.RunTestCase{{ShortID: "r3-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
+	passed := &api.RunDetail{ShortID: "r5", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	failedOnce := &api.RunDetail{ShortID: "r6", Status: api.StatusCompleted, Result: strp(api.ResultFailed),
+		RunTestCases: []api.RunTestCase{tc("r6-1", "search", api.ResultFailed, "timed out")}}
+	passedOnRetry := &api.RunDetail{ShortID: "r7", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{tc("r7-1", "search", api.ResultPassed, "")}}
+	recs := []Record{
+		{ShortID: "r1", Plan: Plan{TestCases: true}, Detail: emptyFailed, Code: 1},
+		{ShortID: "r2", Plan: Plan{ShortID: "pln-skip_1"}, Detail: skipped, Code: 1},
+		{ShortID: "r3", Detail: slow, Pending: "the wait was interrupted", Code: 143},
+		{ShortID: "r4", Pending: "the wait timed out", Code: 7},
+		// --fail-on-flaky: the run PASSED, its flakiness fails it.
+		{ShortID: "r7", Plan: Plan{ShortID: "pln-flaky_1"}, Detail: passedOnRetry, Code: 1, RetryLimit: 1,
+			Earlier: []Attempt{{ShortID: "r6", Detail: failedOnce}}},
+		NotStartedRecord(Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"}),
+		{ShortID: "r5", Detail: passed},
+	}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ suite, kind, typ, msg string }{
+		{"test cases", "failure", "FAILED", "the run ended COMPLETED · FAILED with no test cases"},
+		{"pln-skip_1", "failure", "SKIPPED", "the run ended COMPLETED · SKIPPED: failing because of --fail-on-skipped"},
+		{"testctl", "error", "TERMINATED", "still RUNNING when the wait was interrupted"},
+		{"testctl", "error", "TIMED_OUT", "no answer before the wait timed out"},
+		{"pln-flaky_1", "failure", "FLAKY", "the run ended COMPLETED · PASSED: failing because of --fail-on-flaky (1 test cases passed only on a retry)"},
+		{"pln-gone_1", "error", "NOT_STARTED", ""},
+	} {
+		s := doc.Suites[i]
+		last := s.Cases[len(s.Cases)-1]
+		got := last.Error
+		if want.kind == "failure" {
+			got = last.Failure
+		}
+		if want.typ == "NOT_STARTED" && got != nil && strings.Contains(got.Message, "not found") {
+			want.msg = got.Message // the start's error, as the service said it
+		}
+		if s.Name != want.suite || last.Name != runCaseName || got == nil || got.Type != want.typ || got.Message != want.msg {
+			t.Errorf("run %d: suite %q, last case %+v; want %s %s %q", i+1, s.Name, last, want.kind, want.typ, want.msg)
+		}
+	}
+	if s := doc.Suites[5]; len(s.Cases) != 1 || hasProperty(s, "run_attempt", "1") || !hasProperty(s, "plan_short_id", "pln-gone_1") {
+		t.Errorf("a plan not started: one test case, its plan, no attempt: %+v", s)
+	}
+	if s := doc.Suites[6]; len(s.Cases) != 0 || s.Failures+s.Errors != 0 {
+		t.Errorf("a passed run got a run-level element: %+v", s)
+	}
+}

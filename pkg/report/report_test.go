@@ -1,0 +1,131 @@
+package report_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/wait"
+)
+
+// These tests drive each report writer alone, over records built by hand:
+// no Factory, no server, no wait.
+
+func result(s string) *string { return &s }
+
+var (
+	failedRun = &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: result(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-0", Name: "Log in", Status: api.StatusCompleted, Result: api.ResultPassed, ResultTitle: "Logged in"},
+		{ShortID: "r1-1", Name: "Coupon \x1b[31m", Status: api.StatusCompleted, Result: api.ResultFailed,
+			ResultTitle: "Expired coupon accepted", EvaluationThought: "The total dropped.\nNo error shown."},
+	}}
+	skippedRun = &api.RunDetail{ShortID: "r2", Status: api.StatusCompleted, Result: result(api.ResultSkipped)}
+	runningRun = &api.RunDetail{ShortID: "r3", Status: api.StatusRunning}
+	records    = []wait.Record{
+		{ShortID: "r1", URL: "https://app.example/r1", Detail: failedRun, Code: 1},
+		{ShortID: "r2", Detail: skippedRun},
+		{ShortID: "r3", Detail: runningRun, Pending: "the wait timed out", Code: 7},
+		{ShortID: "r4", Err: errors.New("run r4: HTTP 404"), Code: 5},
+	}
+)
+
+func plainStyles() *iostreams.Styles {
+	ios, _, _, _ := iostreams.Test()
+	return ios.ErrStyles()
+}
+
+func TestWriteSummaryGivesEachRunsVerdictAndReasons(t *testing.T) {
+	var b bytes.Buffer
+	wait.WriteSummary(&b, plainStyles(), 0, records)
+	got := b.String()
+	for _, want := range []string{
+		"Run r1: COMPLETED · FAILED — 1 passed · 1 failed\n  https://app.example/r1\n",
+		"Coupon  [r1-1] FAILED\n      Expired coupon accepted\n      The total dropped.\n      No error shown.\n",
+		"Run r2: COMPLETED · SKIPPED — no test cases yet",
+		"Run r3: still RUNNING when the wait timed out",
+		"Run r4: no verdict (see the error above)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Log in") || strings.Contains(got, "\x1b") {
+		t.Errorf("a passed case or an escape sequence in the summary:\n%q", got)
+	}
+}
+
+func TestWriteDataTableAndJSON(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	if err := wait.WriteData(ios, output.Options{}, records[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "r1-1\tCoupon") || !strings.Contains(out.String(), "\tFAILED\tExpired coupon accepted") {
+		t.Errorf("table:\n%s", out)
+	}
+	out.Reset()
+	if err := wait.WriteData(ios, output.Options{Format: output.FormatJSON}, records); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "[") || strings.Count(out.String(), `"shortId": "r`) != 3+2 {
+		t.Errorf("several runs are one JSON array of the runs that were read:\n%s", out)
+	}
+}
+
+func TestWriteSkippedWarnings(t *testing.T) {
+	var b bytes.Buffer
+	wait.WriteSkippedWarnings(&b, plainStyles(), records, false)
+	if got := b.String(); got != "warning: run r2 ended SKIPPED: its test cases did not run; this counts as a pass (use --fail-on-skipped to fail instead)\n" {
+		t.Errorf("got %q", got)
+	}
+	b.Reset()
+	wait.WriteSkippedWarnings(&b, plainStyles(), records, true)
+	if got := b.String(); got != "run r2 ended SKIPPED: failing because of --fail-on-skipped\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestWriteResumeHintNamesOnlyUnfinishedRuns(t *testing.T) {
+	var b bytes.Buffer
+	wait.WriteResumeHint(&b, wait.TimedOut, wait.Resume{Timeout: 10 * time.Minute}, records)
+	want := "\ntimed out after 10m0s: run r3 still RUNNING. The run goes on; resume waiting with:\n  testctl run wait r3\n"
+	if b.String() != want {
+		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	wait.WriteResumeHint(&b, wait.AllDone, wait.Resume{Timeout: time.Minute}, records)
+	if b.Len() != 0 {
+		t.Errorf("a hint after every run ended: %q", b.String())
+	}
+}
+
+func TestWriteGitHubOnlyInActionsAndAppends(t *testing.T) {
+	dir := t.TempDir()
+	summary, outputs := filepath.Join(dir, "summary.md"), filepath.Join(dir, "missing", "output")
+	if err := os.WriteFile(summary, []byte("# before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": outputs}
+	var stderr bytes.Buffer
+	if w := wait.WriteGitHub(func(k string) string { return env[k] }, &stderr, records); w != nil || stderr.Len() != 0 {
+		t.Fatalf("wrote outside GitHub Actions: %v %q", w, stderr.String())
+	}
+	env["GITHUB_ACTIONS"] = "true"
+	warnings := wait.WriteGitHub(func(k string) string { return env[k] }, &stderr, records)
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "writing the step outputs") {
+		t.Errorf("warnings %q, want one for the unwritable outputs file", warnings)
+	}
+	if n := strings.Count(stderr.String(), "::error "); n != 1 {
+		t.Errorf("%d annotations, want one for the failed case:\n%s", n, stderr.String())
+	}
+	md, _ := os.ReadFile(summary)
+	if !strings.HasPrefix(string(md), "# before\n### ❌ testctl run `r1`") {
+		t.Errorf("summary not appended:\n%s", md)
+	}
+}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// Resume is what the resume hint needs beyond the verdict.
+type Resume struct {
+	Timeout time.Duration
+	// Args are the global flags that chose the service (--profile,
+	// --base-url, …, never the key), for the resume command to ask the
+	// same one.
+	Args []string
+	// Sandbox: the runs lived in the embedded sandbox, which ended with
+	// this process; there is nothing to resume.
+	Sandbox bool
+}
+
+// pending are the runs the wait ended before: their ids and states.
+func pending(v verdict.Verdict) (ids, states []string, stop verdict.Stop) {
+	for _, r := range v.Runs {
+		if r.Stop == "" {
+			continue
+		}
+		stop = r.Stop
+		id := termtext.SanitizeLine(r.ShortID)
+		ids = append(ids, id)
+		status := "not seen yet"
+		switch {
+		case r.Detail != nil:
+			status = "still " + termtext.SanitizeLine(r.Detail.Status)
+		case r.NotFoundYet:
+			status = "not found yet"
+		}
+		states = append(states, fmt.Sprintf("run %s %s", id, status))
+	}
+	return ids, states, stop
+}
+
+// resumeCommand is the command that resumes the wait, "" when there is
+// nothing to resume.
+func resumeCommand(v verdict.Verdict, res Resume) string {
+	ids, _, _ := pending(v)
+	if len(ids) == 0 || res.Sandbox {
+		return ""
+	}
+	return WaitCommand(res.Args, ids)
+}
+
+// WriteResumeHint says how to resume when the wait ended before the runs
+// did (timeout, Ctrl-C, SIGTERM): they go on in the service either way.
+func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
+	ids, states, stop := pending(v)
+	if len(ids) == 0 {
+		return
+	}
+	what := fmt.Sprintf("timed out after %s", res.Timeout)
+	switch stop {
+	case verdict.Interrupted:
+		what = "interrupted"
+	case verdict.Terminated:
+		what = "terminated"
+	}
+	if res.Sandbox {
+		fmt.Fprintf(w, "\n%s: %s. The run ended with the embedded sandbox, which stops with this command.\n"+
+			"To keep a sandbox between commands, serve one with `testctl sandbox` and point testctl at it:\n"+
+			"  TESTCTL_BASE_URL=http://127.0.0.1:8787 TESTCTL_API_KEY=sandbox-project-key testctl run start …\n",
+			what, strings.Join(states, ", "))
+		return
+	}
+	fmt.Fprintf(w, "\n%s: %s. The run goes on; resume waiting with:\n  %s\n",
+		what, strings.Join(states, ", "), WaitCommand(res.Args, ids))
+}
+
+// WaitCommand is the command line that waits on runs, given their
+// sanitised short ids and the global flags that chose the service (see
+// cmdutil.GlobalFlags.ServiceArgs): the next step after a start, or the way
+// to resume.
+func WaitCommand(args, ids []string) string {
+	return strings.Join(append(append([]string{"testctl"}, args...), append([]string{"run", "wait"}, ids...)...), " ")
+}

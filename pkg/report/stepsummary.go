@@ -1,0 +1,202 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// WriteStepSummary writes the verdict as GitHub-flavoured Markdown for
+// $GITHUB_STEP_SUMMARY: the verdict line first, then the plans that did not
+// start, then each run under its plan's name, its test cases that did not
+// pass first, each a collapsible block with the evaluation and the
+// evidence. Service text is escaped so that it cannot add links, HTML,
+// table columns or close a block.
+func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) error {
+	var b strings.Builder
+	writeVerdictLine(&b, v)
+	for _, r := range v.Runs {
+		if r.NotStarted {
+			fmt.Fprintf(&b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
+		}
+	}
+	for _, r := range v.Runs {
+		if !r.NotStarted {
+			writeRunMarkdown(&b, r, ev)
+		}
+	}
+	if cmd := resumeCommand(v, res); cmd != "" {
+		fmt.Fprintf(&b, "⏳ The wait ended before every run did (exit %d); the runs go on. Resume waiting with:\n\n```\n%s\n```\n\n",
+			v.Code, strings.ReplaceAll(cmd, "`", "'"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeVerdictLine is the one line a reader of the summary needs first.
+func writeVerdictLine(b *strings.Builder, v verdict.Verdict) {
+	icon, word := "✅", "passed"
+	if v.Code != 0 {
+		icon, word = "❌", "failed"
+	}
+	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, plural(len(v.Runs), "run"))
+}
+
+func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
+	heading := "run `" + mdText(r.ShortID) + "`"
+	if t := r.Plan.Title(); t != "" {
+		heading = mdText(t) + " · " + heading
+		if r.Plan.ShortID != "" && r.Plan.ShortID != t {
+			heading += " · `" + mdText(r.Plan.ShortID) + "`"
+		}
+	}
+	fmt.Fprintf(b, "### %s %s: %s\n\n", runEmoji(r), heading, mdText(runHeadline(r)))
+	var facts []string
+	if link := mdLink("Open the run", r.URL); link != "" {
+		facts = append(facts, link)
+	}
+	if r.Detail != nil {
+		facts = append(facts, r.Counts.String())
+	}
+	if r.Err != nil {
+		facts = append(facts, mdText(FirstLine(r.Err.Error())))
+	}
+	if len(facts) > 0 {
+		b.WriteString(strings.Join(facts, " · ") + "\n\n")
+	}
+	for _, c := range r.DidNotPass() {
+		writeCaseDetails(b, c, ev)
+	}
+	writeFlakyMarkdown(b, r, ev)
+	if len(r.Cases) == 0 {
+		return
+	}
+	b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
+	for _, c := range r.Cases {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji(c.Class), mdText(c.Name), mdText(verdict.Outcome(c.RunTestCase)), mdText(c.ResultTitle))
+	}
+	b.WriteString("\n")
+}
+
+// writeCaseDetails is one test case that did not pass as a <details>
+// block. Inside HTML, Markdown is not read, so everything in it is
+// HTML-escaped text.
+func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
+	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji(c.Class), htmlText(c.Name),
+		htmlText(verdict.Outcome(c.RunTestCase)), htmlText(c.ResultTitle))
+	if thought := strings.TrimSpace(termtext.Sanitize(c.EvaluationThought)); thought != "" {
+		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(thought), "\n", "<br>"))
+	}
+	if md := ev.markdown(c.ShortID); md != "" {
+		b.WriteString(md)
+	} else if c.ShortID != "" {
+		fmt.Fprintf(b, "<pre>testctl logs %s --kind network --status errors\ntestctl logs %s --kind console --warnings</pre>\n\n",
+			htmlText(c.ShortID), htmlText(c.ShortID))
+	}
+	b.WriteString("</details>\n\n")
+}
+
+// writeFlakyMarkdown lists the attempts of --retry-failed and the test
+// cases that passed only on a retry, with their first failure.
+func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
+	if len(r.Earlier) == 0 {
+		return
+	}
+	b.WriteString("#### Attempts\n\n")
+	for i, a := range r.Attempts() {
+		line := "run `" + mdText(a.ShortID) + "`"
+		if link := mdLink("open", a.URL); link != "" {
+			line += " · " + link
+		}
+		fmt.Fprintf(b, "%d. %s\n", i+1, line)
+	}
+	b.WriteString("\n")
+	flaky := r.Flaky()
+	if len(flaky) == 0 {
+		return
+	}
+	b.WriteString("#### ⚠️ Flaky: passed only on a retry\n\n")
+	for _, c := range flaky {
+		fmt.Fprintf(b, "**%s** — passed on retry %d of %d; first failure: %s\n\n", mdText(c.Name), c.Retry, r.RetryLimit,
+			mdText(c.FirstFailure.ResultTitle))
+		if md := ev.markdown(c.FirstFailure.ShortID); md != "" {
+			b.WriteString("<details><summary>Evidence of the failed attempt</summary>\n\n" + md + "</details>\n\n")
+		}
+	}
+}
+
+func runEmoji(r verdict.Run) string {
+	switch {
+	case r.Stop != "":
+		return "⏳"
+	case r.Code != 0:
+		return "❌"
+	case r.Result == "SKIPPED" || r.Counts.Flaky > 0:
+		return "⚠️"
+	}
+	return "✅"
+}
+
+func caseEmoji(c verdict.Class) string {
+	switch c {
+	case verdict.NotRun:
+		return "⏳"
+	case verdict.Failed, verdict.Errored:
+		return "❌"
+	case verdict.Skipped:
+		return "⏭️"
+	case verdict.Flaky:
+		return "⚠️"
+	}
+	return "✅"
+}
+
+// mdEscaper neutralises Markdown and HTML: entities for what starts HTML,
+// a backslash for the punctuation Markdown gives meaning (GFM allows a
+// backslash before any ASCII punctuation, so over-escaping is harmless).
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"|", `\|`, "#", `\#`, "~", `\~`, "!", `\!`, "(", `\(`, ")", `\)`,
+)
+
+// mdText is service text on one line, safe inside Markdown and table cells.
+func mdText(s string) string { return mdEscaper.Replace(termtext.SanitizeLine(s)) }
+
+// htmlText is service text on one line, safe inside HTML (a <details>
+// block, where Markdown is not read): pipes too, so a table row stays one.
+func htmlText(s string) string {
+	return strings.ReplaceAll(html.EscapeString(termtext.SanitizeLine(s)), "|", "&#124;")
+}
+
+// mdLink links only to web addresses; anything else is shown as text.
+func mdLink(label, url string) string {
+	url = termtext.SanitizeLine(url)
+	if url == "" {
+		return ""
+	}
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return mdText(url)
+	}
+	url = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(url)
+	return fmt.Sprintf("[%s](%s)", label, url)
+}
+
+// runHeadline is the run's outcome in words for the summary.
+func runHeadline(r verdict.Run) string {
+	switch {
+	case r.Detail == nil && r.Stop != "":
+		return "no answer when " + r.Stop.Why()
+	case r.Detail == nil:
+		return "no verdict"
+	case r.Stop != "":
+		return "still " + r.Detail.Status + " when " + r.Stop.Why()
+	case r.Err != nil:
+		return "last seen " + r.Detail.Status + ", no verdict"
+	}
+	return RunStatus(r) + because(r)
+}

@@ -1,0 +1,163 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// WriteSummary writes the human summary of a wait (for stderr): the verdict of
+// each run and, for every test case that did not pass, why. It goes to
+// stderr whatever the output format, so a CI log shows the reasons even
+// when stdout carries JSON for a program. With a width (a terminal's), the
+// reasons are wrapped between words to fit it; with 0 (a log, which does
+// not wrap) each stays on its lines.
+func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdict) {
+	for _, r := range v.Runs {
+		fmt.Fprintln(w)
+		id := termtext.SanitizeLine(r.ShortID)
+		switch {
+		case r.NotStarted:
+			fmt.Fprintf(w, "%s %s: not started: %s\n", st.FailureIcon(), r.Plan.What(), termtext.Sanitize(FirstLine(r.Err.Error())))
+			continue
+		case r.Detail == nil && r.Stop != "":
+			seen := "no answer"
+			if r.NotFoundYet {
+				seen = "not found yet"
+			}
+			fmt.Fprintf(w, "%s Run %s: %s when %s\n", st.WarningIcon(), id, seen, r.Stop.Why())
+			continue
+		case r.Detail == nil:
+			fmt.Fprintf(w, "%s Run %s: no verdict (see the error above)\n", st.FailureIcon(), id)
+			continue
+		case r.Stop != "":
+			fmt.Fprintf(w, "%s Run %s: still %s when %s — %s\n", st.WarningIcon(), id,
+				st.Status(termtext.SanitizeLine(r.Detail.Status)), r.Stop.Why(), CountCases(r.Detail.RunTestCases))
+		case r.Err != nil:
+			fmt.Fprintf(w, "%s Run %s: last seen %s, no verdict (see the error above)\n", st.FailureIcon(), id,
+				st.Status(termtext.SanitizeLine(r.Detail.Status)))
+		default:
+			icon := st.SuccessIcon()
+			if r.Code != 0 {
+				icon = st.FailureIcon()
+			}
+			when := ""
+			if r.AlreadyFinished || r.FinishedAfter > 0 {
+				when = FinishedWhen(r.AlreadyFinished, r.FinishedAfter)
+			}
+			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, st.Status(termtext.SanitizeLine(RunStatus(r))),
+				when, r.Counts, because(r))
+		}
+		if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {
+			fmt.Fprintf(w, "  plan %s\n", termtext.SanitizeLine(t))
+		}
+		if r.URL != "" {
+			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(r.URL))
+		}
+		writeAttempts(w, st, width, r)
+		lf := caseLine{st: st}
+		for _, c := range r.Cases {
+			if c.Class == verdict.Passed || c.Class == verdict.Flaky {
+				continue
+			}
+			fmt.Fprintf(w, "  %s %s [%s] %s\n", lf.icon(c.Class), termtext.SanitizeLine(c.Name),
+				termtext.SanitizeLine(c.ShortID), st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))))
+			for _, text := range []string{c.ResultTitle, c.EvaluationThought} {
+				if text = strings.TrimSpace(termtext.Sanitize(text)); text != "" {
+					writeIndented(w, reasonIndent, text, width)
+				}
+			}
+		}
+	}
+}
+
+// RunStatus is a finished run's status and its result after every attempt:
+// "COMPLETED · FAILED"; the service's own while it has none.
+func RunStatus(r verdict.Run) string {
+	if r.Detail == nil || r.Detail.Status != "COMPLETED" {
+		if r.Detail == nil {
+			return r.Result
+		}
+		return StatusText(r.Detail)
+	}
+	return r.Detail.Status + " · " + r.Result
+}
+
+// because says what failed a run that passed on its own: a flag.
+func because(r verdict.Run) string {
+	switch r.Because {
+	case "--fail-on-skipped":
+		return " (failing because of --fail-on-skipped)"
+	case "--fail-on-flaky":
+		return " (failing because of --fail-on-flaky)"
+	}
+	return ""
+}
+
+// writeAttempts lists every run of a --retry-failed sequence, and the test
+// cases that passed only on a retry, in a section of their own: a retry
+// must not hide that a test is flaky.
+func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run) {
+	if len(r.Earlier) == 0 {
+		return
+	}
+	for i, a := range r.Attempts() {
+		fmt.Fprintf(w, "  attempt %d: run %s %s\n", i+1, termtext.SanitizeLine(a.ShortID), termtext.SanitizeLine(a.URL))
+	}
+	flaky := r.Flaky()
+	if len(flaky) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s Flaky: %s passed only on a retry\n", st.WarningIcon(), plural(len(flaky), "test case"))
+	for _, c := range flaky {
+		fmt.Fprintf(w, "    %s [%s] passed on retry %d of %d\n", termtext.SanitizeLine(c.Name),
+			termtext.SanitizeLine(c.ShortID), c.Retry, r.RetryLimit)
+		if title := strings.TrimSpace(termtext.Sanitize(c.FirstFailure.ResultTitle)); title != "" {
+			writeIndented(w, reasonIndent, "first failure: "+title, width)
+		}
+	}
+}
+
+// reasonIndent sets a case's title and evaluation under its name.
+const reasonIndent = "      "
+
+// writeIndented writes sanitised text under indent, wrapped between words
+// to width when it is set. A terminal would cut a word anywhere ("no error
+// was sho / wn") and lose the indent; a word longer than a line is still
+// cut, since nothing better fits.
+func writeIndented(w io.Writer, indent, text string, width int) {
+	if room := width - len(indent); width > 0 && room >= minWrapWidth {
+		text = ansi.Wrap(text, room, "")
+	}
+	fmt.Fprintf(w, "%s%s\n", indent, strings.ReplaceAll(text, "\n", "\n"+indent))
+}
+
+// minWrapWidth is the narrowest a wrapped reason may get; on a terminal
+// narrower than that, letting it wrap the lines reads better.
+const minWrapWidth = 20
+
+// caseLine renders a test case's icon.
+type caseLine struct{ st *iostreams.Styles }
+
+func (l caseLine) icon(c verdict.Class) string {
+	switch c {
+	case verdict.Failed, verdict.Errored:
+		return l.st.FailureIcon()
+	case verdict.Skipped, verdict.NotRun, verdict.Flaky:
+		return l.st.Warning("-")
+	}
+	return l.st.SuccessIcon()
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,55 @@
+package report
+
+import (
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+)
+
+// RunCases are the test cases of one run, as a row group of the case table.
+type RunCases struct {
+	RunShortID string
+	Cases      []api.RunTestCase
+}
+
+// WriteCaseTable writes the one table of run test cases that `run get` and
+// the data of a wait share: SHORT ID, NAME, STATUS, RESULT, RESULT TITLE,
+// preceded by a RUN column when runColumn is set (cases of several runs).
+// It writes nothing when there is no case: the caller says so on stderr,
+// or not at all.
+func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) error {
+	headers := []string{"short id", "name", "status", "result", "result title"}
+	if runColumn {
+		headers = append([]string{"run"}, headers...)
+	}
+	t := output.NewTable(ios, headers...)
+	st := ios.Styles()
+	rows := 0
+	for _, r := range runs {
+		for _, tc := range r.Cases {
+			if runColumn {
+				t.AddField(r.RunShortID)
+			}
+			t.AddField(tc.ShortID)
+			t.AddField(tc.Name)
+			t.AddField(tc.Status, output.WithColor(st.Status))
+			t.AddField(orDash(tc.Result), output.WithColor(st.Status))
+			t.AddField(tc.ResultTitle)
+			t.EndRow()
+			rows++
+		}
+	}
+	if rows == 0 {
+		return nil
+	}
+	return t.Render()
+}
+
+// orDash marks a result not given yet (a case still running), so the
+// columns of a terminal table stay readable.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

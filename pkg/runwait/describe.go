@@ -1,0 +1,74 @@
+package runwait
+
+import (
+	"context"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// describeTimeout bounds the one extra request a wait makes for its
+// reports, also after Ctrl-C, when the wait's own context has ended.
+const describeTimeout = 10 * time.Second
+
+// nameRuns completes what the reports show of each run. Its plan, which
+// names a JUnit suite and must be the same every build, comes only from
+// what the start answered, the local record of started runs (both already
+// in the record) or the run detail when the service sends it there; never
+// from a page of the run list, which a busy project pushes a run off.
+// The URL, when still unknown, and the run's start and end times are
+// looked up in the first page of the run list, best effort, when lookUp
+// (a report that shows them was asked for).
+func nameRuns(ctx context.Context, c *api.Client, recs []verdict.Record, lookUp bool) {
+	needList := false
+	for i := range recs {
+		r := &recs[i]
+		if d := r.Detail; d != nil {
+			if r.Plan.Title() == "" && d.TestPlan != nil {
+				r.Plan.Name, r.Plan.ShortID = d.TestPlan.Name, d.TestPlan.ShortID
+			}
+			if r.URL == "" {
+				r.URL = d.URL
+			}
+		}
+		needList = needList || (!r.NotStarted && r.Detail != nil)
+	}
+	if !needList || !lookUp {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), describeTimeout)
+	defer cancel()
+	list, err := c.ListRuns(ctx, api.ListRunsOptions{})
+	if err != nil {
+		return
+	}
+	byID := make(map[string]api.RunSummary, len(list.Runs))
+	for _, s := range list.Runs {
+		byID[s.ShortID] = s
+	}
+	for i := range recs {
+		s, ok := byID[recs[i].ShortID]
+		if !ok {
+			continue
+		}
+		r := &recs[i]
+		if r.URL == "" {
+			r.URL = s.URL
+		}
+		r.StartedAt, r.FinishedAt = serviceTime(s.StartedAt), serviceTime(s.FinishedAt)
+	}
+}
+
+// serviceTime reads one of the service's timestamps; zero when absent or
+// unreadable (a report then has no time rather than a wrong one).
+func serviceTime(s *string) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

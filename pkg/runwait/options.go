@@ -1,0 +1,125 @@
+package runwait
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// Defaults of the contract for run wait and run start --wait.
+const (
+	DefaultInterval = 5 * time.Second
+	DefaultTimeout  = 60 * time.Minute
+	// MinInterval is the shortest --interval against a service elsewhere:
+	// polling faster loads it without telling anything sooner. The sandbox
+	// and test servers, on loopback, may be polled faster.
+	MinInterval = time.Second
+)
+
+// Options are the flags of a wait on runs, which `run wait` and `run start
+// --wait` share.
+type Options struct {
+	Interval      time.Duration
+	Timeout       time.Duration
+	FailOnSkipped bool
+	JUnitFile     string
+	// Heartbeat is how long the line-per-change view stays silent before
+	// it prints a progress line; 0 never.
+	Heartbeat time.Duration
+	// RetryFailed is how many times the test cases of a FAILED run that
+	// did not pass are rerun; FailOnFlaky fails a run with a test case
+	// that passed only on a retry.
+	RetryFailed int
+	FailOnFlaky bool
+}
+
+func (o Options) verdictOptions() verdict.Options {
+	return verdict.Options{FailOnSkipped: o.FailOnSkipped, FailOnFlaky: o.FailOnFlaky}
+}
+
+// flagNames are the flags AddFlags registers.
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky"}
+
+// AddFlags registers the wait flags on fs, bound to o, with the
+// contract's defaults.
+func AddFlags(fs *pflag.FlagSet, o *Options) {
+	fs.DurationVar(&o.Interval, "interval", DefaultInterval, "time between two polls of a run (at least 1s unless the service is on loopback)")
+	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "give up waiting after this long (exit 7; the run goes on)")
+	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED instead of passing with a warning")
+	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
+	fs.IntVar(&o.RetryFailed, "retry-failed", 0, "rerun the failed test cases of a FAILED run up to `N` times; the last attempt gives the verdict")
+	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
+	fs.DurationVar(&o.Heartbeat, "heartbeat", DefaultHeartbeat, "off a terminal, print a progress line after this long without output, for CI watchdogs (0 off)")
+}
+
+// Validate checks the flag values before anything is sent, so a typo in a CI
+// step fails at once instead of after a run has been started.
+func (o *Options) Validate(baseURL string) error {
+	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
+		return err
+	}
+	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
+		return err
+	}
+	if o.RetryFailed < 0 {
+		return cmdutil.FlagErrorf("--retry-failed must not be negative (0 reruns nothing)")
+	}
+	if o.Heartbeat < 0 {
+		return cmdutil.FlagErrorf("--heartbeat must not be negative (0 turns it off)")
+	}
+	if err := ValidateInterval("interval", o.Interval, baseURL); err != nil {
+		return err
+	}
+	return ValidateJUnitPath(o.JUnitFile)
+}
+
+// ValidateInterval refuses a polling interval (the flag named name) below
+// MinInterval unless the service, at baseURL, is on loopback.
+func ValidateInterval(name string, d time.Duration, baseURL string) error {
+	if d >= MinInterval {
+		return nil
+	}
+	if u, err := url.Parse(baseURL); err == nil && api.IsLoopback(u.Hostname()) {
+		return nil
+	}
+	return cmdutil.FlagErrorf("--%s %s is below the minimum of %s: polling a remote service faster only loads it (a service on loopback, like --sandbox, may be polled faster)", name, d, MinInterval)
+}
+
+// ValidateWith checks the wait flags of a command where waiting is
+// optional (`run start`, `run rerun`): with --wait they are validated, and
+// without it any of them given is a mistake worth saying before a run
+// starts. changed reports whether a flag was given.
+func (o *Options) ValidateWith(baseURL string, wait bool, changed func(string) bool) error {
+	if wait {
+		return o.Validate(baseURL)
+	}
+	for _, name := range flagNames {
+		if changed(name) {
+			return cmdutil.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
+		}
+	}
+	return nil
+}
+
+// ValidateJUnitPath fails early on a --junit path that cannot be written,
+// so the mistake shows before anything is sent rather than after a wait.
+func ValidateJUnitPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return cmdutil.FlagErrorf("--junit %s is a directory; name a file", path)
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return cmdutil.FlagErrorf("--junit %s: directory %s does not exist", path, dir)
+	}
+	return nil
+}

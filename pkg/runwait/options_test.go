@@ -1,0 +1,26 @@
+package runwait
+
+import (
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+func TestValidateWaitOptions(t *testing.T) {
+	dir := t.TempDir()
+	ok := Options{Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/r.xml"}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, o := range map[string]Options{
+		"zero interval":    {Interval: 0, Timeout: time.Minute},
+		"negative timeout": {Interval: time.Second, Timeout: -time.Second},
+		"missing dir":      {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/nope/r.xml"},
+		"junit is a dir":   {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir},
+	} {
+		if err := o.Validate(); cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage {
+			t.Errorf("%s: %v, want a usage error", name, err)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package runwait
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/poll"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// retryPolicy is --retry-failed: a run that ends COMPLETED with FAILED has
+// the test cases that did not pass rerun, up to limit times, and the wait
+// goes on with the rerun. ERROR and CANCELLED runs are not retried: the
+// environment, not a test, is what failed, or someone stopped the run.
+type retryPolicy struct {
+	limit int
+	// rerun starts a rerun of a run; it is where a rerun whose answer was
+	// lost is reconciled, as a start is.
+	rerun  func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
+	client *api.Client // to find the project test case ids of a rerun
+	now    func() time.Time
+}
+
+type rerunAnswer struct {
+	resp *api.StartRunResponse
+	n    int // test cases rerun
+	err  error
+}
+
+// startRetry starts, when the policy allows, a rerun of the test cases of
+// the run just finished that did not pass, in the background: the lookup
+// of a lost answer may take the service's visibility delay, and the other
+// runs and the live view must not wait for it. It reports whether it did.
+func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressView) bool {
+	if len(s.earlier) >= p.limit || s.detail.Status != api.StatusCompleted || s.verdict().Result != api.ResultFailed {
+		return false
+	}
+	req, n := rerunRequest(ctx, p.client, s.detail)
+	if n == 0 {
+		return false
+	}
+	s.rerunning, s.rerunDone = make(chan rerunAnswer, 1), make(chan struct{})
+	id := s.target.ShortID
+	go func() {
+		resp, err := p.rerun(ctx, id, req)
+		s.rerunning <- rerunAnswer{resp: resp, n: n, err: err}
+		close(s.rerunDone)
+	}()
+	return true
+}
+
+// rerunRequest reruns the test cases that did not pass together with those
+// skipped (a test case that waits for a failed one is skipped), by their
+// project test case ids, so that a test that never ran is not left out of
+// the verdict. When the ids cannot be found (the test case list does not
+// name each one once), it asks for the failed ones alone and the skipped
+// keep their first result.
+func rerunRequest(ctx context.Context, c *api.Client, d *api.RunDetail) (api.RerunRequest, int) {
+	var failed, skipped []string
+	for _, tc := range d.RunTestCases {
+		switch cl := verdict.Outcome(tc); {
+		case cl == api.ResultSkipped:
+			skipped = append(skipped, tc.Name)
+		case cl != api.ResultPassed:
+			failed = append(failed, tc.Name)
+		}
+	}
+	if len(failed) == 0 {
+		return api.RerunRequest{}, 0
+	}
+	if len(skipped) > 0 && c != nil {
+		if ids, ok := projectTestCaseIDs(ctx, c, append(failed, skipped...)); ok {
+			return api.RerunRequest{ProjectTestCaseIDs: ids}, len(ids)
+		}
+	}
+	return api.RerunRequest{FailedOnly: true}, len(failed)
+}
+
+// rerunStarted takes the answer of the rerun started in the background:
+// the run waited for becomes the rerun, or the wait on it ends with why.
+func (s *runState) rerunStarted(view progressView) poll.Outcome {
+	ans := <-s.rerunning
+	s.rerunning = nil
+	retry := len(s.earlier) + 1
+	if ans.err != nil {
+		s.rerunErr = ans.err
+		view.notice(fmt.Sprintf("error: retry %d of %d: rerunning the failed test cases of run %s: %s", retry, s.retryLimit,
+			termtext.SanitizeLine(s.target.ShortID), termtext.Sanitize(ans.err.Error())))
+		return poll.Outcome{Done: true}
+	}
+	s.earlier = append(s.earlier, verdict.Attempt{ShortID: s.target.ShortID, URL: s.target.URL, Detail: s.detail})
+	next := ans.resp.Run
+	view.notice(fmt.Sprintf("Retry %d of %d: rerunning %s of run %s as run %s: %s", retry, s.retryLimit,
+		plural(ans.n, "test case"), termtext.SanitizeLine(s.target.ShortID),
+		termtext.SanitizeLine(next.ShortID), termtext.SanitizeLine(next.URL)))
+	created := s.now()
+	s.target.ShortID, s.target.URL, s.target.CreatedAt = next.ShortID, next.URL, created
+	s.poll.Name, s.poll.VisibleBy = "run "+next.ShortID, created.Add(poll.NotYetVisibleGrace)
+	s.detail, s.status, s.finished = nil, "", map[string]bool{}
+	s.justCreated, s.alreadyFinished, s.finishedAfter = true, false, 0
+	return poll.Outcome{}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

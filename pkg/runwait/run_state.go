@@ -1,0 +1,152 @@
+package runwait
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/poll"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// runState is what a wait knows about one run between two polls.
+type runState struct {
+	target RunTarget
+	poll   poll.Target // the run's place in the Loop: schedule, failures, give-up
+	vo     verdict.Options
+	now    func() time.Time
+
+	detail   *api.RunDetail  // the latest answer, nil until the first one
+	status   string          // the run status last reported to the user
+	finished map[string]bool // test cases already reported as finished
+	notFound bool            // the last poll was a 404 (within the not-visible grace)
+	// finishedAfter is the wait's elapsed time at the final status;
+	// alreadyFinished: the run had ended before the wait began, which a run
+	// created moments before the wait (justCreated) cannot have.
+	finishedAfter   time.Duration
+	alreadyFinished bool
+	justCreated     bool
+	// retryingSince and retryWhy describe, for the live line, the streak
+	// of transient failures the poll is in.
+	retryingSince time.Duration
+	retryWhy      string
+	// failing is the poll's streak of failures (tests set their own).
+	failing func() int
+
+	earlier    []verdict.Attempt // the runs --retry-failed reran, oldest first
+	retryLimit int               // --retry-failed
+	rerunErr   error             // why the last rerun could not be started
+	// rerunning carries the answer of a rerun being started; rerunDone is
+	// closed when it has come (the loop parks the run meanwhile).
+	rerunning chan rerunAnswer
+	rerunDone chan struct{}
+}
+
+func newRunState(t RunTarget, now time.Time) *runState {
+	s := &runState{target: t, finished: map[string]bool{}, poll: poll.Target{Name: "run " + t.ShortID}}
+	s.failing = s.poll.Failures
+	if !t.CreatedAt.IsZero() {
+		// Only a run this machine created may be not visible yet; any
+		// other id's 404 means there is no such run.
+		s.poll.VisibleBy = t.CreatedAt.Add(poll.NotYetVisibleGrace)
+		s.justCreated = now.Sub(t.CreatedAt) < poll.NotYetVisibleGrace
+		// A run this machine started is known to exist: the start's answer
+		// counts as one, so a silent service at --timeout is still a run
+		// that goes on (7), not a service that never answered (6).
+		s.poll.MarkAnswered()
+	}
+	return s
+}
+
+// observe records a new answer and returns what changed since the previous
+// one: whether the run status changed, and the test cases that finished.
+func (s *runState) observe(d *api.RunDetail) (statusChanged bool, finished []api.RunTestCase) {
+	s.detail = d
+	if d.Status != s.status {
+		s.status = d.Status
+		statusChanged = true
+	}
+	for i, tc := range d.RunTestCases {
+		if !api.IsTerminalStatus(tc.Status) {
+			continue
+		}
+		key := caseKey(tc, i)
+		if !s.finished[key] {
+			s.finished[key] = true
+			finished = append(finished, tc)
+		}
+	}
+	return statusChanged, finished
+}
+
+// show records an answer, tells the view what changed and reports whether
+// the run reached its final status.
+func (s *runState) show(d *api.RunDetail, view progressView, elapsed time.Duration) (final bool) {
+	firstAnswer := s.detail == nil
+	changed, finished := s.observe(d)
+	final = api.IsTerminalStatus(d.Status)
+	if changed && !final {
+		view.statusChanged(s, elapsed)
+	}
+	for _, tc := range finished {
+		view.caseFinished(s, tc)
+	}
+	if final {
+		s.alreadyFinished = firstAnswer && !s.justCreated
+		s.finishedAfter = elapsed
+		view.statusChanged(s, elapsed)
+	}
+	return final
+}
+
+// verdict is the run's verdict as it stands, decided where every report's
+// is: the views show the same mark the summary will.
+func (s *runState) verdict() verdict.Run {
+	return verdict.Decide([]verdict.Record{s.record("")}, s.vo).Runs[0]
+}
+
+// caseKey identifies a run test case across polls; the index is a last
+// resort for a service that sends neither id.
+func caseKey(tc api.RunTestCase, i int) string {
+	switch {
+	case tc.ShortID != "":
+		return tc.ShortID
+	case tc.ID != "":
+		return tc.ID
+	}
+	return fmt.Sprintf("#%d", i)
+}
+
+// record is the run as the reports see it; stop is how the wait ended for
+// a run it did not see end.
+func (s *runState) record(stop verdict.Stop) verdict.Record {
+	r := verdict.Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(),
+		NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished,
+		Earlier: s.earlier, RetryLimit: s.retryLimit, RerunErr: s.rerunErr}
+	if r.Err == nil && !s.poll.Done() {
+		r.Stop = stop
+	}
+	return r
+}
+
+// records freezes the runs' states for the verdict.
+func records(states []*runState, end poll.End, ctx context.Context) []verdict.Record {
+	stop := verdict.TimedOut
+	if end == poll.Interrupted {
+		stop = verdict.Interrupted
+		if cmdutil.InterruptCode(ctx) == cmdutil.ExitTerminated {
+			stop = verdict.Terminated
+		}
+	}
+	out := make([]verdict.Record, 0, len(states))
+	for _, s := range states {
+		r := s.record(stop)
+		if s.rerunning != nil && r.Stop == "" {
+			r.Stop = stop // the wait ended while a rerun was being started
+		}
+		out = append(out, r)
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package runwait
+
+import (
+	"context"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/poll"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// RunTarget is one run to wait for. CreatedAt is when this machine created
+// the run (zero if it did not): a 404 within poll.NotYetVisibleGrace of it
+// means the run is not visible yet rather than missing; any other id's 404
+// is final.
+type RunTarget struct {
+	ShortID   string
+	URL       string
+	Plan      verdict.Plan
+	CreatedAt time.Time
+}
+
+// Deps are what a wait uses: the streams, the client, the clock and the
+// environment, given by the command.
+type Deps struct {
+	IO     *iostreams.IOStreams
+	Client *api.Client
+	Clock  clock.Clock
+	Getenv func(string) string
+	Output output.Options
+	Debug  bool
+	// Resume: the flags that chose the service, for the resume hint.
+	Resume report.Resume
+	// Rerun starts a rerun for --retry-failed: the command's reconciled
+	// rerun (pkg/reconcile), so a lost answer is adopted rather than
+	// doubled; nil sends the request once, directly.
+	Rerun func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
+	// NoData: stdout keeps only what the command printed before (-q).
+	NoData bool
+}
+
+// liveTick is how often the live view's clock is redrawn between polls.
+const liveTick = time.Second
+
+// Runs polls every target until it reaches a final status, the --timeout
+// passes or ctx ends (Ctrl-C). Progress goes to stderr; at the end the
+// verdict is decided and every report written. The error carries the
+// contract's exit code. notStarted are starts that failed, reported with
+// the runs. o must have been validated.
+func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarted ...verdict.Record) error {
+	targets = uniqueTargets(targets)
+	if d.Clock == nil {
+		d.Clock = clock.Real{}
+	}
+	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
+	view := newProgressView(d.IO, d.Debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
+	rerun := d.Rerun
+	if rerun == nil {
+		rerun = d.Client.RerunRun
+	}
+	retries := retryPolicy{limit: o.RetryFailed, now: d.Clock.Now, rerun: rerun, client: d.Client}
+	states := watchRuns(loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
+	end, err := loop.Run(ctx, loopTargets(states))
+	view.stop()
+	if err != nil {
+		return err
+	}
+	recs := append(records(states, end, ctx), notStarted...)
+	nameRuns(ctx, d.Client, recs, o.JUnitFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	v := verdict.Decide(recs, o.verdictOptions())
+	res := d.Resume
+	res.Timeout = o.Timeout
+	return report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
+		Resume: res, NoData: d.NoData}, v)
+}
+
+// watchRuns makes a runState per target and wires the loop to the view.
+func watchRuns(loop *poll.Loop, client *api.Client, view progressView, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
+	states := make([]*runState, 0, len(targets))
+	byTarget := make(map[*poll.Target]*runState, len(targets))
+	now := loop.Clock.Now()
+	for _, t := range targets {
+		s := newRunState(t, now)
+		s.vo, s.now = vo, loop.Clock.Now
+		s.retryLimit = retries.limit
+		s.poll.Poll = func(ctx context.Context) poll.Outcome {
+			if s.rerunning != nil {
+				return s.rerunStarted(view)
+			}
+			d, o := fetchRun(ctx, client, s.target.ShortID)
+			if ctx.Err() == nil { // an interrupted request says nothing
+				s.notFound = api.IsNotFound(o.Err)
+			}
+			if o.Err != nil {
+				return o
+			}
+			final := s.show(d, view, loop.Elapsed())
+			if final && s.startRetry(ctx, retries, view) {
+				return poll.Outcome{Until: s.rerunDone}
+			}
+			return poll.Outcome{Done: final}
+		}
+		states = append(states, s)
+		byTarget[&s.poll] = s
+	}
+	loop.Retrying = func(t *poll.Target, err error) { view.retrying(byTarget[t], loop.Elapsed(), err) }
+	loop.GaveUp = func(t *poll.Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
+	switch v := view.(type) {
+	case *liveView:
+		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
+		loop.TickEvery = liveTick
+	case *plainView:
+		if v.pulse.every > 0 {
+			loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
+			loop.TickEvery = v.pulse.every
+		}
+	}
+	return states
+}
+
+func loopTargets(states []*runState) []*poll.Target {
+	out := make([]*poll.Target, len(states))
+	for i, s := range states {
+		out[i] = &s.poll
+	}
+	return out
+}
+
+// fetchRun reads a run with all its test cases.
+func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, poll.Outcome) {
+	d, err := c.GetRun(ctx, id, api.GetRunOptions{TestCases: "all"})
+	if err != nil {
+		return nil, poll.Failed(err)
+	}
+	if err := CheckRunDetail(d, id); err != nil {
+		return nil, poll.Failed(err)
+	}
+	if d.ShortID == "" {
+		d.ShortID = id
+	}
+	return d, poll.Outcome{}
+}
+
+// uniqueTargets drops repeated runs, keeping the first (it may carry a URL
+// and a creation time).
+func uniqueTargets(targets []RunTarget) []RunTarget {
+	seen := map[string]bool{}
+	var out []RunTarget
+	for _, t := range targets {
+		if t.ShortID == "" || seen[t.ShortID] {
+			continue
+		}
+		seen[t.ShortID] = true
+		out = append(out, t)
+	}
+	return out
+}

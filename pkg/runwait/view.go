@@ -1,0 +1,129 @@
+package runwait
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// progressView shows a wait in progress on stderr. Off a terminal it writes
+// one line per change of state, never one per poll, so CI logs stay short;
+// on a terminal a spinner line is redrawn with the elapsed time and the
+// counts, and finished test cases scroll above it.
+type progressView interface {
+	statusChanged(s *runState, elapsed time.Duration)
+	caseFinished(s *runState, tc api.RunTestCase)
+	notice(msg string)
+	// retrying is told when a streak of transient failures begins.
+	retrying(s *runState, elapsed time.Duration, err error)
+	// refresh redraws the live line; off a terminal it does nothing.
+	refresh(states []*runState, elapsed time.Duration)
+	stop()
+}
+
+// newProgressView picks the live view only where the contract allows
+// animation; --debug writes to stderr too, and the two would garble. The
+// line-per-change view prints a heartbeat every pulse.every of silence.
+func newProgressView(ios *iostreams.IOStreams, debug bool, runs int, pulse heartbeat) progressView {
+	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true}
+	if ios.ErrColorEnabled() && !debug {
+		p.prefixRuns = runs > 1
+		v := &liveView{ios: ios, lf: p}
+		if runs > 1 {
+			v.block = ios.NewBlock()
+		}
+		return v
+	}
+	return &plainView{w: ios.ErrOut, lf: p, pulse: pulse}
+}
+
+// lineFormat renders the lines both views print.
+type lineFormat struct {
+	st         *iostreams.Styles
+	prefixRuns bool // name the run on every line (several runs, or a log)
+}
+
+func (p lineFormat) status(s *runState, elapsed time.Duration) string {
+	d := s.detail
+	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(report.StatusText(d))))
+	if api.IsTerminalStatus(d.Status) {
+		line += fmt.Sprintf("%s: %s", report.FinishedWhen(s.alreadyFinished, elapsed), report.CountCases(d.RunTestCases))
+	}
+	return line
+}
+
+func (p lineFormat) testCase(s *runState, tc api.RunTestCase) string {
+	var b strings.Builder
+	if p.prefixRuns {
+		fmt.Fprintf(&b, "run %s ", termtext.SanitizeLine(s.target.ShortID))
+	} else {
+		b.WriteString("  ")
+	}
+	b.WriteString(p.icon(tc))
+	b.WriteString(" ")
+	b.WriteString(termtext.SanitizeLine(tc.Name))
+	if out := verdict.Outcome(tc); out != api.ResultPassed {
+		fmt.Fprintf(&b, " (%s)", p.st.Status(termtext.SanitizeLine(out)))
+	}
+	if tc.ResultTitle != "" {
+		b.WriteString(" — ")
+		b.WriteString(termtext.SanitizeLine(tc.ResultTitle))
+	}
+	return b.String()
+}
+
+func (p lineFormat) icon(tc api.RunTestCase) string {
+	switch verdict.ClassOf(tc, false) {
+	case verdict.Failed, verdict.Errored:
+		return p.st.FailureIcon()
+	case verdict.Skipped:
+		return p.st.Warning("-")
+	}
+	return p.st.SuccessIcon()
+}
+
+// plainView prints a line per change of state, and a heartbeat when
+// nothing changed for long.
+type plainView struct {
+	w     io.Writer
+	lf    lineFormat
+	pulse heartbeat
+}
+
+func (v *plainView) println(line string) {
+	fmt.Fprintln(v.w, line)
+	v.pulse.printed()
+}
+
+func (v *plainView) statusChanged(s *runState, elapsed time.Duration) {
+	v.println(v.lf.status(s, elapsed))
+}
+func (v *plainView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
+func (v *plainView) notice(msg string)                            { v.println(msg) }
+
+// retrying prints one line when a streak begins, not one per retry.
+func (v *plainView) retrying(s *runState, _ time.Duration, err error) {
+	v.println(fmt.Sprintf("warning: %s: %s; retrying (the wait goes on until --timeout)",
+		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(report.FirstLine(err.Error()))))
+}
+func (v *plainView) stop() {}
+
+// refresh prints the heartbeat of every unfinished run when it is due.
+func (v *plainView) refresh(states []*runState, elapsed time.Duration) {
+	if !v.pulse.due(elapsed) {
+		return
+	}
+	for _, s := range states {
+		if !s.poll.Done() {
+			fmt.Fprintln(v.w, heartbeatLine(s, elapsed))
+		}
+	}
+	v.pulse.last = elapsed
+}

@@ -1,0 +1,50 @@
+package runwait
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// DefaultHeartbeat is the contract's --heartbeat: half of CircleCI's ten
+// minutes without output, after which it kills a step.
+const DefaultHeartbeat = 5 * time.Minute
+
+// heartbeat is what the line-per-change view prints when nothing changed
+// for a while: a CI watchdog that kills a silent step (CircleCI's ten
+// minutes) must not kill a long run that is doing fine.
+type heartbeat struct {
+	every   time.Duration // 0: never
+	elapsed func() time.Duration
+	last    time.Duration // when the view last printed, in wait time
+}
+
+// printed notes that a line was just printed.
+func (h *heartbeat) printed() {
+	if h.elapsed != nil {
+		h.last = h.elapsed()
+	}
+}
+
+// due reports whether nothing was printed for a whole period by elapsed.
+func (h *heartbeat) due(elapsed time.Duration) bool {
+	return h.every > 0 && elapsed-h.last >= h.every
+}
+
+// heartbeatLine is "run r1a2b3 still RUNNING after 15:00: 3 of 7 done".
+func heartbeatLine(s *runState, elapsed time.Duration) string {
+	if s.detail == nil {
+		return fmt.Sprintf("run %s: no answer yet after %s", termtext.SanitizeLine(s.target.ShortID), report.FormatElapsed(elapsed))
+	}
+	done := 0
+	for _, tc := range s.detail.RunTestCases {
+		if api.IsTerminalStatus(tc.Status) {
+			done++
+		}
+	}
+	return fmt.Sprintf("run %s still %s after %s: %d of %d done", termtext.SanitizeLine(s.target.ShortID),
+		termtext.SanitizeLine(s.detail.Status), report.FormatElapsed(elapsed), done, len(s.detail.RunTestCases))
+}

@@ -1,0 +1,77 @@
+package runwait
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+func TestLiveMessageOnFakeClock(t *testing.T) {
+	s := newRunState(RunTarget{ShortID: "abc123"})
+	s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
+		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultPassed},
+		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultFailed},
+		{Status: api.StatusRunning}, {Status: api.StatusRunning},
+	}})
+	got := liveMessage(s, 42*time.Second)
+	want := "run abc123 RUNNING 00:42 · 3 passed · 1 failed · 2 running"
+	if got != want {
+		t.Errorf("live message\n got %q\nwant %q", got, want)
+	}
+	other := newRunState(RunTarget{ShortID: "def456"})
+	if got := liveMessage(other, time.Hour+2*time.Second); got != "run def456 waiting for the first answer 1:00:02" {
+		t.Errorf("no answer yet: %q", got)
+	}
+	other.notFound = true // the service answered 404 within the grace
+	if got := liveMessage(other, 3*time.Second); got != "run def456 not found yet 00:03" {
+		t.Errorf("a run the service does not know yet: %q", got)
+	}
+}
+
+func TestCountsString(t *testing.T) {
+	if got := (caseCounts{}).String(); got != "no test cases yet" {
+		t.Errorf("empty: %q", got)
+	}
+	c := report.CountCases([]api.RunTestCase{{Status: api.StatusInitiated}, {Status: api.StatusCancelled},
+		{Status: api.StatusError}, {Status: api.StatusCompleted, Result: api.ResultSkipped}})
+	if got := c.String(); got != "1 skipped · 1 errored · 1 cancelled · 1 queued" {
+		t.Errorf("counts: %q", got)
+	}
+}
+
+// The block of several runs: a line each, in progress with a spinner frame,
+// ended with its verdict (which stays), and at most maxBlockLines lines.
+func TestBlockLinesOfSeveralRuns(t *testing.T) {
+	running := newRunState(RunTarget{ShortID: "r1", Plan: Plan{Name: "Smoke"}})
+	running.observe(&api.RunDetail{ShortID: "r1", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
+		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusRunning}}})
+	running.poll.failures, running.retryWhy, running.retryingSince = 2, "service failing (HTTP 503)", 30*time.Second
+	failed := newRunState(RunTarget{ShortID: "r2"})
+	failed.observe(&api.RunDetail{ShortID: "r2", Status: api.StatusCompleted, Result: strp(api.ResultFailed),
+		RunTestCases: []api.RunTestCase{{Status: api.StatusCompleted, Result: api.ResultFailed}}})
+	failed.poll.done, failed.verdict, failed.finishedAfter = true, 1, 40*time.Second
+	unseen := newRunState(RunTarget{ShortID: "r3"})
+	unseen.notFound = true
+	got := blockLines([]*runState{running, failed, unseen}, 42*time.Second, 0)
+	frame := iostreams.SpinnerFrame(0)
+	want := []string{
+		frame + " run r1 RUNNING 00:42 · 1 passed · 1 running · service failing (HTTP 503) for 00:12, retrying — Smoke",
+		"✗ run r2 COMPLETED · FAILED after 00:40: 1 failed",
+		frame + " run r3 not found yet 00:42",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("block\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	many := make([]*runState, 12)
+	for i := range many {
+		many[i] = newRunState(RunTarget{ShortID: fmt.Sprintf("r%d", i)})
+	}
+	got = blockLines(many, 0, 1)
+	if len(got) != maxBlockLines || got[maxBlockLines-1] != "  … and 3 more runs" {
+		t.Errorf("12 runs: %d lines, last %q", len(got), got[len(got)-1])
+	}
+}

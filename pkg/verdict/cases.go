@@ -1,0 +1,187 @@
+package verdict
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// Class is what a test case's outcome means for the verdict.
+type Class string
+
+const (
+	Passed  Class = "passed"
+	Failed  Class = "failed"
+	Errored Class = "errored" // ended ERROR or CANCELLED, or unfinished in a run that ended
+	Skipped Class = "skipped"
+	Flaky   Class = "flaky"   // failed in an attempt, passed in a later one
+	NotRun  Class = "not run" // unfinished when the wait ended
+)
+
+// DidNotPass reports whether the class counts against a run.
+func (c Class) DidNotPass() bool { return c == Failed || c == Errored }
+
+// Case is one test case with its last run across the attempts.
+type Case struct {
+	api.RunTestCase // its last run
+	Class           Class
+	// Attempt is the attempt it last ran in, from 1; RunShortID and RunURL
+	// are that attempt's run.
+	Attempt    int
+	RunShortID string
+	RunURL     string
+	// For a flaky case: its first failed run, the run that attempt was, and
+	// the retry it passed on (from 1).
+	FirstFailure     *api.RunTestCase
+	FailedRunShortID string
+	Retry            int
+	// Failures are its failed runs in the attempts before its last, oldest
+	// first (what JUnit calls flaky or rerun failures).
+	Failures []api.RunTestCase
+}
+
+// Outcome is the word that says how a test case ended: its result, or its
+// status when it has none (ERROR, CANCELLED, still RUNNING).
+func Outcome(tc api.RunTestCase) string {
+	if tc.Status == api.StatusCompleted && tc.Result != "" {
+		return tc.Result
+	}
+	return tc.Status
+}
+
+// classify merges the attempts: a rerun gives its test cases new run test
+// case ids, so they are matched by name; those a rerun left alone keep the
+// run they last had.
+func classify(r Record) []Case {
+	var out []Case
+	at := map[string]int{}
+	attempts := r.Attempts()
+	for i, a := range attempts {
+		if a.Detail == nil {
+			continue
+		}
+		finished := api.IsTerminalStatus(a.Detail.Status)
+		for _, tc := range a.Detail.RunTestCases {
+			c := Case{RunTestCase: tc, Attempt: i + 1, RunShortID: a.ShortID, RunURL: a.URL, Class: ClassOf(tc, finished)}
+			j, seen := at[tc.Name]
+			if !seen {
+				at[tc.Name] = len(out)
+				out = append(out, c)
+				continue
+			}
+			prev := out[j]
+			c.Failures = prev.Failures
+			if prev.Class.DidNotPass() {
+				c.Failures = append(c.Failures, prev.RunTestCase)
+			}
+			switch {
+			case c.Class == Passed && prev.Class.DidNotPass():
+				first := prev.RunTestCase
+				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, &first, prev.RunShortID, i
+			case c.Class == Passed && prev.Class == Flaky:
+				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, prev.FirstFailure, prev.FailedRunShortID, prev.Retry
+			}
+			out[j] = c
+		}
+	}
+	return out
+}
+
+// ClassOf is what a test case's run means, within a run that has finished or not.
+func ClassOf(tc api.RunTestCase, runFinished bool) Class {
+	switch {
+	case !api.IsTerminalStatus(tc.Status) && runFinished:
+		return Errored
+	case !api.IsTerminalStatus(tc.Status):
+		return NotRun
+	case tc.Status == api.StatusError || tc.Status == api.StatusCancelled:
+		return Errored
+	case tc.Status != api.StatusCompleted:
+		return Failed
+	}
+	switch tc.Result {
+	case api.ResultPassed:
+		return Passed
+	case api.ResultSkipped:
+		return Skipped
+	}
+	return Failed
+}
+
+// Counts tallies test cases by class.
+type Counts struct {
+	Passed, Failed, Errored, Skipped, Flaky, NotRun int
+}
+
+func (n *Counts) count(c Class) {
+	switch c {
+	case Passed:
+		n.Passed++
+	case Failed:
+		n.Failed++
+	case Errored:
+		n.Errored++
+	case Skipped:
+		n.Skipped++
+	case Flaky:
+		n.Flaky++
+	case NotRun:
+		n.NotRun++
+	}
+}
+
+func (n *Counts) add(o Counts) {
+	n.Passed += o.Passed
+	n.Failed += o.Failed
+	n.Errored += o.Errored
+	n.Skipped += o.Skipped
+	n.Flaky += o.Flaky
+	n.NotRun += o.NotRun
+}
+
+// Total is every test case counted.
+func (n Counts) Total() int { return n.Passed + n.Failed + n.Errored + n.Skipped + n.Flaky + n.NotRun }
+
+// DidNotPass are the run's test cases that count against it, failures
+// first, then errors: the order every report lists them in.
+func (r Run) DidNotPass() []Case {
+	var failed, errored []Case
+	for _, c := range r.Cases {
+		switch c.Class {
+		case Failed:
+			failed = append(failed, c)
+		case Errored:
+			errored = append(errored, c)
+		}
+	}
+	return append(failed, errored...)
+}
+
+// Flaky are the run's flaky test cases.
+func (r Run) Flaky() []Case {
+	var out []Case
+	for _, c := range r.Cases {
+		if c.Class == Flaky {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// String lists the non-zero counts: "3 passed · 1 failed · 1 flaky".
+func (n Counts) String() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{n.Passed, "passed"}, {n.Flaky, "flaky"}, {n.Failed, "failed"}, {n.Errored, "errored"}, {n.Skipped, "skipped"}, {n.NotRun, "not run"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
+		}
+	}
+	if len(parts) == 0 {
+		return "no test cases"
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,119 @@
+package verdict
+
+import (
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+// Options are the flags that change a verdict.
+type Options struct {
+	FailOnSkipped bool
+	FailOnFlaky   bool
+}
+
+// Verdict is the decision every report renders.
+type Verdict struct {
+	Runs   []Run
+	Counts Counts // over every run
+	Code   int    // the command's exit code: the largest of the runs'
+}
+
+// Run is one record with what was decided of it.
+type Run struct {
+	Record
+	Cases  []Case
+	Counts Counts
+	// Result is the run's outcome after every attempt: PASSED, FAILED,
+	// SKIPPED, ERROR, CANCELLED; for a run without one, how the wait ended
+	// (TIMED_OUT, INTERRUPTED, TERMINATED), NOT_STARTED or NO_VERDICT.
+	Result string
+	Code   int
+	// Because says what the flags added to the run's own outcome
+	// ("--fail-on-skipped: 1 test case skipped"); "" when nothing.
+	Because string
+}
+
+// Decide classifies every test case of every record and gives each run and
+// the command their exit codes. It is pure: the same records give the same
+// verdict.
+func Decide(recs []Record, o Options) Verdict {
+	var v Verdict
+	for _, r := range recs {
+		run := decideRun(r, o)
+		v.Runs = append(v.Runs, run)
+		v.Counts.add(run.Counts)
+		v.Code = max(v.Code, run.Code)
+	}
+	return v
+}
+
+func decideRun(r Record, o Options) Run {
+	run := Run{Record: r, Cases: classify(r)}
+	for _, c := range run.Cases {
+		run.Counts.count(c.Class)
+	}
+	run.Result, run.Code = outcome(r, run.Counts)
+	if run.Code == cmdutil.ExitOK && run.Result != api.ResultFailed {
+		switch {
+		case o.FailOnSkipped && run.Counts.Skipped+run.Counts.NotRun > 0:
+			run.Code, run.Because = cmdutil.ExitFailed, "--fail-on-skipped"
+		case o.FailOnFlaky && run.Counts.Flaky > 0:
+			run.Code, run.Because = cmdutil.ExitFailed, "--fail-on-flaky"
+		}
+	}
+	if r.RerunErr != nil {
+		run.Code = max(run.Code, cmdutil.ExitCodeOf(r.RerunErr))
+	}
+	return run
+}
+
+// outcome is a run's result and code before the flags that fail passes.
+func outcome(r Record, n Counts) (string, int) {
+	switch {
+	case r.NotStarted:
+		return "NOT_STARTED", cmdutil.ExitCodeOf(r.Err)
+	case r.Err != nil:
+		return "NO_VERDICT", cmdutil.ExitCodeOf(r.Err)
+	case r.Stop != "":
+		return string(r.Stop), stopCode(r.Stop)
+	case r.Detail == nil:
+		return "NO_VERDICT", cmdutil.ExitService
+	}
+	switch r.Detail.Status {
+	case api.StatusError, api.StatusCancelled:
+		return r.Detail.Status, cmdutil.ExitRunError
+	case api.StatusCompleted:
+	default:
+		return string(TimedOut), cmdutil.ExitTimeout // not final: the wait ended first
+	}
+	last := r.Detail.ResultOrEmpty()
+	switch {
+	case n.Failed+n.Errored > 0:
+		return api.ResultFailed, cmdutil.ExitFailed
+	case len(r.Earlier) > 0 && len(r.Detail.RunTestCases) > 0:
+		// After retries the test cases decide: the last attempt ran only
+		// some of them, so its own result speaks for those alone.
+		if n.Passed+n.Flaky == 0 {
+			return api.ResultSkipped, cmdutil.ExitOK
+		}
+		return api.ResultPassed, cmdutil.ExitOK
+	case last == api.ResultPassed || last == api.ResultSkipped:
+		return last, cmdutil.ExitOK
+	}
+	// FAILED with no failed test case, or a result this client does not
+	// know: a CI gate must not let through what it cannot tell passed.
+	if last == "" {
+		return api.ResultFailed, cmdutil.ExitFailed
+	}
+	return last, cmdutil.ExitFailed
+}
+
+func stopCode(s Stop) int {
+	switch s {
+	case Interrupted:
+		return cmdutil.ExitInterrupted
+	case Terminated:
+		return cmdutil.ExitTerminated
+	}
+	return cmdutil.ExitTimeout
+}

@@ -1,0 +1,123 @@
+// Package verdict decides, in one small pure place, what every report of a
+// wait says: how each test case ended across the attempts of
+// --retry-failed, each run's verdict and exit code, and the command's.
+// Reports (the terminal summary, JUnit, the step summary, annotations,
+// outputs, the HTML file) render a Verdict; none decides again.
+package verdict
+
+import (
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// Record is one run as a wait left it: what every attempt answered last,
+// and how the wait ended for it. It is the input of Decide.
+type Record struct {
+	ShortID string // the last attempt's
+	URL     string
+	Plan    Plan
+	// Detail is the last attempt's latest answer, nil when it was never read.
+	Detail *api.RunDetail
+	// Earlier are the attempts --retry-failed made before the last one,
+	// oldest first; RetryLimit is --retry-failed.
+	Earlier    []Attempt
+	RetryLimit int
+	// StartedAt and FinishedAt are the service's, zero when it gave none.
+	StartedAt, FinishedAt time.Time
+	// Stop says how the wait ended before the run did; "" when it did not.
+	Stop Stop
+	// Err is why polling stopped without a verdict (404, an outage); for
+	// NotStarted, why the start failed.
+	Err error
+	// NotFoundYet: the service last answered 404 for a run this machine had
+	// just started (within the not-visible grace).
+	NotFoundYet bool
+	// NotStarted: the start of this plan (or of the test cases) failed for
+	// good, so there is no run.
+	NotStarted bool
+	// RerunErr is why the last rerun of --retry-failed could not start.
+	RerunErr error
+	// FinishedAfter is how long the wait had run when the run ended;
+	// AlreadyFinished: it had ended before the wait began.
+	FinishedAfter   time.Duration
+	AlreadyFinished bool
+}
+
+// Stop is how a wait ended before a run did.
+type Stop string
+
+const (
+	TimedOut    Stop = "TIMED_OUT"
+	Interrupted Stop = "INTERRUPTED"
+	Terminated  Stop = "TERMINATED"
+)
+
+// Why is the stop in words: "the wait timed out".
+func (s Stop) Why() string {
+	switch s {
+	case Interrupted:
+		return "the wait was interrupted"
+	case Terminated:
+		return "the wait was terminated"
+	case TimedOut:
+		return "the wait timed out"
+	}
+	return ""
+}
+
+// Attempt is one run of a --retry-failed sequence: the original run, then
+// each rerun of its failed test cases.
+type Attempt struct {
+	ShortID string
+	URL     string
+	Detail  *api.RunDetail // nil when it was never read
+}
+
+// Plan is what a run ran, named so that reports match it across builds: a
+// run's short id changes every time, its plan does not.
+type Plan struct {
+	Name    string
+	ShortID string
+	// TestCases: the run was started from test case ids, not a plan.
+	TestCases bool
+}
+
+// Title is the plan's name, else its short id, else "test cases" for a run
+// of test case ids; "" when nothing is known.
+func (p Plan) Title() string {
+	switch {
+	case p.Name != "":
+		return p.Name
+	case p.ShortID != "":
+		return p.ShortID
+	case p.TestCases:
+		return "test cases"
+	}
+	return ""
+}
+
+// What names what a start was for: "plan NAME", or "the test cases".
+func (p Plan) What() string {
+	if t := p.Title(); t != "" && !p.TestCases {
+		return "plan " + t
+	}
+	return "the test cases"
+}
+
+// NotStartedRecord is a start that failed for good, for the reports of the
+// runs that did start: a JUnit reader or a step summary must not look
+// green, or merely shorter, while the exit code says a start failed.
+func NotStartedRecord(plan Plan, err error) Record {
+	return Record{Plan: plan, NotStarted: true, Err: err}
+}
+
+// Attempts are every run of the record, oldest first, the last one's own last.
+func (r Record) Attempts() []Attempt {
+	return append(append([]Attempt(nil), r.Earlier...), Attempt{ShortID: r.ShortID, URL: r.URL, Detail: r.Detail})
+}
+
+// Finished reports whether the last attempt reached a final status.
+func (r Record) Finished() bool {
+	return r.Detail != nil && api.IsTerminalStatus(r.Detail.Status)
+}
