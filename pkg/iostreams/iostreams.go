@@ -7,6 +7,7 @@ package iostreams
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -98,6 +99,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// String is what was written, when the stream is a buffer (tests).
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s, ok := l.w.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return ""
 }
 
 // Fd is the descriptor of the file written to, when it is one.

@@ -72,3 +72,6 @@ func (t *Target) MarkAnswered() { t.answered = true }
 
 // Failures is how many transient failures in a row the target is in.
 func (t *Target) Failures() int { return t.failures }
+
+// End stops polling the target as if it had reached its end.
+func (t *Target) End() { t.done = true }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func tc(shortID, name, result, title string) api.RunTestCase {
@@ -13,7 +14,7 @@ func tc(shortID, name, result, title string) api.RunTestCase {
 
 // retried is a run of three test cases whose two failures were rerun
 // twice: "search" passed on the first retry, "coupon" never did.
-func retried() Record {
+func retried() verdict.Record {
 	first := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
 		tc("r1-1", "login", api.ResultPassed, ""), tc("r1-2", "search", api.ResultFailed, "page 17 timed out"),
 		tc("r1-3", "coupon", api.ResultFailed, "expired"),
@@ -24,36 +25,12 @@ func retried() Record {
 	third := &api.RunDetail{ShortID: "r3", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
 		tc("r3-1", "coupon", api.ResultFailed, "expired for good"),
 	}}
-	return Record{ShortID: "r3", URL: "https://x/r3", Detail: third, Code: 1, RetryLimit: 2,
-		Earlier: []Attempt{{ShortID: "r1", URL: "https://x/r1", Detail: first}, {ShortID: "r2", URL: "https://x/r2", Detail: second}}}
-}
-
-func TestCasesAreTheLatestRunOfEachTestCaseByName(t *testing.T) {
-	var got []string
-	for _, c := range retried().Cases() {
-		got = append(got, c.ShortID)
-	}
-	if strings.Join(got, " ") != "r1-1 r2-1 r3-1" {
-		t.Errorf("cases %q, want login from r1, search from r2, coupon from r3", got)
-	}
-}
-
-func TestFlakyIsFailedThenPassed(t *testing.T) {
-	flaky := retried().Flaky()
-	if len(flaky) != 1 {
-		t.Fatalf("flaky %+v, want search alone (coupon never passed, login never failed)", flaky)
-	}
-	f := flaky[0]
-	if f.Case.ShortID != "r2-1" || f.FirstFailure.ResultTitle != "page 17 timed out" || f.Retry != 1 || f.Retries != 2 {
-		t.Errorf("%+v", f)
-	}
-	if (Record{ShortID: "r1", Detail: retried().Earlier[0].Detail}).Flaky() != nil {
-		t.Error("a run without retries has flaky test cases")
-	}
+	return verdict.Record{ShortID: "r3", URL: "https://x/r3", Detail: third, RetryLimit: 2,
+		Earlier: []verdict.Attempt{{ShortID: "r1", URL: "https://x/r1", Detail: first}, {ShortID: "r2", URL: "https://x/r2", Detail: second}}}
 }
 
 func TestStepSummaryListsAttemptsAndFlakyTestCases(t *testing.T) {
-	md := summaryOf(t, []Record{retried()})
+	md := summaryOf(t, []verdict.Record{retried()})
 	for _, want := range []string{"#### Attempts", "1. run `r1` · [open](https://x/r1)", "3. run `r3`",
 		"#### ⚠️ Flaky: passed only on a retry", "**search** — passed on retry 1 of 2; first failure: page 17 timed out"} {
 		if !strings.Contains(md, want) {

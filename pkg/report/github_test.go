@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // parseGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does:
@@ -55,7 +56,7 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 		{Name: "env", Status: api.StatusError, ResultTitle: "down"},
 	}}
 	var buf bytes.Buffer
-	WriteAnnotations(&buf, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
+	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}}), nil)
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d annotations, want 3:\n%s", len(lines), buf.String())
@@ -86,7 +87,7 @@ func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
 	}
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: cases}
 	var buf bytes.Buffer
-	WriteAnnotations(&buf, []Record{{ShortID: "r1", Detail: d, Code: 1}})
+	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", Detail: d}}), nil)
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2*MaxAnnotations {
 		t.Fatalf("%d annotations, want %d:\n%s", len(lines), 2*MaxAnnotations, buf.String())
@@ -111,7 +112,7 @@ func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
 }
 
 func TestStepOutputsSingleAndSeveralRuns(t *testing.T) {
-	one := []Record{{ShortID: "r1", URL: "https://x/r1", Code: 0,
+	one := []verdict.Record{{ShortID: "r1", URL: "https://x/r1",
 		Detail: &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}}}
 	got := parseGitHubOutput(t, outputsOf(t, one))
 	for k, v := range map[string]string{"run_short_id": "r1", "run_url": "https://x/r1", "run_status": "COMPLETED", "run_result": "PASSED"} {
@@ -119,9 +120,9 @@ func TestStepOutputsSingleAndSeveralRuns(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got[k], v)
 		}
 	}
-	several := append(one, Record{ShortID: "r2", Code: 7, Pending: "the wait timed out",
+	several := append(one, verdict.Record{ShortID: "r2", Stop: verdict.TimedOut,
 		Detail: &api.RunDetail{ShortID: "r2", Status: api.StatusRunning}},
-		Record{ShortID: "r3\nrun_result=PASSED", Code: 5})
+		verdict.Record{ShortID: "r3\nrun_result=PASSED"})
 	got = parseGitHubOutput(t, outputsOf(t, several))
 	// A single value would name one run and hide the others: with several
 	// runs only runs_json is written, and a short id cannot add an output.
@@ -139,9 +140,10 @@ func TestStepSummaryEscapesServiceText(t *testing.T) {
 		{ShortID: "r1-0", Name: "a | b <script>", Status: api.StatusCompleted, Result: api.ResultFailed,
 			ResultTitle: "[click](https://evil)", EvaluationThought: "first\nsecond"},
 	}}
-	md := summaryOf(t, []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d, Code: 1}})
-	for _, want := range []string{"### ❌ testctl run `r1`: COMPLETED · FAILED", "[Open the run](https://x/r1)",
-		`| ❌ | a \| b &lt;script&gt; | FAILED | \[click\]\(https://evil\) |`, "> first\n> second"} {
+	md := summaryOf(t, []verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
+	for _, want := range []string{"## ❌ testctl: failed (exit 1)", "### ❌ run `r1`: COMPLETED · FAILED", "[Open the run](https://x/r1)",
+		`| ❌ | a \| b &lt;script&gt; | FAILED | \[click\]\(https://evil\) |`, "<blockquote>first<br>second</blockquote>",
+		"<summary>❌ <b>a &#124; b &lt;script&gt;</b> — FAILED: &#91;click&#93;(https://evil)</summary>"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
 		}
@@ -151,19 +153,19 @@ func TestStepSummaryEscapesServiceText(t *testing.T) {
 	}
 }
 
-func outputsOf(t *testing.T, recs []Record) string {
+func outputsOf(t *testing.T, recs []verdict.Record) string {
 	t.Helper()
 	var b strings.Builder
-	if err := WriteOutputs(&b, recs); err != nil {
+	if err := WriteOutputs(&b, decide(recs)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
-func summaryOf(t *testing.T, recs []Record) string {
+func summaryOf(t *testing.T, recs []verdict.Record) string {
 	t.Helper()
 	var b strings.Builder
-	if err := WriteStepSummary(&b, recs); err != nil {
+	if err := WriteStepSummary(&b, decide(recs), nil, Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -174,13 +176,13 @@ func summaryOf(t *testing.T, recs []Record) string {
 // (with one run started, run_short_id names that run).
 func TestGitHubReportsOfAPlanNotStarted(t *testing.T) {
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
-	recs := []Record{{ShortID: "r1", URL: "https://x/r1", Detail: d},
-		NotStartedRecord(Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
-	if got := summaryOf(t, recs); !strings.Contains(got, "### ❌ testctl: plan pln-gone\\_1 not started\n\n") {
+	recs := []verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d},
+		verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
+	if got := summaryOf(t, recs); !strings.Contains(got, "### ❌ plan pln-gone\\_1: not started\n\n") {
 		t.Errorf("step summary:\n%s", got)
 	}
 	var b bytes.Buffer
-	WriteAnnotations(&b, recs)
+	WriteAnnotations(&b, decide(recs), nil)
 	if !strings.HasPrefix(b.String(), "::error title=testctl%3A plan pln-gone_1 was not started::") {
 		t.Errorf("annotations:\n%s", b.String())
 	}

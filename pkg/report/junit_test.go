@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func readJUnit(t *testing.T, path string) (junitSuites, string) {
@@ -42,16 +43,16 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 		{ShortID: "r3-1", Name: "Done", Status: api.StatusCompleted, Result: api.ResultPassed},
 	}}
 	cancelledBare := &api.RunDetail{ShortID: "r4", Status: api.StatusCancelled}
-	recs := []Record{
-		{ShortID: "r1", URL: "https://app.example/runs/r1", Plan: Plan{Name: "Checkout", ShortID: "pln-checkout_1"}, Attempt: 2, Detail: failed, Code: 1,
+	recs := []verdict.Record{
+		{ShortID: "r1", URL: "https://app.example/runs/r1", Plan: verdict.Plan{Name: "Checkout", ShortID: "pln-checkout_1"}, Detail: failed,
 			StartedAt: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), FinishedAt: time.Date(2026, 11, 21, 9, 1, 30, 500e6, time.UTC)},
-		{ShortID: "r2", Detail: errored, Code: 3},
-		{ShortID: "r3", Detail: running, Pending: "the wait timed out", Code: 7},
-		{ShortID: "r4", Detail: cancelledBare, Code: 3},
-		{ShortID: "r5", Err: errors.New("run r5: GET /v1/run/r5: HTTP 404 Not Found"), Code: 5},
+		{ShortID: "r2", Detail: errored},
+		{ShortID: "r3", Detail: running, Stop: verdict.TimedOut},
+		{ShortID: "r4", Detail: cancelledBare},
+		{ShortID: "r5", Err: errors.New("run r5: GET /v1/run/r5: HTTP 404 Not Found")},
 	}
 	path := filepath.Join(t.TempDir(), "junit.xml")
-	if err := WriteJUnitFile(path, recs); err != nil {
+	if err := WriteJUnitFile(path, decide(recs), nil); err != nil {
 		t.Fatal(err)
 	}
 	doc, raw := readJUnit(t, path)
@@ -68,11 +69,11 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 	if s1.Name != "Checkout" || s1.Tests != 3 || s1.Failures != 1 || s1.Skipped != 1 || s1.Cases[1].Classname != "Checkout" {
 		t.Errorf("suite r1: %+v", s1)
 	}
-	if s1.Time != "90.500" || s1.Timestamp != "2026-11-21T09:00:00Z" {
-		t.Errorf("suite r1 times: time=%q timestamp=%q", s1.Time, s1.Timestamp)
+	if s1.Time != "90.500" || !hasProperty(s1, "run_started_at", "2026-11-21T09:00:00Z") {
+		t.Errorf("suite r1 times: time=%q properties=%v", s1.Time, s1.Properties)
 	}
 	if !hasProperty(s1, "run_url", "https://app.example/runs/r1") || !hasProperty(s1, "run_result", "FAILED") ||
-		!hasProperty(s1, "run_short_id", "r1") || !hasProperty(s1, "run_attempt", "2") {
+		!hasProperty(s1, "run_short_id", "r1") || !hasProperty(s1, "run_attempt", "1") {
 		t.Errorf("suite r1 properties: %+v", s1.Properties)
 	}
 	f := s1.Cases[1].Failure
@@ -120,7 +121,7 @@ func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
 	}
 	run := &api.RunDetail{ShortID: "r9", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
 		RunTestCases: []api.RunTestCase{{ShortID: "r9-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
-	if err := WriteJUnitFile(path, RecordsFromDetails([]*api.RunDetail{run}, map[string]string{"r9": "https://x/r9"}, false)); err != nil {
+	if err := WriteJUnitFile(path, decide([]verdict.Record{{ShortID: "r9", URL: "https://x/r9", Detail: run}}), nil); err != nil {
 		t.Fatal(err)
 	}
 	doc, raw := readJUnit(t, path)
@@ -134,7 +135,7 @@ func TestWriteJUnitFileReplacesAtomically(t *testing.T) {
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o644 {
 		t.Errorf("mode %04o", info.Mode().Perm())
 	}
-	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), RecordsFromDetails([]*api.RunDetail{run}, nil, false)); err == nil {
+	if err := WriteJUnitFile(filepath.Join(dir, "missing", "r.xml"), decide([]verdict.Record{{ShortID: "r9", Detail: run}}), nil); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 }
@@ -152,19 +153,19 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 		RunTestCases: []api.RunTestCase{tc("r6-1", "search", api.ResultFailed, "timed out")}}
 	passedOnRetry := &api.RunDetail{ShortID: "r7", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
 		RunTestCases: []api.RunTestCase{tc("r7-1", "search", api.ResultPassed, "")}}
-	recs := []Record{
-		{ShortID: "r1", Plan: Plan{TestCases: true}, Detail: emptyFailed, Code: 1},
-		{ShortID: "r2", Plan: Plan{ShortID: "pln-skip_1"}, Detail: skipped, Code: 1},
-		{ShortID: "r3", Detail: slow, Pending: "the wait was interrupted", Code: 143},
-		{ShortID: "r4", Pending: "the wait timed out", Code: 7},
+	recs := []verdict.Record{
+		{ShortID: "r1", Plan: verdict.Plan{TestCases: true}, Detail: emptyFailed},
+		{ShortID: "r2", Plan: verdict.Plan{ShortID: "pln-skip_1"}, Detail: skipped},
+		{ShortID: "r3", Detail: slow, Stop: verdict.Interrupted},
+		{ShortID: "r4", Stop: verdict.TimedOut},
 		// --fail-on-flaky: the run PASSED, its flakiness fails it.
-		{ShortID: "r7", Plan: Plan{ShortID: "pln-flaky_1"}, Detail: passedOnRetry, Code: 1, RetryLimit: 1,
-			Earlier: []Attempt{{ShortID: "r6", Detail: failedOnce}}},
-		NotStartedRecord(Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"}),
+		{ShortID: "r7", Plan: verdict.Plan{ShortID: "pln-flaky_1"}, Detail: passedOnRetry, RetryLimit: 1,
+			Earlier: []verdict.Attempt{{ShortID: "r6", Detail: failedOnce}}},
+		verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"}),
 		{ShortID: "r5", Detail: passed},
 	}
 	var b bytes.Buffer
-	if err := WriteJUnit(&b, recs); err != nil {
+	if err := WriteJUnit(&b, verdict.Decide(recs, verdict.Options{FailOnSkipped: true, FailOnFlaky: true}), nil); err != nil {
 		t.Fatal(err)
 	}
 	var doc junitSuites
@@ -173,10 +174,10 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 	}
 	for i, want := range []struct{ suite, kind, typ, msg string }{
 		{"test cases", "failure", "FAILED", "the run ended COMPLETED · FAILED with no test cases"},
-		{"pln-skip_1", "failure", "SKIPPED", "the run ended COMPLETED · SKIPPED: failing because of --fail-on-skipped"},
-		{"testctl", "error", "TERMINATED", "still RUNNING when the wait was interrupted"},
+		{"pln-skip_1", "failure", "SKIPPED", "the run ended COMPLETED · SKIPPED: failing because of --fail-on-skipped (1 test case skipped or not run)"},
+		{"testctl", "error", "INTERRUPTED", "still RUNNING when the wait was interrupted"},
 		{"testctl", "error", "TIMED_OUT", "no answer before the wait timed out"},
-		{"pln-flaky_1", "failure", "FLAKY", "the run ended COMPLETED · PASSED: failing because of --fail-on-flaky (1 test cases passed only on a retry)"},
+		{"pln-flaky_1", "failure", "FLAKY", "the run ended COMPLETED · PASSED: failing because of --fail-on-flaky (1 test case passed only on a retry)"},
 		{"pln-gone_1", "error", "NOT_STARTED", ""},
 	} {
 		s := doc.Suites[i]

@@ -12,11 +12,12 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // These tests drive each report writer alone, over records built by hand:
-// no Factory, no server, no wait.
+// no Factory, no server, no report.
 
 func result(s string) *string { return &s }
 
@@ -28,11 +29,11 @@ var (
 	}}
 	skippedRun = &api.RunDetail{ShortID: "r2", Status: api.StatusCompleted, Result: result(api.ResultSkipped)}
 	runningRun = &api.RunDetail{ShortID: "r3", Status: api.StatusRunning}
-	records    = []wait.Record{
-		{ShortID: "r1", URL: "https://app.example/r1", Detail: failedRun, Code: 1},
+	records    = []verdict.Record{
+		{ShortID: "r1", URL: "https://app.example/r1", Detail: failedRun},
 		{ShortID: "r2", Detail: skippedRun},
-		{ShortID: "r3", Detail: runningRun, Pending: "the wait timed out", Code: 7},
-		{ShortID: "r4", Err: errors.New("run r4: HTTP 404"), Code: 5},
+		{ShortID: "r3", Detail: runningRun, Stop: verdict.TimedOut},
+		{ShortID: "r4", Err: errors.New("run r4: HTTP 404")},
 	}
 )
 
@@ -43,12 +44,12 @@ func plainStyles() *iostreams.Styles {
 
 func TestWriteSummaryGivesEachRunsVerdictAndReasons(t *testing.T) {
 	var b bytes.Buffer
-	wait.WriteSummary(&b, plainStyles(), 0, records)
+	report.WriteSummary(&b, plainStyles(), 0, decide(records))
 	got := b.String()
 	for _, want := range []string{
 		"Run r1: COMPLETED · FAILED — 1 passed · 1 failed\n  https://app.example/r1\n",
 		"Coupon  [r1-1] FAILED\n      Expired coupon accepted\n      The total dropped.\n      No error shown.\n",
-		"Run r2: COMPLETED · SKIPPED — no test cases yet",
+		"Run r2: COMPLETED · SKIPPED — no test cases",
 		"Run r3: still RUNNING when the wait timed out",
 		"Run r4: no verdict (see the error above)",
 	} {
@@ -63,14 +64,14 @@ func TestWriteSummaryGivesEachRunsVerdictAndReasons(t *testing.T) {
 
 func TestWriteDataTableAndJSON(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
-	if err := wait.WriteData(ios, output.Options{}, records[:1]); err != nil {
+	if err := report.WriteData(ios, output.Options{}, decide(records[:1])); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "r1-1\tCoupon") || !strings.Contains(out.String(), "\tFAILED\tExpired coupon accepted") {
 		t.Errorf("table:\n%s", out)
 	}
 	out.Reset()
-	if err := wait.WriteData(ios, output.Options{Format: output.FormatJSON}, records); err != nil {
+	if err := report.WriteData(ios, output.Options{Format: output.FormatJSON}, decide(records)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "[") || strings.Count(out.String(), `"shortId": "r`) != 3+2 {
@@ -80,26 +81,26 @@ func TestWriteDataTableAndJSON(t *testing.T) {
 
 func TestWriteSkippedWarnings(t *testing.T) {
 	var b bytes.Buffer
-	wait.WriteSkippedWarnings(&b, plainStyles(), records, false)
+	report.WriteSkippedWarnings(&b, plainStyles(), decide(records))
 	if got := b.String(); got != "warning: run r2 ended SKIPPED: its test cases did not run; this counts as a pass (use --fail-on-skipped to fail instead)\n" {
 		t.Errorf("got %q", got)
 	}
 	b.Reset()
-	wait.WriteSkippedWarnings(&b, plainStyles(), records, true)
-	if got := b.String(); got != "run r2 ended SKIPPED: failing because of --fail-on-skipped\n" {
+	report.WriteSkippedWarnings(&b, plainStyles(), verdict.Decide(records, verdict.Options{FailOnSkipped: true}))
+	if got := b.String(); got != "run r2 ended SKIPPED: its test cases did not run: failing because of --fail-on-skipped\n" {
 		t.Errorf("got %q", got)
 	}
 }
 
 func TestWriteResumeHintNamesOnlyUnfinishedRuns(t *testing.T) {
 	var b bytes.Buffer
-	wait.WriteResumeHint(&b, wait.TimedOut, wait.Resume{Timeout: 10 * time.Minute}, records)
+	report.WriteResumeHint(&b, decide(records), report.Resume{Timeout: 10 * time.Minute})
 	want := "\ntimed out after 10m0s: run r3 still RUNNING. The run goes on; resume waiting with:\n  testctl run wait r3\n"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
 	}
 	b.Reset()
-	wait.WriteResumeHint(&b, wait.AllDone, wait.Resume{Timeout: time.Minute}, records)
+	report.WriteResumeHint(&b, decide(records[:2]), report.Resume{Timeout: time.Minute})
 	if b.Len() != 0 {
 		t.Errorf("a hint after every run ended: %q", b.String())
 	}
@@ -113,19 +114,21 @@ func TestWriteGitHubOnlyInActionsAndAppends(t *testing.T) {
 	}
 	env := map[string]string{"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": outputs}
 	var stderr bytes.Buffer
-	if w := wait.WriteGitHub(func(k string) string { return env[k] }, &stderr, records); w != nil || stderr.Len() != 0 {
+	if w := report.WriteGitHub(func(k string) string { return env[k] }, &stderr, decide(records), nil, report.Resume{}); w != nil || stderr.Len() != 0 {
 		t.Fatalf("wrote outside GitHub Actions: %v %q", w, stderr.String())
 	}
 	env["GITHUB_ACTIONS"] = "true"
-	warnings := wait.WriteGitHub(func(k string) string { return env[k] }, &stderr, records)
+	warnings := report.WriteGitHub(func(k string) string { return env[k] }, &stderr, decide(records), nil, report.Resume{})
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "writing the step outputs") {
 		t.Errorf("warnings %q, want one for the unwritable outputs file", warnings)
 	}
-	if n := strings.Count(stderr.String(), "::error "); n != 1 {
-		t.Errorf("%d annotations, want one for the failed case:\n%s", n, stderr.String())
+	if n := strings.Count(stderr.String(), "::error "); n != 2 {
+		t.Errorf("%d annotations, want one for the failed case and one for the timeout:\n%s", n, stderr.String())
 	}
 	md, _ := os.ReadFile(summary)
-	if !strings.HasPrefix(string(md), "# before\n### ❌ testctl run `r1`") {
+	if !strings.HasPrefix(string(md), "# before\n## ❌ testctl: failed") {
 		t.Errorf("summary not appended:\n%s", md)
 	}
 }
+
+func decide(recs []verdict.Record) verdict.Verdict { return verdict.Decide(recs, verdict.Options{}) }

@@ -15,7 +15,7 @@ import (
 func WriteSkippedWarnings(w io.Writer, st *iostreams.Styles, v verdict.Verdict) {
 	for _, r := range v.Runs {
 		n := r.Counts.Skipped + r.Counts.NotRun
-		if n == 0 || r.Stop != "" || r.Result == "FAILED" || !r.Finished() {
+		if (n == 0 && r.Result != "SKIPPED") || r.Stop != "" || r.Result == "FAILED" || !r.Finished() {
 			continue
 		}
 		id := termtext.SanitizeLine(r.ShortID) // from the service when run start waits

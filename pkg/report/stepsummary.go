@@ -47,11 +47,11 @@ func writeVerdictLine(b *strings.Builder, v verdict.Verdict) {
 }
 
 func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
-	heading := "run `" + mdText(r.ShortID) + "`"
+	heading := "run " + mdCode(r.ShortID)
 	if t := r.Plan.Title(); t != "" {
 		heading = mdText(t) + " · " + heading
 		if r.Plan.ShortID != "" && r.Plan.ShortID != t {
-			heading += " · `" + mdText(r.Plan.ShortID) + "`"
+			heading += " · " + mdCode(r.Plan.ShortID)
 		}
 	}
 	fmt.Fprintf(b, "### %s %s: %s\n\n", runEmoji(r), heading, mdText(runHeadline(r)))
@@ -108,7 +108,7 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	}
 	b.WriteString("#### Attempts\n\n")
 	for i, a := range r.Attempts() {
-		line := "run `" + mdText(a.ShortID) + "`"
+		line := "run " + mdCode(a.ShortID)
 		if link := mdLink("open", a.URL); link != "" {
 			line += " · " + link
 		}
@@ -170,8 +170,18 @@ func mdText(s string) string { return mdEscaper.Replace(termtext.SanitizeLine(s)
 // htmlText is service text on one line, safe inside HTML (a <details>
 // block, where Markdown is not read): pipes too, so a table row stays one.
 func htmlText(s string) string {
-	return strings.ReplaceAll(html.EscapeString(termtext.SanitizeLine(s)), "|", "&#124;")
+	return htmlEscaper.Replace(html.EscapeString(termtext.SanitizeLine(s)))
 }
+
+// mdCode is service text as a code span, where backslashes escape
+// nothing: only a backtick could end it.
+func mdCode(s string) string {
+	return "`" + strings.ReplaceAll(termtext.SanitizeLine(s), "`", "'") + "`"
+}
+
+// htmlEscaper also neutralises what a renderer might still read as
+// Markdown or a table: pipes and brackets.
+var htmlEscaper = strings.NewReplacer("|", "&#124;", "[", "&#91;", "]", "&#93;")
 
 // mdLink links only to web addresses; anything else is shown as text.
 func mdLink(label, url string) string {

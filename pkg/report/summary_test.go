@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // On a terminal the reasons of a failed case wrap between words under
@@ -17,7 +18,7 @@ func TestSummaryWrapsReasonsAtWords(t *testing.T) {
 		{ShortID: "r1-1", Name: "Coupon", Status: api.StatusCompleted, Result: api.ResultFailed,
 			ResultTitle: "Expired coupon accepted", EvaluationThought: thought},
 	}}
-	recs := []wait.Record{{ShortID: "r1", Detail: run, Code: 1}}
+	recs := []verdict.Record{{ShortID: "r1", Detail: run}}
 	tests := []struct {
 		width int
 		lines int // lines of the evaluation
@@ -28,7 +29,7 @@ func TestSummaryWrapsReasonsAtWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		wait.WriteSummary(&b, plainStyles(), tt.width, recs)
+		report.WriteSummary(&b, plainStyles(), tt.width, decide(recs))
 		var reason []string
 		for _, line := range strings.Split(b.String(), "\n") {
 			if n := utf8.RuneCountInString(line); tt.width > 0 && n > tt.width {
@@ -49,10 +50,10 @@ func TestSummaryWrapsReasonsAtWords(t *testing.T) {
 
 // A plan whose start failed is in the summary, with why, under the runs.
 func TestSummaryNamesAPlanNotStarted(t *testing.T) {
-	recs := []wait.Record{wait.NotStartedRecord(wait.Plan{ShortID: "pln-gone_1"},
+	recs := []verdict.Record{verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-gone_1"},
 		&api.HTTPError{Method: "POST", Path: "/v1/run", StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
 	var b strings.Builder
-	wait.WriteSummary(&b, plainStyles(), 0, recs)
+	report.WriteSummary(&b, plainStyles(), 0, decide(recs))
 	if !strings.Contains(b.String(), "plan pln-gone_1: not started: POST /v1/run: HTTP 404") {
 		t.Errorf("summary:\n%s", b.String())
 	}

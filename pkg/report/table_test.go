@@ -6,7 +6,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/report"
 )
 
 // A case name is cut only when the terminal has no room for it, never at
@@ -27,7 +27,7 @@ func TestCaseTableUsesTheTerminalWidth(t *testing.T) {
 		ios.SetStdoutTTY(true)
 		ios.SetColorDisabled(true)
 		ios.SetTerminalWidth(tt.width)
-		if err := wait.WriteCaseTable(ios, false, wait.RunCases{RunShortID: "r1", Cases: cases}); err != nil {
+		if err := report.WriteCaseTable(ios, false, report.RunCases{RunShortID: "r1", Cases: cases}); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(out.String(), name); got != tt.whole {

@@ -26,7 +26,7 @@ type retryPolicy struct {
 
 type rerunAnswer struct {
 	resp *api.StartRunResponse
-	n    int // test cases rerun
+	what string // the test cases rerun, in words
 	err  error
 }
 
@@ -38,15 +38,15 @@ func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressV
 	if len(s.earlier) >= p.limit || s.detail.Status != api.StatusCompleted || s.verdict().Result != api.ResultFailed {
 		return false
 	}
-	req, n := rerunRequest(ctx, p.client, s.detail)
-	if n == 0 {
+	req, what := rerunRequest(ctx, p.client, s.detail)
+	if what == "" {
 		return false
 	}
 	s.rerunning, s.rerunDone = make(chan rerunAnswer, 1), make(chan struct{})
 	id := s.target.ShortID
 	go func() {
 		resp, err := p.rerun(ctx, id, req)
-		s.rerunning <- rerunAnswer{resp: resp, n: n, err: err}
+		s.rerunning <- rerunAnswer{resp: resp, what: what, err: err}
 		close(s.rerunDone)
 	}()
 	return true
@@ -58,7 +58,7 @@ func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressV
 // the verdict. When the ids cannot be found (the test case list does not
 // name each one once), it asks for the failed ones alone and the skipped
 // keep their first result.
-func rerunRequest(ctx context.Context, c *api.Client, d *api.RunDetail) (api.RerunRequest, int) {
+func rerunRequest(ctx context.Context, c *api.Client, d *api.RunDetail) (req api.RerunRequest, what string) {
 	var failed, skipped []string
 	for _, tc := range d.RunTestCases {
 		switch cl := verdict.Outcome(tc); {
@@ -69,14 +69,15 @@ func rerunRequest(ctx context.Context, c *api.Client, d *api.RunDetail) (api.Rer
 		}
 	}
 	if len(failed) == 0 {
-		return api.RerunRequest{}, 0
+		return api.RerunRequest{}, ""
 	}
+	what = "the " + plural(len(failed), "failed test case")
 	if len(skipped) > 0 && c != nil {
 		if ids, ok := projectTestCaseIDs(ctx, c, append(failed, skipped...)); ok {
-			return api.RerunRequest{ProjectTestCaseIDs: ids}, len(ids)
+			return api.RerunRequest{ProjectTestCaseIDs: ids}, what + " and " + plural(len(skipped), "skipped test case")
 		}
 	}
-	return api.RerunRequest{FailedOnly: true}, len(failed)
+	return api.RerunRequest{FailedOnly: true}, what
 }
 
 // rerunStarted takes the answer of the rerun started in the background:
@@ -94,7 +95,7 @@ func (s *runState) rerunStarted(view progressView) poll.Outcome {
 	s.earlier = append(s.earlier, verdict.Attempt{ShortID: s.target.ShortID, URL: s.target.URL, Detail: s.detail})
 	next := ans.resp.Run
 	view.notice(fmt.Sprintf("Retry %d of %d: rerunning %s of run %s as run %s: %s", retry, s.retryLimit,
-		plural(ans.n, "test case"), termtext.SanitizeLine(s.target.ShortID),
+		ans.what, termtext.SanitizeLine(s.target.ShortID),
 		termtext.SanitizeLine(next.ShortID), termtext.SanitizeLine(next.URL)))
 	created := s.now()
 	s.target.ShortID, s.target.URL, s.target.CreatedAt = next.ShortID, next.URL, created

@@ -2,39 +2,15 @@ package runwait
 
 import (
 	"testing"
+	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
 func strp(s string) *string { return &s }
 
-func TestVerdictCodes(t *testing.T) {
-	cases := []struct {
-		status  string
-		result  *string
-		failOnS bool
-		want    int
-	}{
-		{api.StatusCompleted, strp(api.ResultPassed), false, 0},
-		{api.StatusCompleted, strp(api.ResultSkipped), false, 0},
-		{api.StatusCompleted, strp(api.ResultSkipped), true, cmdutil.ExitFailed},
-		{api.StatusCompleted, strp(api.ResultFailed), false, cmdutil.ExitFailed},
-		{api.StatusCompleted, strp("FLAKY"), false, cmdutil.ExitFailed},
-		{api.StatusCompleted, nil, false, cmdutil.ExitFailed},
-		{api.StatusError, nil, false, cmdutil.ExitRunError},
-		{api.StatusCancelled, nil, false, cmdutil.ExitRunError},
-		{api.StatusRunning, nil, false, cmdutil.ExitTimeout},
-	}
-	for _, c := range cases {
-		if got := verdictCode(&api.RunDetail{Status: c.status, Result: c.result}, c.failOnS); got != c.want {
-			t.Errorf("%s/%v fail-on-skipped=%v: %d, want %d", c.status, c.result, c.failOnS, got, c.want)
-		}
-	}
-}
-
 func TestObserveReportsEachChangeOnce(t *testing.T) {
-	s := newRunState(RunTarget{ShortID: "r1"})
+	s := newRunState(RunTarget{ShortID: "r1"}, time.Time{})
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{ShortID: "r1-0", Status: api.StatusCompleted, Result: api.ResultPassed},
 		{ShortID: "r1-1", Status: api.StatusRunning},

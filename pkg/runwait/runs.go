@@ -64,7 +64,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 		rerun = d.Client.RerunRun
 	}
 	retries := retryPolicy{limit: o.RetryFailed, now: d.Clock.Now, rerun: rerun, client: d.Client}
-	states := watchRuns(loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
+	states := watchRuns(ctx, loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
 	end, err := loop.Run(ctx, loopTargets(states))
 	view.stop()
 	if err != nil {
@@ -80,7 +80,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 }
 
 // watchRuns makes a runState per target and wires the loop to the view.
-func watchRuns(loop *poll.Loop, client *api.Client, view progressView, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
+func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view progressView, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
 	byTarget := make(map[*poll.Target]*runState, len(targets))
 	now := loop.Clock.Now()
@@ -88,18 +88,19 @@ func watchRuns(loop *poll.Loop, client *api.Client, view progressView, vo verdic
 		s := newRunState(t, now)
 		s.vo, s.now = vo, loop.Clock.Now
 		s.retryLimit = retries.limit
-		s.poll.Poll = func(ctx context.Context) poll.Outcome {
+		s.poll.Poll = func(pollCtx context.Context) poll.Outcome {
 			if s.rerunning != nil {
 				return s.rerunStarted(view)
 			}
-			d, o := fetchRun(ctx, client, s.target.ShortID)
-			if ctx.Err() == nil { // an interrupted request says nothing
+			d, o := fetchRun(pollCtx, client, s.target.ShortID)
+			if pollCtx.Err() == nil { // an interrupted request says nothing
 				s.notFound = api.IsNotFound(o.Err)
 			}
 			if o.Err != nil {
 				return o
 			}
 			final := s.show(d, view, loop.Elapsed())
+			// The rerun outlives this poll: it runs on the wait's context.
 			if final && s.startRetry(ctx, retries, view) {
 				return poll.Outcome{Until: s.rerunDone}
 			}

@@ -20,15 +20,15 @@ func TestLiveMessageFoldsRetries(t *testing.T) {
 		{&api.TransportError{Err: errors.New("EOF")}, "run abc123 RUNNING 00:50 · 1 running · connection failing for 00:40, retrying"},
 	}
 	for _, tt := range tests {
-		s := newRunState(RunTarget{ShortID: "abc123"})
+		s := newRunState(RunTarget{ShortID: "abc123"}, time.Time{})
 		s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{{Status: api.StatusRunning}}})
 		v := &liveView{}
 		v.retrying(s, 10*time.Second, tt.err)
-		s.poll.failures = 2
+		s.failing = func() int { return 2 }
 		if got := liveMessage(s, 50*time.Second); got != tt.want {
 			t.Errorf("during the streak\n got %q\nwant %q", got, tt.want)
 		}
-		s.poll.failures = 0
+		s.failing = func() int { return 0 }
 		if got, want := liveMessage(s, 55*time.Second), "run abc123 RUNNING 00:55 · 1 running"; got != want {
 			t.Errorf("after the streak\n got %q\nwant %q", got, want)
 		}

@@ -8,10 +8,12 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func TestLiveMessageOnFakeClock(t *testing.T) {
-	s := newRunState(RunTarget{ShortID: "abc123"})
+	s := newRunState(RunTarget{ShortID: "abc123"}, time.Time{})
 	s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultPassed},
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultFailed},
@@ -22,7 +24,7 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 	if got != want {
 		t.Errorf("live message\n got %q\nwant %q", got, want)
 	}
-	other := newRunState(RunTarget{ShortID: "def456"})
+	other := newRunState(RunTarget{ShortID: "def456"}, time.Time{})
 	if got := liveMessage(other, time.Hour+2*time.Second); got != "run def456 waiting for the first answer 1:00:02" {
 		t.Errorf("no answer yet: %q", got)
 	}
@@ -33,7 +35,7 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 }
 
 func TestCountsString(t *testing.T) {
-	if got := (caseCounts{}).String(); got != "no test cases yet" {
+	if got := (report.CaseCounts{}).String(); got != "no test cases yet" {
 		t.Errorf("empty: %q", got)
 	}
 	c := report.CountCases([]api.RunTestCase{{Status: api.StatusInitiated}, {Status: api.StatusCancelled},
@@ -46,15 +48,16 @@ func TestCountsString(t *testing.T) {
 // The block of several runs: a line each, in progress with a spinner frame,
 // ended with its verdict (which stays), and at most maxBlockLines lines.
 func TestBlockLinesOfSeveralRuns(t *testing.T) {
-	running := newRunState(RunTarget{ShortID: "r1", Plan: Plan{Name: "Smoke"}})
+	running := newRunState(RunTarget{ShortID: "r1", Plan: verdict.Plan{Name: "Smoke"}}, time.Time{})
 	running.observe(&api.RunDetail{ShortID: "r1", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusRunning}}})
-	running.poll.failures, running.retryWhy, running.retryingSince = 2, "service failing (HTTP 503)", 30*time.Second
-	failed := newRunState(RunTarget{ShortID: "r2"})
+	running.failing, running.retryWhy, running.retryingSince = func() int { return 2 }, "service failing (HTTP 503)", 30*time.Second
+	failed := newRunState(RunTarget{ShortID: "r2"}, time.Time{})
 	failed.observe(&api.RunDetail{ShortID: "r2", Status: api.StatusCompleted, Result: strp(api.ResultFailed),
 		RunTestCases: []api.RunTestCase{{Status: api.StatusCompleted, Result: api.ResultFailed}}})
-	failed.poll.done, failed.verdict, failed.finishedAfter = true, 1, 40*time.Second
-	unseen := newRunState(RunTarget{ShortID: "r3"})
+	failed.poll.End()
+	failed.finishedAfter = 40 * time.Second
+	unseen := newRunState(RunTarget{ShortID: "r3"}, time.Time{})
 	unseen.notFound = true
 	got := blockLines([]*runState{running, failed, unseen}, 42*time.Second, 0)
 	frame := iostreams.SpinnerFrame(0)
@@ -68,7 +71,7 @@ func TestBlockLinesOfSeveralRuns(t *testing.T) {
 	}
 	many := make([]*runState, 12)
 	for i := range many {
-		many[i] = newRunState(RunTarget{ShortID: fmt.Sprintf("r%d", i)})
+		many[i] = newRunState(RunTarget{ShortID: fmt.Sprintf("r%d", i)}, time.Time{})
 	}
 	got = blockLines(many, 0, 1)
 	if len(got) != maxBlockLines || got[maxBlockLines-1] != "  … and 3 more runs" {

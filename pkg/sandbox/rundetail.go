@@ -39,6 +39,13 @@ func (s *Server) handleGetRun(c *call) {
 	e := r.elapsed(c.now)
 	resp := runDetailResponse{RunDetail: api.RunDetail{ID: r.id, ShortID: r.shortID, RunTestCases: []api.RunTestCase{}}}
 	resp.Status, resp.Result = r.stateAt(e)
+	// Not in the published detail; the sandbox sends the run's plan and
+	// page as the service's start answer does, which clients read when
+	// present to name a run's reports.
+	resp.URL = runURL(r.shortID)
+	if r.plan != nil {
+		resp.TestPlan = &api.TestPlan{Name: r.plan.Name, ShortID: r.plan.ShortID}
+	}
 	if mode != "" {
 		for i := range r.cases {
 			rtc := s.runTestCase(r, i, e)

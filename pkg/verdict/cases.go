@@ -62,11 +62,14 @@ func classify(r Record) []Case {
 			continue
 		}
 		finished := api.IsTerminalStatus(a.Detail.Status)
+		nth := map[string]int{} // test cases of one run may share a name
 		for _, tc := range a.Detail.RunTestCases {
 			c := Case{RunTestCase: tc, Attempt: i + 1, RunShortID: a.ShortID, RunURL: a.URL, Class: ClassOf(tc, finished)}
-			j, seen := at[tc.Name]
+			key := fmt.Sprintf("%s\x00%d", tc.Name, nth[tc.Name])
+			nth[tc.Name]++
+			j, seen := at[key]
 			if !seen {
-				at[tc.Name] = len(out)
+				at[key] = len(out)
 				out = append(out, c)
 				continue
 			}

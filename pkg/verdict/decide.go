@@ -55,7 +55,7 @@ func decideRun(r Record, o Options) Run {
 	run.Result, run.Code = outcome(r, run.Counts)
 	if run.Code == cmdutil.ExitOK && run.Result != api.ResultFailed {
 		switch {
-		case o.FailOnSkipped && run.Counts.Skipped+run.Counts.NotRun > 0:
+		case o.FailOnSkipped && (run.Result == api.ResultSkipped || run.Counts.Skipped+run.Counts.NotRun > 0):
 			run.Code, run.Because = cmdutil.ExitFailed, "--fail-on-skipped"
 		case o.FailOnFlaky && run.Counts.Flaky > 0:
 			run.Code, run.Because = cmdutil.ExitFailed, "--fail-on-flaky"

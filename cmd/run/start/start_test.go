@@ -11,7 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 	"github.com/testctl/testctl/pkg/codehost"
-	"github.com/testctl/testctl/pkg/wait"
+	"github.com/testctl/testctl/pkg/runwait"
 )
 
 // parse runs a command line through NewCmdStart: the Options its run would get.
@@ -89,13 +89,13 @@ func TestStartFlagsToOptions(t *testing.T) {
 			}
 		}},
 		{"wait flags", []string{"--plan", "pln_x", "--wait", "-q", "--interval", "20s", "--timeout", "45m", "--fail-on-skipped"}, func(t *testing.T, o *Options) {
-			want := wait.Options{Interval: 20 * time.Second, Timeout: 45 * time.Minute, FailOnSkipped: true, Heartbeat: wait.DefaultHeartbeat}
+			want := runwait.Options{Interval: 20 * time.Second, Timeout: 45 * time.Minute, FailOnSkipped: true, Heartbeat: runwait.DefaultHeartbeat}
 			if !o.Wait || !o.Quiet || !reflect.DeepEqual(o.WaitOptions, want) {
 				t.Errorf("%+v", o)
 			}
 		}},
 		{"wait defaults", []string{"--plan", "pln_x", "--wait"}, func(t *testing.T, o *Options) {
-			if o.WaitOptions.Interval != wait.DefaultInterval || o.WaitOptions.Timeout != wait.DefaultTimeout {
+			if o.WaitOptions.Interval != runwait.DefaultInterval || o.WaitOptions.Timeout != runwait.DefaultTimeout {
 				t.Errorf("%+v", o.WaitOptions)
 			}
 		}},

@@ -133,7 +133,7 @@ func TestJUnitReportMatchesTheRun(t *testing.T) {
 	// Named after the plan, not the run, so CI test history matches test
 	// cases across builds; the run is in the properties.
 	s := doc.Suites[0]
-	if s.Name != sandbox.PlanFailing || s.Cases[0].Classname != sandbox.PlanFailing || s.Cases[0].Name != "Log in with email and password" {
+	if s.Name != "Checkout regression (failing)" || s.Cases[0].Classname != s.Name || s.Cases[0].Name != "Log in with email and password" {
 		t.Errorf("suite %q, first case %q of class %q", s.Name, s.Cases[0].Name, s.Cases[0].Classname)
 	}
 	props := map[string]string{}
@@ -173,13 +173,14 @@ func TestGitHubActionsFiles(t *testing.T) {
 	if n := strings.Count(r.Stderr, "::error title="); n != 2 {
 		t.Errorf("%d annotations, want one per failed test case:\n%s", n, r.Stderr)
 	}
-	cmdtest.Contains(t, "annotations", r.Stderr, "::error title=testctl run "+id+"%3A Apply an expired coupon::FAILED: Expired coupon")
+	cmdtest.Contains(t, "annotations", r.Stderr, "::error title=testctl run "+id+" (Checkout regression (failing))%3A Apply an expired coupon::FAILED: Expired coupon")
 	if strings.Contains(r.Stdout, "::error") {
 		t.Error("annotations on stdout, which is for data")
 	}
 	md, _ := os.ReadFile(summary)
-	cmdtest.Contains(t, "step summary", string(md), "# earlier step\n", "### ❌ testctl run `"+id+"`: COMPLETED · FAILED",
-		"| ❌ | Apply an expired coupon | FAILED |", "> The goal requires the expired coupon")
+	cmdtest.Contains(t, "step summary", string(md), "# earlier step\n", "## ❌ testctl: failed (exit 1)",
+		"### ❌ Checkout regression \\(failing\\) · run `"+id+"` · `"+sandbox.PlanFailing+"`: COMPLETED · FAILED",
+		"| ❌ | Apply an expired coupon | FAILED |", "<blockquote>The goal requires the expired coupon")
 	out, _ := os.ReadFile(outputs)
 	for _, want := range []string{"run_short_id<<", "\n" + id + "\n", "run_status<<", "\nCOMPLETED\n", "run_result<<", "\nFAILED\n", "run_url<<"} {
 		if !strings.Contains(string(out), want) {
