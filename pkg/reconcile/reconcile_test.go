@@ -248,3 +248,26 @@ func TestUnreadableBaselineSendsButNeverResends(t *testing.T) {
 		t.Errorf("%v after %d sends", err, s.sends)
 	}
 }
+
+// A new match the list cannot tell from another job's is named with the
+// command that takes it up, never adopted, and the request is not sent
+// again.
+func TestUnsureMatchIsNamedNotAdopted(t *testing.T) {
+	s, r, notes := newService("r-old")
+	r.WaitArgs = []string{"--profile", "ci"}
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r-new", 0)
+		s.pending[0].f.Unsure = "its environment"
+		return lost502
+	}, succeed}
+	_, err := Do(context.Background(), r, s.write())
+	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends\n%s", err, cmdutil.ExitCodeOf(err), s.sends, notes)
+	}
+	for _, want := range []string{"run r-new was created since; it was not adopted, as the list of runs cannot show its environment",
+		"testctl --profile ci run wait r-new"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}

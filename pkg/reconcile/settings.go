@@ -17,7 +17,8 @@ const DelayEnv = "TESTCTL_VISIBILITY_DELAY"
 // service's visibility delay (the grace run wait gives a new run), notices
 // on stderr and the steps in the client's --debug log.
 func ForCommand(f *cmdutil.Factory, c *api.Client) (Reconciler, error) {
-	r := Reconciler{Clock: f.Clock, Delay: api.NotYetVisibleGrace, Notices: f.IOStreams.ErrOut, Debug: c.Debug}
+	r := Reconciler{Clock: f.Clock, Delay: api.NotYetVisibleGrace, Notices: f.IOStreams.ErrOut, Debug: c.Debug,
+		WaitArgs: f.Globals.ServiceArgs()}
 	if r.Clock == nil {
 		r.Clock = clock.Real{}
 	}
