@@ -13,10 +13,10 @@ import (
 // the delay the start is sent once more.
 func TestLostStartNeverAdoptsARunOfAnotherApplication(t *testing.T) {
 	e := cmdtest.New(t)
-	job := newSiblingJob(t, e, postRun, false, []string{"app_other"}, func(body map[string]any) { delete(body, "applications") })
+	job := e.OtherJob(postRun, cmdtest.LoseRequest, []string{"app_other"}, func(body map[string]any) { delete(body, "applications") })
 	r := e.Run("run", "start", "--plan", "pln-failing_sandbox", "--app", "app_sandbox-web",
 		"--branch", "main", "--commit", "abc123", "--wait").Expect(t, 1)
-	sibling := job.id()
+	sibling := job.ShortID()
 	if sibling == "" || runsStarted(e) != 2 || e.Requests(postRun) != 2 {
 		t.Fatalf("sibling %q; %d runs started by %d POSTs, want 2 by 2\n%s", sibling, runsStarted(e), e.Requests(postRun), r.Stderr)
 	}
@@ -30,13 +30,13 @@ func TestLostStartNeverAdoptsARunOfAnotherApplication(t *testing.T) {
 // whose applications agree, and it is adopted.
 func TestLostStartAdoptsItsRunBesideAnotherApplications(t *testing.T) {
 	e := cmdtest.New(t)
-	job := newSiblingJob(t, e, postRun, true, []string{"app_other"}, func(body map[string]any) { delete(body, "applications") })
+	job := e.OtherJob(postRun, cmdtest.LoseAnswer, []string{"app_other"}, func(body map[string]any) { delete(body, "applications") })
 	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--app", "app_sandbox-web",
 		"--branch", "main", "--commit", "abc123", "-q").Expect(t, 0)
 	id := strings.TrimSpace(r.Stdout)
 	// The sandbox saw the other job's POST and this one's: nothing was sent again.
-	if id == "" || id == job.id() || runsStarted(e) != 2 || e.Requests(postRun) != 2 {
-		t.Fatalf("adopted %q (the other job's is %q); %d runs, %d POSTs\n%s", id, job.id(), runsStarted(e), e.Requests(postRun), r.Stderr)
+	if id == "" || id == job.ShortID() || runsStarted(e) != 2 || e.Requests(postRun) != 2 {
+		t.Fatalf("adopted %q (the other job's is %q); %d runs, %d POSTs\n%s", id, job.ShortID(), runsStarted(e), e.Requests(postRun), r.Stderr)
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "the answer was lost, but run "+id+" was created: using it")
 }
@@ -63,22 +63,22 @@ func TestLostStartAdoptsTheRunWhenAllItShowsAgrees(t *testing.T) {
 func TestLostStartOfTestCasesNeverAdoptsAnotherCount(t *testing.T) {
 	t.Run("fewer", func(t *testing.T) {
 		e := cmdtest.New(t)
-		job := newSiblingJob(t, e, postRun, false, nil, func(body map[string]any) { body["testCaseIds"] = []string{testCase(1)} })
+		job := e.OtherJob(postRun, cmdtest.LoseRequest, nil, func(body map[string]any) { body["testCaseIds"] = []string{testCase(1)} })
 		r := e.Run("run", "start", "--test-case", testCase(1), "--test-case", testCase(7), "--test-case", testCase(8),
 			"--commit", "abc123", "-q").Expect(t, 0)
-		if id := strings.TrimSpace(r.Stdout); id == job.id() || runsStarted(e) != 2 {
-			t.Errorf("started %q (the other job's is %q); %d runs\n%s", id, job.id(), runsStarted(e), r.Stderr)
+		if id := strings.TrimSpace(r.Stdout); id == job.ShortID() || runsStarted(e) != 2 {
+			t.Errorf("started %q (the other job's is %q); %d runs\n%s", id, job.ShortID(), runsStarted(e), r.Stderr)
 		}
 		cmdtest.Contains(t, "stderr", r.Stderr, "sending POST /v1/run once more")
 	})
 	t.Run("more", func(t *testing.T) {
 		e := cmdtest.New(t)
-		job := newSiblingJob(t, e, postRun, false, nil, func(body map[string]any) {
+		job := e.OtherJob(postRun, cmdtest.LoseRequest, nil, func(body map[string]any) {
 			body["testCaseIds"] = []string{testCase(1), testCase(7), testCase(8)}
 		})
 		r := e.Run("run", "start", "--test-case", testCase(1), "--commit", "abc123", "-q").Expect(t, 6)
-		cmdtest.Contains(t, "stderr", r.Stderr, "run "+job.id()+" was created since; it was not adopted",
-			"its 3 tests are the 1 test case asked for and their dependencies", "testctl run wait "+job.id())
+		cmdtest.Contains(t, "stderr", r.Stderr, "run "+job.ShortID()+" was created since; it was not adopted",
+			"its 3 tests are the 1 test case asked for and their dependencies", "testctl run wait "+job.ShortID())
 		if r.Stdout != "" || runsStarted(e) != 1 || e.Requests(postRun) != 1 {
 			t.Errorf("stdout %q; %d runs started by %d POSTs, want the other job's 1 by 1", r.Stdout, runsStarted(e), e.Requests(postRun))
 		}
