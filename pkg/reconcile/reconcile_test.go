@@ -271,3 +271,25 @@ func TestUnsureMatchIsNamedNotAdopted(t *testing.T) {
 		}
 	}
 }
+
+// Beside a match the list cannot tell from another job's, a sure one is not
+// adopted either: both are named, each with its run wait line.
+func TestSureAndUnsureMatchesAreNamed(t *testing.T) {
+	s, r, _ := newService()
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r-sure", 0)
+		s.create("r-unsure", 0)
+		s.pending[1].f.Unsure = "whether its 40 tests are the 1 test case asked for and their dependencies"
+		return lost502
+	}}
+	_, err := Do(context.Background(), r, s.write())
+	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends", err, cmdutil.ExitCodeOf(err), s.sends)
+	}
+	for _, want := range []string{"2 runs created since could be the one it created; none was adopted",
+		"r-unsure (the list cannot show whether its 40 tests", "testctl run wait r-sure", "testctl run wait r-unsure"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}

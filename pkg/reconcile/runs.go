@@ -132,16 +132,22 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 	for _, s := range list.Runs {
 		// The filters' names are a guess: every field is checked here,
 		// whatever the service did with them.
+		// A list that does not show a run's applications or test count
+		// (yet) does not tell it from another job's: it is named.
+		noApps := len(like.Apps) > 0 && len(s.ApplicationShortIDs) == 0
 		if s.Trigger != trigger || deref(s.TestPlanShortID) != like.Plan ||
 			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit ||
-			!sameApps(like.Apps, s.ApplicationShortIDs) || (like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
+			(!noApps && !sameApps(like.Apps, s.ApplicationShortIDs)) || (like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
 			continue
 		}
 		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: parseTime(s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
 		switch {
-		case f.Unsure != "" || like.Tests == 0 || s.TotalCount == like.Tests:
+		case f.Unsure != "":
+		case noApps:
+			f.Unsure = "its applications"
+		case like.Tests == 0 || s.TotalCount == like.Tests:
 		case s.TotalCount == 0:
-			f.Unsure = "its test count yet"
+			f.Unsure = "its test count"
 		default:
 			f.Unsure = fmt.Sprintf("whether its %d tests are the %s asked for and their dependencies", s.TotalCount, plural(like.Tests, "test case"))
 		}
