@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // RunLike is what a run created by a start or a rerun shows in the run
@@ -25,6 +26,10 @@ type RunLike struct {
 	// dependencies not named, so a run with more tests may still be the
 	// request's: it is named, not adopted.
 	Tests int
+	// AppsGuessed says Apps are not named by the request but guessed (a
+	// rerun's: the original's): a run listed with others is named, not
+	// skipped, as the service may not have kept them.
+	AppsGuessed bool
 	// Unshown is what the request asks that the list cannot show (its
 	// environment, parameters, …), "" if nothing: a match is then named,
 	// not adopted, as another job's run with other overrides looks the same.
@@ -137,7 +142,8 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		noApps := len(like.Apps) > 0 && len(s.ApplicationShortIDs) == 0
 		if s.Trigger != trigger || deref(s.TestPlanShortID) != like.Plan ||
 			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit ||
-			(!noApps && !sameApps(like.Apps, s.ApplicationShortIDs)) || (like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
+			(!noApps && !like.AppsGuessed && !sameApps(like.Apps, s.ApplicationShortIDs)) ||
+			(like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
 			continue
 		}
 		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: parseTime(s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
@@ -145,6 +151,9 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		case f.Unsure != "":
 		case noApps:
 			f.Unsure = "its applications"
+		case !sameApps(like.Apps, s.ApplicationShortIDs):
+			f.Unsure = fmt.Sprintf("whether it is this rerun: it runs %s, the original ran %s",
+				termtext.SanitizeLine(strings.Join(s.ApplicationShortIDs, ", ")), termtext.SanitizeLine(strings.Join(like.Apps, ", ")))
 		case like.Tests == 0 || s.TotalCount == like.Tests:
 		case s.TotalCount == 0:
 			f.Unsure = "its test count"
@@ -215,7 +224,9 @@ const pagesToOriginal = 10
 // new run has the original's plan, trigger, branch and commit, which only
 // the run list tells: the original is looked up there, once, before the
 // request. Not finding it leaves a lost answer unreconciled (exit 6). A
-// rerun of given test cases has their count, as a start of test case ids.
+// rerun of given test cases has their count, as a start of test case ids;
+// a new run of other applications than the original's is named, not
+// adopted: likely another job's rerun.
 func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 	var like *RunLike
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST " + api.RerunPath(shortID),
@@ -242,7 +253,8 @@ func likeRun(ctx context.Context, c *api.Client, shortID string) (RunLike, error
 		}
 		for _, s := range list.Runs {
 			if s.ShortID == shortID {
-				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash)}, nil
+				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash),
+					Apps: s.ApplicationShortIDs, AppsGuessed: true}, nil
 			}
 		}
 		offset += len(list.Runs)

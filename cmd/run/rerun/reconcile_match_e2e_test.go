@@ -60,3 +60,19 @@ func TestLostRerunOfTestCasesAdoptsTheSameCount(t *testing.T) {
 		t.Errorf("adopted %q (the other job's is %q); %d reruns reached the sandbox", id, job.ShortID(), reruns(e))
 	}
 }
+
+// A new run of the original's plan and commit that the list shows with
+// other applications than the original's is likely another job's rerun (a
+// sibling of a matrix): it is named, not adopted (exit 6), and the rerun
+// is not sent again.
+func TestLostRerunNamesARunOfOtherApplications(t *testing.T) {
+	e := cmdtest.New(t)
+	orig := finishedRun(t, e, sandbox.PlanFailing, 1)
+	job := e.OtherJob("POST /v1/run/"+orig, cmdtest.LoseRequest, []string{"app_other"}, func(map[string]any) {})
+	r := e.Run("run", "rerun", orig, "--failed-only", "-q").Expect(t, 6)
+	cmdtest.Contains(t, "stderr", r.Stderr, "run "+job.ShortID()+" was created since; it was not adopted",
+		"it runs app_other, the original ran app_sandbox-web", "testctl run wait "+job.ShortID())
+	if r.Stdout != "" || reruns(e) != 1 {
+		t.Errorf("stdout %q; %d reruns reached the sandbox, want the other job's", r.Stdout, reruns(e))
+	}
+}
