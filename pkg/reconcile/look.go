@@ -95,3 +95,43 @@ func several[T any](w Write[T], found []Found[T]) error {
 	b.WriteString("\nCheck them before starting again: another job may have sent the same request.")
 	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf("%s", b.String())}
 }
+
+func unsure[T any](found []Found[T]) bool {
+	for _, f := range found {
+		if f.Unsure != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// named is the error when new matches may be the request's but the list
+// cannot tell (see Found.Unsure): each is named with the command that takes
+// it up (a run wait: only runs are ever unsure), for the user who knows
+// it is this job's.
+func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
+	var b strings.Builder
+	if len(found) == 1 {
+		fmt.Fprintf(&b, "the answer to %s was lost, and %s %s was created since; it was not adopted, as the list of %ss cannot show %s.",
+			w.Request, w.Noun, termtext.SanitizeLine(found[0].ID), w.Noun, found[0].Unsure)
+	} else {
+		fmt.Fprintf(&b, "the answer to %s was lost, and %d %ss created since could be the one it created; none was adopted:", w.Request, len(found), w.Noun)
+		for _, f := range found {
+			fmt.Fprintf(&b, "\n  %s", termtext.SanitizeLine(f.ID))
+			if f.Unsure != "" {
+				fmt.Fprintf(&b, " (the list cannot show %s)", f.Unsure)
+			}
+		}
+	}
+	if len(found) == 1 {
+		b.WriteString("\nIf it is this job's, take it up with:")
+	} else {
+		b.WriteString("\nIf one of them is this job's, take it up with:")
+	}
+	for _, f := range found {
+		args := append(append([]string{"testctl"}, r.WaitArgs...), "run", "wait", termtext.SanitizeLine(f.ID))
+		fmt.Fprintf(&b, "\n  %s", strings.Join(args, " "))
+	}
+	b.WriteString("\nOtherwise send the request again: it was sent only once.")
+	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf("%s", b.String())}
+}

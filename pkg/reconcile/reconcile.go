@@ -6,7 +6,10 @@
 // second run; giving up would fail a CI job whose run may be going. So Do
 // first notes what already exists, sends the request, and when the answer
 // may have been lost, looks for what the request created: something that
-// matches it and was not there before. One match is adopted; several end
+// matches it and was not there before. A match is one only when everything
+// the list shows of it agrees with the request. One match is adopted, unless
+// the request asked for something the list cannot show: then it is named
+// with the command that takes it up, and not adopted (exit 6). Several end
 // the command (exit 6) naming them; none within the service's visibility
 // delay means the request was not carried out, and it is sent once more.
 package reconcile
@@ -29,6 +32,10 @@ type Found[T any] struct {
 	ID        string    // named in messages
 	CreatedAt time.Time // zero when the service did not say
 	Value     T         // what adopting it returns
+	// Unsure, when set, is what the request asked that the list does not
+	// show of this match ("its environment"): it may be another's, so it
+	// is named, never adopted.
+	Unsure string
 }
 
 // Write is one request that creates something, and the query that finds
@@ -53,6 +60,9 @@ type Reconciler struct {
 	// Notices receives what the user must know (stderr); Debug each step
 	// (--debug), or nil.
 	Notices, Debug io.Writer
+	// WaitArgs are the global flags that chose the service, for the
+	// `testctl run wait ID` line that takes up a run named, not adopted.
+	WaitArgs []string
 }
 
 // looksPerDelay is how many times the list is read within the delay, after
@@ -101,6 +111,8 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 		switch {
 		case lookErr != nil:
 			return zero, lookErr
+		case unsure(found):
+			return zero, named(r, w, found)
 		case len(found) == 1:
 			fmt.Fprintf(r.Notices, "the answer was lost, but %s %s was created: using it\n", w.Noun, termtext.SanitizeLine(found[0].ID))
 			return found[0].Value, nil

@@ -248,3 +248,48 @@ func TestUnreadableBaselineSendsButNeverResends(t *testing.T) {
 		t.Errorf("%v after %d sends", err, s.sends)
 	}
 }
+
+// A new match the list cannot tell from another job's is named with the
+// command that takes it up, never adopted, and the request is not sent
+// again.
+func TestUnsureMatchIsNamedNotAdopted(t *testing.T) {
+	s, r, notes := newService("r-old")
+	r.WaitArgs = []string{"--profile", "ci"}
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r-new", 0)
+		s.pending[0].f.Unsure = "its environment"
+		return lost502
+	}, succeed}
+	_, err := Do(context.Background(), r, s.write())
+	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends\n%s", err, cmdutil.ExitCodeOf(err), s.sends, notes)
+	}
+	for _, want := range []string{"run r-new was created since; it was not adopted, as the list of runs cannot show its environment",
+		"testctl --profile ci run wait r-new"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}
+
+// Beside a match the list cannot tell from another job's, a sure one is not
+// adopted either: both are named, each with its run wait line.
+func TestSureAndUnsureMatchesAreNamed(t *testing.T) {
+	s, r, _ := newService()
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r-sure", 0)
+		s.create("r-unsure", 0)
+		s.pending[1].f.Unsure = "whether its 40 tests are the 1 test case asked for and their dependencies"
+		return lost502
+	}}
+	_, err := Do(context.Background(), r, s.write())
+	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends", err, cmdutil.ExitCodeOf(err), s.sends)
+	}
+	for _, want := range []string{"2 runs created since could be the one it created; none was adopted",
+		"r-unsure (the list cannot show whether its 40 tests", "testctl run wait r-sure", "testctl run wait r-unsure"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}

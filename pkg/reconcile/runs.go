@@ -4,21 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
 )
-
-// RunLike is what a run created by a start or a rerun shows in the run
-// list: its plan ("" for a run of test case ids), trigger, branch and commit.
-type RunLike struct {
-	Plan, Trigger, Branch, Commit string
-}
-
-// RunLikeStart is what the run that req starts will show.
-func RunLikeStart(req api.StartRunRequest) RunLike {
-	return RunLike{Plan: req.TestPlanShortID, Trigger: req.Trigger, Branch: req.Branch, Commit: req.CommitHash}
-}
 
 // listedRuns is how many of the newest matching runs are read: the run a
 // request created is among the newest, so one page holds it.
@@ -52,13 +43,32 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 	}
 	var found []Found[*api.StartRunResponse]
 	for _, s := range list.Runs {
-		// The filters' names are a guess (service-notes.md): every field is
-		// checked here whatever the service did with them.
+		// The filters' names are a guess: every field is checked here,
+		// whatever the service did with them. A list that does not show a
+		// run's applications or test count (yet) cannot tell it from
+		// another job's, nor rule it out: it is named.
+		noApps := len(like.Apps) > 0 && len(s.ApplicationShortIDs) == 0
 		if s.Trigger != trigger || deref(s.TestPlanShortID) != like.Plan ||
-			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit {
+			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit ||
+			(!noApps && !like.AppsGuessed && !sameApps(like.Apps, s.ApplicationShortIDs)) ||
+			(like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
 			continue
 		}
-		found = append(found, Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: parseTime(s.CreatedAt), Value: startedFrom(s)})
+		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: parseTime(s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
+		switch {
+		case f.Unsure != "":
+		case noApps:
+			f.Unsure = "its applications"
+		case !sameApps(like.Apps, s.ApplicationShortIDs):
+			f.Unsure = fmt.Sprintf("whether it is this rerun: it runs %s, the original ran %s",
+				termtext.SanitizeLine(strings.Join(s.ApplicationShortIDs, ", ")), termtext.SanitizeLine(strings.Join(like.Apps, ", ")))
+		case like.Tests == 0 || s.TotalCount == like.Tests:
+		case s.TotalCount == 0:
+			f.Unsure = "its test count"
+		default:
+			f.Unsure = fmt.Sprintf("whether its %d tests are the %s asked for and their dependencies", s.TotalCount, plural(like.Tests, "test case"))
+		}
+		found = append(found, f)
 	}
 	return found, nil
 }
@@ -102,7 +112,10 @@ const pagesToOriginal = 10
 // Rerun reruns the run shortID (POST /v1/run/{shortId}) through Do. The
 // new run has the original's plan, trigger, branch and commit, which only
 // the run list tells: the original is looked up there, once, before the
-// request. Not finding it leaves a lost answer unreconciled (exit 6).
+// request. Not finding it leaves a lost answer unreconciled (exit 6). A
+// rerun of given test cases has their count, as a start of test case ids;
+// a new run of other applications than the original's is named, not
+// adopted: likely another job's rerun.
 func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 	var like *RunLike
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST " + api.RerunPath(shortID),
@@ -113,6 +126,7 @@ func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req
 				if err != nil {
 					return nil, err
 				}
+				l.Tests = distinct(req.ProjectTestCaseIDs)
 				like = &l
 			}
 			return findRuns(ctx, c, *like)
@@ -128,7 +142,8 @@ func likeRun(ctx context.Context, c *api.Client, shortID string) (RunLike, error
 		}
 		for _, s := range list.Runs {
 			if s.ShortID == shortID {
-				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash)}, nil
+				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash),
+					Apps: s.ApplicationShortIDs, AppsGuessed: true}, nil
 			}
 		}
 		offset += len(list.Runs)

@@ -6,7 +6,6 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/poll"
 )
 
 // DelayEnv is the hidden setting that changes the visibility delay, for
@@ -18,7 +17,8 @@ const DelayEnv = "TESTCTL_VISIBILITY_DELAY"
 // service's visibility delay (the grace run wait gives a new run), notices
 // on stderr and the steps in the client's --debug log.
 func ForCommand(f *cmdutil.Factory, c *api.Client) (Reconciler, error) {
-	r := Reconciler{Clock: f.Clock, Delay: poll.NotYetVisibleGrace, Notices: f.IOStreams.ErrOut, Debug: c.Debug}
+	r := Reconciler{Clock: f.Clock, Delay: api.NotYetVisibleGrace, Notices: f.IOStreams.ErrOut, Debug: c.Debug,
+		WaitArgs: f.Globals.ServiceArgs()}
 	if r.Clock == nil {
 		r.Clock = clock.Real{}
 	}

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -11,18 +12,19 @@ import (
 const maxTestCasePages = 100
 
 // CreateTestCase creates a test case (POST /v1/test-cases) that is never
-// doubled and never lost (see Do): what it created has the same name and
-// application. An adopted test case's answer is its item of the list, as
+// doubled and never lost (see Do): what it created has the same name,
+// application and goal, all the list shows of what the request asks. An adopted test case's answer is its item of the list, as
 // the service sent it.
 func CreateTestCase(ctx context.Context, r Reconciler, c *api.Client, req api.CreateTestCaseRequest) (*api.CreateTestCaseResponse, error) {
 	return Do(ctx, r, Write[*api.CreateTestCaseResponse]{Noun: "test case", Request: "POST /v1/test-cases",
 		Send: func(ctx context.Context) (*api.CreateTestCaseResponse, error) { return c.CreateTestCase(ctx, req) },
 		Find: func(ctx context.Context) ([]Found[*api.CreateTestCaseResponse], error) {
-			return findTestCases(ctx, c, req.ApplicationShortID, req.Name)
+			return findTestCases(ctx, c, req)
 		}})
 }
 
-func findTestCases(ctx context.Context, c *api.Client, app, name string) ([]Found[*api.CreateTestCaseResponse], error) {
+func findTestCases(ctx context.Context, c *api.Client, req api.CreateTestCaseRequest) ([]Found[*api.CreateTestCaseResponse], error) {
+	app, name := req.ApplicationShortID, req.Name
 	var found []Found[*api.CreateTestCaseResponse]
 	for page, offset := 0, 0; page < maxTestCasePages; page++ {
 		list, err := c.ListTestCases(ctx, api.ListTestCasesOptions{ApplicationShortID: app, Limit: listedRuns, Offset: offset})
@@ -30,7 +32,9 @@ func findTestCases(ctx context.Context, c *api.Client, app, name string) ([]Foun
 			return nil, err
 		}
 		for _, tc := range list.TestCases {
-			if tc.Name != name || tc.ApplicationShortID != app {
+			// Another job may create a test case of the same name with
+			// another goal; white space the service may trim is no sign.
+			if tc.Name != name || tc.ApplicationShortID != app || strings.TrimSpace(tc.Goal) != strings.TrimSpace(req.Goal) {
 				continue
 			}
 			created := &api.CreateTestCaseResponse{ID: tc.ID, Name: tc.Name, IsEnabled: tc.IsEnabled, GenerationStatus: tc.GenerationStatus}

@@ -45,8 +45,9 @@ case UUIDs, as ` + "`testctl testcase list -o json`" + ` shows them).
 As soon as the new run exists its short id and URL are printed to stderr. A
 run is never started twice: when the answer to the POST is lost (a 5xx, a
 timeout, a dropped connection), testctl looks for the new run (same plan,
-trigger, branch and commit as the original, not there before) and uses it;
-only when none appears within 30 s is the POST sent once more.
+trigger, branch and commit as the original, as many tests as --test-case ids,
+not there before) and uses it; only when none appears within 30 s is the POST
+sent once more.
 
 With --wait the command then behaves as ` + "`testctl run wait`" + ` on the new run and exits
 with its code.`,

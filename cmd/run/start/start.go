@@ -50,9 +50,13 @@ func NewCmdStart(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 As soon as the run exists its short id and URL are printed to stderr, so a CI
 log always shows how to find it. A run is never started twice: when the
 answer to the POST is lost (a 5xx, a timeout, a dropped connection), testctl
-looks for the run it created (same plan, trigger, branch and commit, not there
-before) and uses it; only when none appears within 30 s is the POST sent once
-more. Several candidates end with exit 6, naming them.
+looks for the run it created and uses it: a new run that agrees with all the
+run list shows (plan, trigger, branch, commit, the applications of --app or
+--applications, the test count of --test-case ids). Only when none appears
+within 30 s is the POST sent once more. Several candidates end with exit 6,
+naming them; so does a new run of a start with overrides the list cannot show
+(an environment, URL, device or build, --parameters, notifications), named
+with the run wait line that takes it up if it is this job's.
 
 Code-host metadata: --codehost reads actor, branch, commit, commit message and
 repository from the CI environment, then from local git, and sets --trigger

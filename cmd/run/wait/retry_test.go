@@ -110,3 +110,17 @@ func TestRetryAdoptsARerunWhoseAnswerWasLost(t *testing.T) {
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "the answer was lost, but run", "passed on retry 1 of 1")
 }
+
+// A retry's rerun whose answer was lost never takes another job's rerun of
+// the same plan and commit, listed with other applications, for its own:
+// it is named, and the retry fails (exit 6), never passed.
+func TestRetryNeverAdoptsAnotherJobsRerun(t *testing.T) {
+	e := cmdtest.New(t)
+	id := strings.TrimSpace(e.Run("run", "start", "--plan", sandbox.PlanFlaky, "-q").Expect(t, 0).Stdout)
+	job := e.OtherJob("POST /v1/run/"+id, cmdtest.LoseRequest, []string{"app_other"}, func(map[string]any) {})
+	r := e.Run("run", "wait", id, "--retry-failed", "1").Expect(t, 6) // the rerun failed
+	cmdtest.Contains(t, "stderr", r.Stderr, "retry 1 of 1", "run "+job.ShortID()+" was created since; it was not adopted")
+	if strings.Contains(r.Stderr, "passed on retry") {
+		t.Errorf("reports the other job's rerun as its retry:\n%s", r.Stderr)
+	}
+}

@@ -55,7 +55,7 @@ the same dependency.
 
 Everything is checked before sending: a bad flag exits 2 and creates nothing.
 When the answer is lost (a 5xx, a timeout, a dropped connection), the test
-case it created (same name and application, not there before) is used; only
+case it created (same name, application and goal, not there before) is used; only
 when none appears within 30 s is the request sent once more.
 Prints the new test case's id on stdout (the whole response with -o json).`,
 		Example: `  testctl testcase create --app app_x1y2 --name "Apply a coupon" \
