@@ -43,3 +43,32 @@ func TestUnknownVerbWithFlagsNamesTheVerb(t *testing.T) {
 	r = e.Run("run", "--nope").Expect(t, 2)
 	cmdtest.Contains(t, "run --nope", r.Stderr, "unknown flag: --nope")
 }
+
+// --sandbox runs against an emulator of its own: a --base-url beside it
+// would be ignored in silence, so the pair is refused before anything runs.
+func TestSandboxRefusesABaseURL(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, flag := range []string{"--base-url", "--legacy-base-url"} {
+		r := e.Run("--sandbox", flag, "http://127.0.0.1:9999", "run", "list").Expect(t, 2)
+		cmdtest.Contains(t, flag, r.Stderr, "--sandbox and "+flag+" cannot be used together", "http://127.0.0.1:9999", "testctl sandbox", "sandbox-project-key")
+		if r.Stdout != "" {
+			t.Errorf("%s: stdout %q, want nothing", flag, r.Stdout)
+		}
+	}
+	// The environment's base URL is what --sandbox replaces, as documented.
+	e.Setenv("TESTCTL_BASE_URL", "http://127.0.0.1:9999")
+	e.Run("--sandbox", "run", "list", "-L", "1").Expect(t, 0)
+}
+
+// -o takes table, json or yaml on every command, and says so: a command
+// that prints no data does not take -o xml in silence.
+func TestOutputFormatListsTheValidValues(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{{"version", "-o", "xml"}, {"--sandbox", "run", "list", "-o", "xml"}, {"config", "get", "project", "-o", "xml"}} {
+		r := e.Run(args...).Expect(t, 2)
+		cmdtest.Contains(t, strings.Join(args, " "), r.Stderr, `invalid value "xml" for --output: valid values are table, json, yaml`)
+		if strings.Count(r.Stderr, "--output") != 1 {
+			t.Errorf("%v: --output named more than once:\n%s", args, r.Stderr)
+		}
+	}
+}
