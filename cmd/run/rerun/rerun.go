@@ -136,8 +136,12 @@ func rerun(ctx context.Context, o *Options) error {
 		return err
 	}
 	target := wait.StartedTarget(resp.Run, false, f.Clock.Now())
-	if err := wait.Started(f, client.BaseURL, []wait.RunTarget{target}); err != nil || !o.Wait {
+	if err := wait.Started(f, client.BaseURL, []wait.RunTarget{target}); err != nil {
 		return err
+	}
+	if !o.Wait {
+		cmdutil.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
+		return nil
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []wait.RunTarget{target})
 }

@@ -85,6 +85,11 @@ func startRun(ctx context.Context, o *Options) error {
 		}
 	}
 	if !o.Wait {
+		ids := make([]string, len(resps))
+		for i, r := range resps {
+			ids[i] = r.Run.ShortID
+		}
+		cmdutil.NoteSandboxRuns(f, ids, o.again())
 		return withStartFailure(nil, startCode)
 	}
 	// The starts that failed are reported with the runs (the summary,
@@ -111,6 +116,15 @@ func dryRun(o *Options, out output.Options, reqs []api.StartRunRequest) error {
 		bodies[i] = req
 	}
 	return shared.PrintDryRun(o.Factory, out, "/v1/run", bodies...)
+}
+
+// again is a start like this one, for the note that shows how to keep
+// runs in a served sandbox.
+func (o *Options) again() string {
+	if len(o.Plans) > 0 {
+		return "testctl run start --plan " + o.Plans[0]
+	}
+	return "testctl run start --test-case " + strings.Join(o.TestCaseIDs, ",")
 }
 
 func describeMeta(req api.StartRunRequest) string {
