@@ -16,8 +16,9 @@ TESTCTL_API_KEY          API key, sent as "Authorization: Bearer …" (--api-key
                          end up in shell history and process lists.
 TESTCTL_BASE_URL         service base URL without /v1 (--base-url)
 TESTCTL_LEGACY_BASE_URL  base URL of the deprecated legacy address (--legacy-base-url)
-TESTCTL_PROJECT          project short id, proj_… (--project, -p); required with
-                         organization-scoped keys
+TESTCTL_PROJECT          project short id, proj_<id> or proj-<slug>_<id>
+                         (--project, -p); required with organization-scoped
+                         keys
 TESTCTL_PROFILE          profile of the config file to use (--profile)
 TESTCTL_CONFIG           config file (--config-file); default
                          $XDG_CONFIG_HOME/testctl/config.yaml, else

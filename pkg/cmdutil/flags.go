@@ -25,7 +25,7 @@ func AddGlobalFlags(fs *pflag.FlagSet, g *GlobalFlags) {
 	fs.String("api-key", "", "API key (prefer 'testctl auth login' or TESTCTL_API_KEY: flags end up in shell history)")
 	fs.String("base-url", "", "service base URL without /v1 (env TESTCTL_BASE_URL)")
 	fs.String("legacy-base-url", "", "base URL of the deprecated legacy address (env TESTCTL_LEGACY_BASE_URL)")
-	fs.StringP("project", "p", "", "project short id, proj_… (env TESTCTL_PROJECT); required with organization-scoped keys")
+	fs.StringP("project", "p", "", "project short id, proj_<id> or proj-<slug>_<id> (env TESTCTL_PROJECT); required with organization-scoped keys")
 	fs.String("profile", "", "config profile to use (env TESTCTL_PROFILE)")
 	fs.String("config-file", "", "config file (env TESTCTL_CONFIG; default $XDG_CONFIG_HOME/testctl/config.yaml)")
 	fs.StringP("output", "o", "", "output format: table, json or yaml (env TESTCTL_OUTPUT; default table)")
