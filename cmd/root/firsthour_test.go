@@ -72,3 +72,37 @@ func TestOutputFormatListsTheValidValues(t *testing.T) {
 		}
 	}
 }
+
+// --plan completes the sandbox's plans under --sandbox, and otherwise the
+// plans of the runs this machine started on the service; run ids complete
+// the runs started here first. Never file names.
+func TestCompletionOfPlansAndStartedRuns(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, cmd := range [][]string{{"run", "start"}, {"run", "list"}} {
+		args := append(append([]string{"__complete", "--sandbox"}, cmd...), "--plan", "")
+		r := e.Run(args...).Expect(t, 0)
+		cmdtest.Contains(t, strings.Join(args, " "), r.Stdout, "pln-passing_sandbox\tSmoke (passing)\n", "pln-flaky_sandbox\t", ":4\n")
+	}
+	// Nothing started yet on this service: no plan to offer, and no files.
+	r := e.Run("__complete", "run", "start", "--plan", "").Expect(t, 0)
+	if strings.Contains(r.Stdout, "pln-") || !strings.Contains(r.Stdout, ":4\n") {
+		t.Errorf("--plan before any start:\n%s", r.Stdout)
+	}
+	id := strings.TrimSpace(e.Run("run", "start", "--plan", "pln-failing_sandbox", "-q").Expect(t, 0).Stdout)
+	r = e.Run("__complete", "run", "start", "--plan", "").Expect(t, 0)
+	cmdtest.Contains(t, "--plan after a start", r.Stdout, "pln-failing_sandbox\tCheckout regression (failing)\n", ":4\n")
+	r = e.Run("__complete", "run", "wait", "").Expect(t, 0)
+	if !strings.HasPrefix(r.Stdout, id+"\tpln-failing_sandbox (Checkout regression (failing)) started here\n") {
+		t.Errorf("run wait completion does not offer %s first:\n%s", id, r.Stdout)
+	}
+	r = e.Run("__complete", "run", "wait", id, "").Expect(t, 0)
+	if strings.Contains(r.Stdout, id+"\t") {
+		t.Errorf("run wait %s offers %s again:\n%s", id, id, r.Stdout)
+	}
+	// Runs started on another service are not offered.
+	e.Setenv("TESTCTL_BASE_URL", "http://127.0.0.1:1")
+	r = e.Run("__complete", "run", "start", "--plan", "").Expect(t, 0)
+	if strings.Contains(r.Stdout, "pln-failing_sandbox") {
+		t.Errorf("plans of another service offered:\n%s", r.Stdout)
+	}
+}

@@ -67,6 +67,7 @@ and when the run was created: relative on a terminal, RFC 3339 elsewhere.`,
 	for name, values := range map[string][]string{"status": statuses(), "result": results(), "trigger": triggers()} {
 		_ = cmd.RegisterFlagCompletionFunc(name, cmdutil.CompleteEnum(values...))
 	}
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(f))
 	return cmd
 }
 
