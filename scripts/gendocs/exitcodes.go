@@ -18,7 +18,7 @@ import (
 // which the generator fills from cmdutil.ExitCodes, so the README and the
 // guides can never lack a code the program exits with. `begin causes` adds
 // the column of typical causes.
-var exitCodePages = []string{"README.md", filepath.Join("docs", "exit-codes.md"), filepath.Join("docs", "ci.md")}
+var exitCodePages = []string{"README.md", filepath.Join("docs", "exit-codes.md"), filepath.Join("docs", "ci.md"), filepath.Join("docs", "contract.md")}
 
 var exitCodeBlock = regexp.MustCompile(`(?s)(<!-- exit-codes:begin( causes)? -->\n).*?(<!-- exit-codes:end -->)`)
 
