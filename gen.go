@@ -1,5 +1,6 @@
 package main
 
 // The command reference, man pages and completion scripts are generated from
-// the command tree; CI regenerates them and fails on any difference.
+// the command tree, and the exit code tables of README.md and docs/ from
+// cmdutil.ExitCodes; CI regenerates them and fails on any difference.
 //go:generate go run ./scripts/gendocs -out .

@@ -193,7 +193,7 @@ func (w *wiring) output() (output.Options, error) {
 	format, err := output.ParseFormat(raw)
 	if err != nil {
 		if src == config.SourceFlag {
-			return output.Options{}, &cmdutil.FlagError{Err: fmt.Errorf("--output: %w", err)}
+			return output.Options{}, &cmdutil.FlagError{Err: err} // it names --output and the valid values
 		}
 		return output.Options{}, cmdutil.UsageErrorf("output format (from %s): %v", cfg.Origin(config.KeyOutput), err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -20,9 +21,16 @@ import (
 func Main() int {
 	ctx, stop := cmdutil.SignalContext(context.Background())
 	defer stop()
-	f, cleanup := factory.New(build.Current().Version, factory.Options{})
+	f, cleanup := factory.New(build.Current().Version, processOptions())
 	defer cleanup()
 	return Run(ctx, f, os.Args[1:])
+}
+
+// processOptions are the real world's: a --sandbox of this process gives
+// the runs it starts ids of their own, so the runs of two commands never
+// share one (tests pass fixed options and keep theirs reproducible).
+func processOptions() factory.Options {
+	return factory.Options{Sandbox: sandbox.Options{IDSeed: sandbox.ProcessIDSeed()}}
 }
 
 // Run executes one command line with the given factory, for Main and tests.

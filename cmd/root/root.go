@@ -40,7 +40,7 @@ Try every command without an account against the embedded emulator:
 			if f.Globals.NoColor {
 				f.IOStreams.SetColorDisabled(true)
 			}
-			return nil
+			return f.Globals.Check()
 		},
 	}
 	cmd.SetVersionTemplate("testctl {{.Version}}\n")

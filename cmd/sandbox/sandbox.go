@@ -33,6 +33,9 @@ type Options struct {
 	Latency   time.Duration
 	History   int
 	Seed      int64
+	// SeedGiven: --seed was given, so the ids of the runs started are the
+	// seed's too; otherwise they are this process's own.
+	SeedGiven bool
 	// VisibilityDelay is the hidden --visibility-delay: for rehearsing a
 	// client's grace for runs the service does not show yet.
 	VisibilityDelay time.Duration
@@ -84,6 +87,7 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.Ctx = cmd.Context()
+			opts.SeedGiven = cmd.Flags().Changed("seed")
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -96,7 +100,7 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
 	fl.Float64Var(&opts.FaultRate, "fault-rate", 0, "share of requests, 0 to 1, that fail (writes may be carried out, then lose their answer)")
 	fl.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, like 150ms")
 	fl.IntVar(&opts.History, "history", sandbox.DefaultHistory, "number of past runs listed by run list (0 for none)")
-	fl.Int64Var(&opts.Seed, "seed", 0, "seed of everything random: history, telemetry, faults")
+	fl.Int64Var(&opts.Seed, "seed", 0, "seed of everything random: history, telemetry, faults, ids of runs started (without it, ids of this process alone)")
 	fl.DurationVar(&opts.VisibilityDelay, "visibility-delay", 0, "how long a new run stays invisible (404, not listed), as the service's may")
 	_ = fl.MarkHidden("visibility-delay") // for tests of a client's grace, not for trying testctl
 	return cmd
@@ -126,8 +130,14 @@ func sandboxRun(_ context.Context, o *Options) error {
 	if history == 0 {
 		history = -1 // the package reads 0 as "default"
 	}
+	// Without --seed, a sandbox started again does not give its runs the
+	// ids of the last one's, which a local record may still name.
+	var idSeed int64
+	if !o.SeedGiven {
+		idSeed = sandbox.ProcessIDSeed()
+	}
 	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: o.Factory.Clock, Speed: o.Speed,
-		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, VisibilityDelay: o.VisibilityDelay})
+		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay})
 	if err != nil {
 		return listenError(o.Addr, err)
 	}

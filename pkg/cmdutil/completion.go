@@ -2,12 +2,15 @@ package cmdutil
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/sandbox"
+	"github.com/testctl/testctl/pkg/startedruns"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -37,14 +40,20 @@ func CompleteProfiles(f *Factory) cobra.CompletionFunc {
 	}
 }
 
-// CompleteRunIDs completes recent run short ids, described by plan and
-// status. Without a configured key or base URL, or on any error, it quietly
-// offers nothing: completion must never print errors into a prompt.
+// CompleteRunIDs completes run short ids: first the runs this machine
+// started on the service (the local record), then the service's recent
+// runs, described by plan and status. Without a configured key or base URL,
+// or on any error, it offers what it has and prints nothing: completion
+// must never print errors into a prompt.
 func CompleteRunIDs(f *Factory) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		c := newCompletions(args...)
 		client, err := f.APIClient()
 		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
+			return c.list, cobra.ShellCompDirectiveNoFileComp
+		}
+		for _, r := range startedruns.ForEnv(f.Getenv).Runs(client.BaseURL) {
+			c.add(r.ShortID, strings.TrimSpace(planOf(r.PlanShortID, r.PlanName)+" started here"))
 		}
 		client = client.WithRetries(0)
 		client.Debug = nil
@@ -52,19 +61,74 @@ func CompleteRunIDs(f *Factory) cobra.CompletionFunc {
 		defer cancel()
 		list, err := client.ListRuns(ctx, api.ListRunsOptions{Limit: 20})
 		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
+			return c.list, cobra.ShellCompDirectiveNoFileComp
 		}
-		out := make([]cobra.Completion, 0, len(list.Runs))
 		for _, r := range list.Runs {
 			desc := r.Status
 			if r.TestPlanShortID != nil {
 				desc = *r.TestPlanShortID + " " + desc
 			}
-			// Descriptions are the service's text and end up in the shell.
-			out = append(out, cobra.CompletionWithDesc(termtext.SanitizeLine(r.ShortID), termtext.SanitizeLine(desc)))
+			c.add(r.ShortID, desc)
 		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return c.list, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// CompletePlans completes test plan short ids: under --sandbox the
+// sandbox's plans, otherwise the plans of the runs this machine started on
+// the configured service (the local record), newest first. It asks the
+// service nothing, and never offers file names.
+func CompletePlans(f *Factory) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		c := newCompletions()
+		if f.Globals != nil && f.Globals.Sandbox {
+			for _, id := range sandbox.PlanIDs() {
+				c.add(id, sandbox.PlanName(id))
+			}
+			return c.list, cobra.ShellCompDirectiveNoFileComp
+		}
+		service := ""
+		if cfg, err := f.Config(); err == nil {
+			service = cfg.Get(config.KeyBaseURL)
+		}
+		for _, r := range startedruns.ForEnv(f.Getenv).Runs(service) {
+			c.add(r.PlanShortID, r.PlanName)
+		}
+		return c.list, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completions collects candidates once each, their text made safe for the
+// shell: ids and descriptions may be the service's text.
+type completions struct {
+	seen map[string]bool
+	list []cobra.Completion
+}
+
+// newCompletions skips the values already given (a second run id of
+// `run wait` is not the first again).
+func newCompletions(given ...string) *completions {
+	c := &completions{seen: map[string]bool{}}
+	for _, g := range given {
+		c.seen[g] = true
+	}
+	return c
+}
+
+func (c *completions) add(value, desc string) {
+	value = termtext.SanitizeLine(value)
+	if value == "" || c.seen[value] {
+		return
+	}
+	c.seen[value] = true
+	c.list = append(c.list, cobra.CompletionWithDesc(value, termtext.SanitizeLine(desc)))
+}
+
+func planOf(shortID, name string) string {
+	if name != "" && shortID != "" {
+		return shortID + " (" + name + ")"
+	}
+	return shortID + name
 }
 
 func contextOf(cmd *cobra.Command) context.Context {

@@ -15,6 +15,18 @@ func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
 	cmd.Args = unknownVerb
 	cmd.SuggestionsMinimumDistance = 2 // cobra sets it on the root alone
 	cmd.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	// A mistyped verb followed by its flags (`run strt --plan x`) reaches
+	// the group with flags it does not have; the verb, not the flag, is
+	// what is wrong. The error func is inherited by the verbs, so it only
+	// speaks for the group itself.
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if c == cmd {
+			if args := c.Flags().Args(); len(args) > 0 {
+				return unknownVerb(c, args)
+			}
+		}
+		return &FlagError{Err: err}
+	})
 	cmd.AddCommand(verbs...)
 	return cmd
 }

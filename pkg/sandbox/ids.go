@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/testctl/testctl/pkg/lazyregexp"
 )
@@ -86,8 +88,20 @@ func modInverse(a, m int64) int64 {
 	return t
 }
 
+// idOffset places an id space: history ids follow Seed, as everything else
+// the sandbox generates; the ids of runs started in it follow IDSeed when
+// it is set, so that two sandboxes with the same history never give a run
+// the same id.
+func (s *Server) idOffset(prefix byte) int64 {
+	seed := s.opts.Seed
+	if prefix == 'r' && s.opts.IDSeed != 0 {
+		seed = s.opts.IDSeed
+	}
+	return int64(hashOf(seed, "run-id", string(prefix)) % idSpace)
+}
+
 func (s *Server) encodeRunID(prefix byte, index int) string {
-	offset := int64(hashOf(s.opts.Seed, "run-id", string(prefix)) % idSpace)
+	offset := s.idOffset(prefix)
 	v := (int64(index)*idMultiplier + offset) % idSpace
 	b := []byte{prefix, 0, 0, 0, 0, 0}
 	for i := 5; i >= 1; i-- {
@@ -110,9 +124,20 @@ func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
 		}
 		v = v*36 + int64(d)
 	}
-	offset := int64(hashOf(s.opts.Seed, "run-id", id[:1]) % idSpace)
-	v = ((v-offset)%idSpace + idSpace) % idSpace
+	v = ((v-s.idOffset(id[0]))%idSpace + idSpace) % idSpace
 	return id[0], int(v * idMultiplierInverse % idSpace), true
+}
+
+// ProcessIDSeed is an Options.IDSeed of this process and moment: the ids of
+// the runs a sandbox started now differ from those of every other sandbox
+// (each `--sandbox` command has its own), so the runs of different commands
+// never look like the same run. Never 0, which means "follow Seed".
+func ProcessIDSeed() int64 {
+	seed := int64(mix(uint64(time.Now().UnixNano()) ^ mix(uint64(os.Getpid()))))
+	if seed == 0 {
+		seed = 1
+	}
+	return seed
 }
 
 // Identifier formats of service-api.md section 2.1.

@@ -34,3 +34,28 @@ func TestUUIDs(t *testing.T) {
 		t.Errorf("variant of %s", a)
 	}
 }
+
+// Two sandboxes with the same history give the runs started in them ids of
+// their own when their IDSeeds differ; the history and a seed's ids stay
+// reproducible.
+func TestIDSeedPlacesStartedRunIDs(t *testing.T) {
+	a, _ := newSandbox(t, Options{})
+	b, _ := newSandbox(t, Options{})
+	c, _ := newSandbox(t, Options{IDSeed: ProcessIDSeed()})
+	if a.encodeRunID('r', 0) != b.encodeRunID('r', 0) {
+		t.Error("the same seed gave different run ids")
+	}
+	if a.encodeRunID('r', 0) == c.encodeRunID('r', 0) {
+		t.Errorf("IDSeed did not change the first run id %s", a.encodeRunID('r', 0))
+	}
+	if a.encodeRunID('h', 3) != c.encodeRunID('h', 3) {
+		t.Error("IDSeed changed the history ids")
+	}
+	id := c.encodeRunID('r', 41)
+	if p, i, ok := c.decodeRunID(id); !ok || p != 'r' || i != 41 {
+		t.Errorf("%s decoded to %c %d %v", id, p, i, ok)
+	}
+	if ProcessIDSeed() == ProcessIDSeed() {
+		t.Error("two calls of ProcessIDSeed gave the same seed")
+	}
+}

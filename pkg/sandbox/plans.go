@@ -126,3 +126,20 @@ func skippedByDependencyThought(depName, depOutcome string) string {
 	return "Wait-for dependencies must all end COMPLETED with PASSED before this test case starts. \"" +
 		depName + "\" ended " + depOutcome + ", so this test case did not run."
 }
+
+// PlanIDs are the short ids of the fixture plans, for hints and completion.
+func PlanIDs() []string {
+	ids := make([]string, len(fixturePlans))
+	for i, p := range fixturePlans {
+		ids[i] = p.ShortID
+	}
+	return ids
+}
+
+// PlanName is a fixture plan's name, "" for an id that is not one.
+func PlanName(shortID string) string {
+	if p := findPlan(shortID); p != nil {
+		return p.Name
+	}
+	return ""
+}

@@ -45,6 +45,10 @@ type Options struct {
 	// Seed makes everything random (history, telemetry, ids, faults)
 	// reproducible.
 	Seed int64
+	// IDSeed, when not 0, places the short ids of the runs started in this
+	// sandbox instead of Seed (ProcessIDSeed gives one of its own to each
+	// process); the history stays Seed's.
+	IDSeed int64
 }
 
 // MaxHistory bounds Options.History; the compact history index costs a few

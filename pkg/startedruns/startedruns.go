@@ -91,6 +91,18 @@ func (r Record) Find(service, shortID string) (Run, bool) {
 	return Run{}, false
 }
 
+// Runs returns the runs started on service, newest first ("" for every
+// service): what completion offers for run ids and plans.
+func (r Record) Runs(service string) []Run {
+	var out []Run
+	for _, run := range r.read() {
+		if service == "" || run.Service == service {
+			out = append(out, run)
+		}
+	}
+	return out
+}
+
 // read returns the runs, newest first; a missing or damaged file is an
 // empty record: it is a cache, never a reason to fail.
 func (r Record) read() []Run {

@@ -49,3 +49,21 @@ func TestRecordFindsRunsByServiceNewestFirstAndStaysSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestRunsOfAService(t *testing.T) {
+	dir := t.TempDir()
+	rec := ForEnv(func(k string) string { return map[string]string{"XDG_CACHE_HOME": dir}[k] })
+	if err := rec.Add(Run{Service: "https://a", ShortID: "r1"}, Run{Service: "https://b", ShortID: "r2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Add(Run{Service: "https://a", ShortID: "r3"}); err != nil {
+		t.Fatal(err)
+	}
+	got := ""
+	for _, r := range rec.Runs("https://a") {
+		got += r.ShortID + " "
+	}
+	if got != "r3 r1 " || len(rec.Runs("")) != 3 {
+		t.Errorf("runs of https://a: %q, of all: %d", got, len(rec.Runs("")))
+	}
+}

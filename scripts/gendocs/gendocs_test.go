@@ -2,23 +2,32 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
 // TestGeneratedFilesAreFresh fails when a command's help, a flag or a
 // completion changed without `go generate ./...`: the committed reference,
 // man pages and completion scripts must be exactly what the tree produces.
 func TestGeneratedFilesAreFresh(t *testing.T) {
+	repo := filepath.Join("..", "..")
 	fresh := t.TempDir()
+	copyPages(t, repo, fresh, exitCodePages...)
 	if err := generate(fresh); err != nil {
 		t.Fatal(err)
 	}
-	repo := filepath.Join("..", "..")
 	stale := diffTrees(t, fresh, repo, "docs/reference", "docs/man", "completions")
+	for _, name := range exitCodePages {
+		if !bytes.Equal(read(t, filepath.Join(fresh, name)), read(t, filepath.Join(repo, name))) {
+			stale = append(stale, name+" (its exit code table)")
+		}
+	}
 	if len(stale) > 0 {
 		t.Fatalf("generated files are out of date: %v\nrun: go generate ./...", stale)
 	}
@@ -28,6 +37,8 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 // changed usage string shows up as a difference.
 func TestFreshnessCheckNoticesAChangedFlag(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
+	copyPages(t, filepath.Join("..", ".."), a, exitCodePages...)
+	copyPages(t, filepath.Join("..", ".."), b, exitCodePages...)
 	if err := generate(a); err != nil {
 		t.Fatal(err)
 	}
@@ -89,4 +100,51 @@ func files(t *testing.T, dir string) map[string][]byte {
 		return nil
 	})
 	return out
+}
+
+// TestExitCodeTablesListEveryCode: each page with a table of exit codes
+// names every code of cmdutil.ExitCodes, 143 included, and a table edited by
+// hand (or a code added without `go generate`) is stale.
+func TestExitCodeTablesListEveryCode(t *testing.T) {
+	for _, name := range exitCodePages {
+		page := read(t, filepath.Join("..", "..", name))
+		for _, c := range cmdutil.ExitCodes {
+			if !bytes.Contains(page, []byte(fmt.Sprintf("\n| %d | %s |", c.Code, c.Meaning))) {
+				t.Errorf("%s: exit code %d missing from its table", name, c.Code)
+			}
+		}
+		edited := bytes.Replace(page, []byte("| 143 |"), []byte("| 142 |"), 1)
+		fresh, err := withExitCodes(edited)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if bytes.Equal(fresh, edited) {
+			t.Errorf("%s: an edited table is not regenerated", name)
+		}
+	}
+	if _, err := withExitCodes([]byte("# no markers\n")); err == nil {
+		t.Error("a page without the markers is not an error")
+	}
+}
+
+func copyPages(t *testing.T, from, to string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		dst := filepath.Join(to, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, read(t, filepath.Join(from, name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -1,6 +1,7 @@
 // Command gendocs writes the Markdown command reference, the man pages and
-// the shell completion scripts from the cobra tree, so they never drift from
-// the code. Run it through `go generate ./...` at the repository root.
+// the shell completion scripts from the cobra tree, and the tables of exit
+// codes in README.md and docs/ from cmdutil.ExitCodes, so they never drift
+// from the code. Run it through `go generate ./...` at the repository root.
 package main
 
 import (
@@ -20,7 +21,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", ".", "repository root to write docs/ and completions/ under")
+	out := flag.String("out", ".", "repository root to write docs/ and completions/ under (README.md and docs/ hold the exit code tables)")
 	flag.Parse()
 	if err := generate(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
@@ -63,7 +64,10 @@ func generate(dir string) error {
 	if err := doc.GenManTree(tree(), header, manDir); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
-	return completions(compDir)
+	if err := completions(compDir); err != nil {
+		return err
+	}
+	return exitCodes(dir)
 }
 
 func completions(dir string) error {

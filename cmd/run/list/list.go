@@ -62,11 +62,12 @@ and when the run was created: relative on a terminal, RFC 3339 elsewhere.`,
 	fs.StringVar(&opts.Result, "result", "", "only runs with this `RESULT`: "+strings.Join(results(), ", "))
 	fs.StringVar(&opts.Trigger, "trigger", "", "only runs started by this `TRIGGER`: "+strings.Join(triggers(), ", "))
 	fs.StringVar(&opts.Branch, "branch", "", "only runs of this branch")
-	fs.StringVar(&opts.Plan, "plan", "", "only runs of the test plan with this short `ID` (pln_…)")
+	fs.StringVar(&opts.Plan, "plan", "", "only runs of the test plan with this short `ID`, pln_<id> or pln-<slug>_<id>")
 	opts.Flags.Register(fs, "runs")
 	for name, values := range map[string][]string{"status": statuses(), "result": results(), "trigger": triggers()} {
 		_ = cmd.RegisterFlagCompletionFunc(name, cmdutil.CompleteEnum(values...))
 	}
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(f))
 	return cmd
 }
 

@@ -141,8 +141,12 @@ func rerun(ctx context.Context, o *Options) error {
 		return err
 	}
 	target := runwait.StartedTarget(resp.Run, false, f.Clock.Now())
-	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil || !o.Wait {
+	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil {
 		return err
+	}
+	if !o.Wait {
+		cmdutil.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
+		return nil
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
 }

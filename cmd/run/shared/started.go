@@ -56,8 +56,7 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 			ids[i] = termtext.SanitizeLine(r.Run.ShortID)
 		}
 		if f.Globals != nil && f.Globals.Sandbox {
-			fmt.Fprintln(ios.ErrOut, "  the embedded sandbox stops with this command: add --wait to see the verdict")
-			return nil
+			return nil // cmdutil.NoteSandboxRuns says what to do instead
 		}
 		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", report.WaitCommand(f.Globals.ServiceArgs(), ids))
 		return nil

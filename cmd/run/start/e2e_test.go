@@ -78,7 +78,10 @@ func TestStartTTYAndPlainOutput(t *testing.T) {
 	}
 	// The embedded sandbox ends with the command: nothing to wait for later.
 	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "--sandbox", "run", "start", "--plan", "pln-passing_sandbox", "--no-color").Expect(t, 0)
-	cmdtest.Contains(t, "stderr", r.Stderr, "\n  the embedded sandbox stops with this command: add --wait to see the verdict\n")
+	cmdtest.Contains(t, "stderr", r.Stderr, "lived in this command's embedded sandbox", "or add --wait to see the verdict")
+	if strings.Contains(r.Stderr, "wait with:") {
+		t.Errorf("a wait command for a run that is gone:\n%s", r.Stderr)
+	}
 	// Off a terminal stdout keeps its data, SHORTID<TAB>URL, for scripts.
 	r = e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 0)
 	if !strings.Contains(r.Stdout, "\thttps://") {

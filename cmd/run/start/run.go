@@ -43,7 +43,8 @@ func startRun(ctx context.Context, o *Options) error {
 		return err
 	}
 	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
-		return reconcile.StartRun(ctx, rec, client, req)
+		resp, err := reconcile.StartRun(ctx, rec, client, req)
+		return resp, withPlanHint(f, req, err)
 	}
 	results := startAll(ctx, reqs, startOne, func(s started) {
 		switch {
@@ -78,6 +79,11 @@ func startRun(ctx context.Context, o *Options) error {
 		}
 	}
 	if !o.Wait {
+		ids := make([]string, len(resps))
+		for i, r := range resps {
+			ids[i] = r.Run.ShortID
+		}
+		cmdutil.NoteSandboxRuns(f, ids, o.again(resps))
 		return withStartFailure(nil, startCode)
 	}
 	// The starts that failed are part of the verdict and reported with
@@ -105,6 +111,19 @@ func dryRun(o *Options, out output.Options, reqs []api.StartRunRequest) error {
 		bodies[i] = req
 	}
 	return shared.PrintDryRun(o.Factory, out, "/v1/run", bodies...)
+}
+
+// again is a start like this one, of a plan that did start, for the note
+// that shows how to keep runs in a served sandbox.
+func (o *Options) again(resps []*api.StartRunResponse) string {
+	if len(o.Plans) == 0 {
+		return "testctl run start --test-case " + strings.Join(o.TestCaseIDs, ",")
+	}
+	plan := o.Plans[0]
+	if len(resps) > 0 && resps[0].Run.TestPlan != nil && resps[0].Run.TestPlan.ShortID != "" {
+		plan = resps[0].Run.TestPlan.ShortID
+	}
+	return "testctl run start --plan " + plan
 }
 
 func describeMeta(req api.StartRunRequest) string {

@@ -113,7 +113,7 @@ exit code.`,
 
 func addFlags(cmd *cobra.Command, opts *Options) {
 	fs := cmd.Flags()
-	fs.StringArrayVar(&opts.Plans, "plan", nil, "test plan short `ID` to run (pln_…); repeat it to start one run per plan at once")
+	fs.StringArrayVar(&opts.Plans, "plan", nil, "test plan short `ID` to run, pln_<id> or pln-<slug>_<id>; repeat it to start one run per plan at once")
 	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
 	fs.StringVar(&opts.Trigger, "trigger", "", "source of the run: API (the service's default) or CODEHOST")
 	fs.BoolVar(&opts.Codehost, "codehost", false, "fill the code-host metadata from the CI environment or local git and set --trigger CODEHOST")
@@ -131,6 +131,7 @@ func addFlags(cmd *cobra.Command, opts *Options) {
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(opts.Factory))
 	_ = cmd.RegisterFlagCompletionFunc("trigger", cmdutil.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")

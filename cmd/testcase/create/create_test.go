@@ -76,3 +76,21 @@ func TestFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// A first try names every missing required flag at once, not one per try.
+func TestEveryMissingRequiredFlagIsNamed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--name", "X"}, "--goal and --app are required"},
+		{nil, "--name, --goal and --app are required"},
+		{[]string{"--goal", "g"}, "--name and --app are required"},
+	} {
+		_, err := parse(t, tc.args...)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want a usage error saying %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package create
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,11 +21,11 @@ const maxNameLen = 80
 // dependencies) is left to the service.
 func (o *Options) request() (api.CreateTestCaseRequest, error) {
 	var req api.CreateTestCaseRequest
-	if err := checkName(o.Name); err != nil {
+	if err := o.checkRequired(); err != nil {
 		return req, err
 	}
-	if strings.TrimSpace(o.Goal) == "" {
-		return req, cmdutil.FlagErrorf("--goal is required: the objective the test must reach")
+	if err := checkName(o.Name); err != nil {
+		return req, err
 	}
 	if err := shared.CheckPrefixed("app", o.App, "app_"); err != nil {
 		return req, err
@@ -66,6 +67,30 @@ func (o *Options) request() (api.CreateTestCaseRequest, error) {
 		ConfigShortIDs: configs, ScenarioShortID: o.Scenario,
 		ResumeFromDependencyProjectTestCaseID: resume, WaitForDependenciesProjectTestCaseIDs: waitFor,
 	}, nil
+}
+
+// checkRequired names every required flag that is missing at once, so a
+// first try (`testcase create --name X`) is not a round of one error each.
+func (o *Options) checkRequired() error {
+	var flags, lines []string
+	for _, f := range []struct{ flag, value, what string }{
+		{"--name", o.Name, fmt.Sprintf("the test case's name, 1 to %d characters", maxNameLen)},
+		{"--goal", o.Goal, "the objective the test must reach"},
+		{"--app", o.App, "the application to test, app_<id>"},
+	} {
+		if strings.TrimSpace(f.value) == "" {
+			flags = append(flags, f.flag)
+			lines = append(lines, fmt.Sprintf("  %-7s %s", f.flag, f.what))
+		}
+	}
+	switch len(flags) {
+	case 0:
+		return nil
+	case 1:
+		return cmdutil.FlagErrorf("%s is required:\n%s", flags[0], lines[0])
+	}
+	last := len(flags) - 1
+	return cmdutil.FlagErrorf("%s and %s are required:\n%s", strings.Join(flags[:last], ", "), flags[last], strings.Join(lines, "\n"))
 }
 
 func checkName(name string) error {

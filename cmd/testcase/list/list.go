@@ -57,10 +57,10 @@ run start --test-case; on a terminal times are relative, elsewhere RFC 3339.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.App, "app", "", "only test cases of this application (`app_ID`)")
 	fl.StringArrayVar(&opts.Labels, "label", nil, "only test cases carrying any of these labels (repeatable or comma-separated)")
-	fl.StringVar(&enabled, "enabled", "", "only enabled (true) or disabled (false) test cases")
+	fl.StringVar(&enabled, "enabled", "", "only enabled (true, yes) or disabled (false, no) test cases")
 	opts.Flags.Register(fl, "test cases")
 	_ = cmd.RegisterFlagCompletionFunc("enabled", cobra.FixedCompletions(
-		[]string{"true\tonly enabled test cases", "false\tonly disabled test cases"}, cobra.ShellCompDirectiveNoFileComp))
+		[]string{"true\tonly enabled test cases", "false\tonly disabled test cases", "yes\tonly enabled test cases", "no\tonly disabled test cases"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -77,13 +77,14 @@ func (o *Options) parse(cmd *cobra.Command, enabled string) error {
 	}
 	o.Labels = labels
 	if cmd.Flags().Changed("enabled") {
-		switch strings.ToLower(enabled) {
-		case "true":
+		// The table prints yes and no: what it prints, it takes.
+		switch strings.ToLower(strings.TrimSpace(enabled)) {
+		case "true", "yes":
 			o.Enabled = new(true)
-		case "false":
+		case "false", "no":
 			o.Enabled = new(false)
 		default:
-			return cmdutil.FlagErrorf("--enabled must be true or false, not %q", enabled)
+			return cmdutil.FlagErrorf("--enabled must be true or false (or yes or no), not %q", enabled)
 		}
 	}
 	return o.Flags.Check(cmd.Flags().Changed("limit"))

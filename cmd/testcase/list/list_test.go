@@ -41,7 +41,7 @@ func TestFlagErrors(t *testing.T) {
 	}{
 		{[]string{"--app", "sandbox-web"}, "--app"},
 		{[]string{"--app", "app_"}, "--app"},
-		{[]string{"--enabled", "yes"}, "--enabled"},
+		{[]string{"--enabled", "maybe"}, "--enabled"},
 		{[]string{"--enabled", ""}, "--enabled"},
 		{[]string{"--limit", "0"}, "--limit"},
 		{[]string{"--offset", "-1"}, "--offset"},
@@ -70,5 +70,20 @@ func TestRelative(t *testing.T) {
 		if got := relative(now, stamp); got != want {
 			t.Errorf("relative(%s) = %q, want %q", stamp, got, want)
 		}
+	}
+}
+
+// The table prints the enabled column as yes and no; --enabled takes what
+// the table prints as well as true and false.
+func TestEnabledTakesWhatTheTablePrints(t *testing.T) {
+	for value, want := range map[string]bool{"yes": true, "no": false, "Yes": true, "NO": false, "true": true, "false": false} {
+		o, err := parse(t, "--enabled", value)
+		if err != nil || o.Enabled == nil || *o.Enabled != want {
+			t.Errorf("--enabled %s: %v %+v, want %v", value, err, o, want)
+		}
+	}
+	_, err := parse(t, "--enabled", "maybe")
+	if err == nil || !strings.Contains(err.Error(), "yes or no") {
+		t.Errorf("--enabled maybe: %v, want the accepted values named", err)
 	}
 }

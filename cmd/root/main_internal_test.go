@@ -1,0 +1,37 @@
+package root
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/cmd/factory"
+	"github.com/testctl/testctl/pkg/iostreams"
+)
+
+// Every --sandbox process gives the runs it starts ids of its own: the runs
+// of two commands never look like one.
+func TestEachSandboxProcessHasItsOwnRunIDs(t *testing.T) {
+	dir := t.TempDir()
+	start := func() string {
+		ios, _, out, _ := iostreams.Test()
+		opts := processOptions()
+		opts.IOStreams = ios
+		opts.LookupEnv = func(k string) (string, bool) {
+			if k == "HOME" {
+				return dir, true
+			}
+			return "", false
+		}
+		f, cleanup := factory.New("test", opts)
+		defer cleanup()
+		if code := Run(context.Background(), f, []string{"--sandbox", "run", "start", "--plan", "pln-passing_sandbox", "-q"}); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		return strings.TrimSpace(out.String())
+	}
+	a, b := start(), start()
+	if a == "" || a == b {
+		t.Errorf("two --sandbox commands started runs %q and %q, want ids of their own", a, b)
+	}
+}

@@ -1,0 +1,35 @@
+package start_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+)
+
+// The help's id hints show both forms the service accepts, the form of the
+// sandbox's ids included.
+func TestHelpShowsBothIDForms(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "start", "--help").Expect(t, 0)
+	cmdtest.Contains(t, "run start --help", r.Stdout, "pln_<id> or pln-<slug>_<id>", "proj_<id> or proj-<slug>_<id>")
+	r = e.Run("run", "list", "--help").Expect(t, 0)
+	cmdtest.Contains(t, "run list --help", r.Stdout, "pln_<id> or pln-<slug>_<id>")
+	r = e.Run("help", "environment").Expect(t, 0)
+	cmdtest.Contains(t, "help environment", r.Stdout, "proj_<id> or proj-<slug>_<id>")
+}
+
+// A plan the service does not know (404) says where plan ids are found:
+// the plans of recent runs, and under --sandbox the fixtures' names. The
+// exit code stays 5.
+func TestUnknownPlanGetsAHint(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "start", "--plan", "pln-nope_a1b2").Expect(t, 5)
+	cmdtest.Contains(t, "unknown plan", r.Stderr, "not found", "testctl run list", "pln_<id> or pln-<slug>_<id>")
+	r = e.Run("--sandbox", "run", "start", "--plan", "pln-nope_sandbox").Expect(t, 5)
+	cmdtest.Contains(t, "unknown plan under --sandbox", r.Stderr, "pln-passing_sandbox", "pln-failing_sandbox", "pln-flaky_sandbox")
+	r = e.Run("--sandbox", "run", "start", "--plan", "pln-nope_sandbox", "--plan", "pln-passing_sandbox").Expect(t, 5)
+	if !strings.Contains(r.Stderr, "was not started") || !strings.Contains(r.Stderr, "The sandbox's plans: pln-passing_sandbox") {
+		t.Errorf("several plans, one unknown:\n%s", r.Stderr)
+	}
+}

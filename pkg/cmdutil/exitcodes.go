@@ -1,0 +1,109 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ExitCodeInfo says what one exit code means: the contract's words, and the
+// usual causes behind it. Every table of exit codes (the README, docs/,
+// `testctl help exit-codes`) is made from ExitCodes, so none can forget a
+// code.
+type ExitCodeInfo struct {
+	Code int
+	// Meaning is the contract's definition, in Markdown (`code` spans).
+	Meaning string
+	// Causes are what usually leads there, for the detailed table.
+	Causes string
+}
+
+// ExitCodes are the contract's exit codes, in order.
+var ExitCodes = []ExitCodeInfo{
+	{ExitOK, "success; a run that ended COMPLETED with PASSED (SKIPPED too, with a warning, unless `--fail-on-skipped`)",
+		"the command did what it was asked"},
+	{ExitFailed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); a tunnel did not reach `--wait-until`",
+		"a test case failed; with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry; " +
+			"`tunnel status --wait-until` did not see the wanted health before `--timeout`"},
+	{ExitUsage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started",
+		"a bad flag or value, an unknown command, no base URL configured, the service's HTTP 400; " +
+			"also a `--jq` expression that fails on the document (`error()`, `halt_error`, a type error)"},
+	{ExitRunError, "a run ended ERROR or CANCELLED",
+		"the run broke, or someone cancelled it"},
+	{ExitAuth, "authentication or authorization failed (401, 403)",
+		"no API key configured, or the service refused it"},
+	{ExitNotFound, "not found (404)",
+		"an unknown run, plan, test case, application or runner"},
+	{ExitService, "the service or the network failed: 5xx or 429 after retries, 402, connection errors, an unreadable response",
+		"also a wait whose `--timeout` passed before the service gave a single status of a run it was not known to exist; " +
+			"a lost answer to a start with several candidates"},
+	{ExitTimeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume)",
+		"`run wait --timeout` or `run start --wait --timeout`"},
+	{ExitLocal, "a local failure: a file could not be read or written (config, `--junit`, the CI files), or the sandbox could not listen",
+		"an unreadable or invalid config file, a report that could not be written, a port in use; never 1, which a CI gate reads as \"tests failed\""},
+	{ExitInterrupted, "interrupted by Ctrl-C (SIGINT) (the run goes on; the message says how to resume; reports already asked for are written)",
+		"Ctrl-C in a terminal; GitHub Actions sends SIGINT first when a job is cancelled"},
+	{ExitTerminated, "terminated by SIGTERM, as CI runners do when a job is cancelled (same as 130)",
+		"a cancelled CI job (GitLab CI and others send SIGTERM)"},
+}
+
+// ExitCodesNote is what the tables do not say.
+const ExitCodesNote = "Waiting on several runs exits with the largest of their codes; so does a verdict whose report could not be written (8)."
+
+// ExitCodesMarkdown is the exit code table in Markdown; with causes it has a
+// third column, "typical cause".
+func ExitCodesMarkdown(causes bool) string {
+	var b strings.Builder
+	if causes {
+		b.WriteString("| code | meaning | typical cause |\n|---|---|---|\n")
+	} else {
+		b.WriteString("| code | meaning |\n|---|---|\n")
+	}
+	for _, c := range ExitCodes {
+		fmt.Fprintf(&b, "| %d | %s |", c.Code, c.Meaning)
+		if causes {
+			fmt.Fprintf(&b, " %s |", c.Causes)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// ExitCodesText is the exit code table for a terminal: the code, then its
+// meaning wrapped to width columns, without Markdown.
+func ExitCodesText(width int) string {
+	const indent = 5
+	var b strings.Builder
+	for _, c := range ExitCodes {
+		lines := wrap(plain(c.Meaning), width-indent)
+		for i, line := range lines {
+			if i == 0 {
+				fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, line)
+			} else {
+				fmt.Fprintf(&b, "%s%s\n", strings.Repeat(" ", indent), line)
+			}
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(strings.Join(wrap(ExitCodesNote, width), "\n"))
+	return b.String()
+}
+
+// plain drops Markdown's code spans.
+func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
+
+func wrap(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) > width:
+			lines = append(lines, line)
+			line = w
+		default:
+			line += " " + w
+		}
+	}
+	return append(lines, line)
+}

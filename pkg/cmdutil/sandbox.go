@@ -1,0 +1,35 @@
+package cmdutil
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// ServedSandboxURL is where `testctl sandbox` listens by default.
+const ServedSandboxURL = "http://127.0.0.1:8787"
+
+// NoteSandboxRuns tells stderr, on a terminal or not, that runs started
+// under --sandbox lived in this command's emulator and ended with it, and
+// how to keep runs between commands: a newcomer's first `run start` exits
+// 0 and a later `run get` of its id finds nothing. again is a command line
+// to try against a served sandbox. Nothing is said without --sandbox.
+func NoteSandboxRuns(f *Factory, ids []string, again string) {
+	if f.Globals == nil || !f.Globals.Sandbox || len(ids) == 0 {
+		return
+	}
+	shown := make([]string, len(ids))
+	for i, id := range ids {
+		shown[i] = termtext.SanitizeLine(id)
+	}
+	what := "run " + shown[0] + " lived"
+	if len(shown) > 1 {
+		what = "runs " + strings.Join(shown, ", ") + " lived"
+	}
+	fmt.Fprintf(f.IOStreams.ErrOut, "Note: %s in this command's embedded sandbox (--sandbox), which stopped with it.\n"+
+		"To keep runs between commands, serve a sandbox in another terminal with `testctl sandbox`, then:\n"+
+		"  export TESTCTL_BASE_URL=%s TESTCTL_API_KEY=sandbox-project-key\n"+
+		"  %s\n"+
+		"or add --wait to see the verdict in this command.\n", what, ServedSandboxURL, termtext.SanitizeLine(again))
+}
