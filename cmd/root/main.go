@@ -19,7 +19,9 @@ import (
 // Main runs testctl with the process's arguments and returns its exit code.
 // It is the only place that decides how an error ends the process.
 func Main() int {
-	ctx, stop := cmdutil.SignalContext(context.Background())
+	// A second signal ends the process at once: the one os.Exit besides
+	// main's, since the command it interrupts does not return.
+	ctx, stop := cmdutil.SignalContext(context.Background(), os.Exit)
 	defer stop()
 	f, cleanup := factory.New(build.Current().Version, processOptions())
 	defer cleanup()

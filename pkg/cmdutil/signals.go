@@ -15,22 +15,32 @@ import (
 var ErrTerminated = errors.New("terminated (SIGTERM)")
 
 // SignalContext is ctx, cancelled on the first SIGINT (cause
-// context.Canceled) or SIGTERM (cause ErrTerminated). stop releases the
+// context.Canceled) or SIGTERM (cause ErrTerminated), so that the command
+// ends cleanly and writes the reports asked for. A second signal, while
+// it does (describing runs may take seconds), ends the process at once:
+// exit is called with that signal's code (130 or 143). stop releases the
 // signals.
-func SignalContext(ctx context.Context) (_ context.Context, stop func()) {
+func SignalContext(ctx context.Context, exit func(code int)) (_ context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case sig := <-ch:
-			if sig == syscall.SIGTERM {
-				cancel(ErrTerminated)
-			} else {
-				cancel(context.Canceled)
+		for first := true; ; first = false {
+			select {
+			case sig := <-ch:
+				code, cause := ExitInterrupted, context.Canceled
+				if sig == syscall.SIGTERM {
+					code, cause = ExitTerminated, ErrTerminated
+				}
+				if !first {
+					exit(code)
+					return
+				}
+				cancel(cause)
+			case <-done:
+				return
 			}
-		case <-done:
 		}
 	}()
 	return ctx, func() {

@@ -195,3 +195,11 @@ func (s *IOStreams) SetTerminalWidth(w int) {
 	defer s.mu.Unlock()
 	s.termWidth = w
 }
+
+// New returns streams over in, out and errOut, whose terminals are
+// detected on first use as System's are: a test that runs a command on a
+// pseudo-terminal gives it the terminal's file.
+func New(in io.Reader, out, errOut io.Writer) *IOStreams {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return &IOStreams{In: in, Out: out, ErrOut: newLockedWriter(errOut), noColorEnv: noColor}
+}

@@ -1,0 +1,91 @@
+package verdict
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+)
+
+func strp(s string) *string { return &s }
+
+func tc(short, name, status, result string) api.RunTestCase {
+	return api.RunTestCase{ShortID: short, Name: name, Status: status, Result: result}
+}
+
+func completed(short, result string, cases ...api.RunTestCase) *api.RunDetail {
+	return &api.RunDetail{ShortID: short, Status: api.StatusCompleted, Result: strp(result), RunTestCases: cases}
+}
+
+func TestRunCodes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rec  Record
+		o    Options
+		want int
+	}{
+		{"passed", Record{Detail: completed("r", api.ResultPassed)}, Options{}, 0},
+		{"skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{}, 0},
+		{"skipped, --fail-on-skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{FailOnSkipped: true}, cmdutil.ExitFailed},
+		{"failed", Record{Detail: completed("r", api.ResultFailed)}, Options{}, cmdutil.ExitFailed},
+		{"unknown result", Record{Detail: completed("r", "FLAKY")}, Options{}, cmdutil.ExitFailed},
+		{"no result", Record{Detail: &api.RunDetail{Status: api.StatusCompleted}}, Options{}, cmdutil.ExitFailed},
+		{"error", Record{Detail: &api.RunDetail{Status: api.StatusError}}, Options{}, cmdutil.ExitRunError},
+		{"cancelled", Record{Detail: &api.RunDetail{Status: api.StatusCancelled}}, Options{}, cmdutil.ExitRunError},
+		{"timed out", Record{Detail: &api.RunDetail{Status: api.StatusRunning}, Stop: TimedOut}, Options{}, cmdutil.ExitTimeout},
+		{"terminated", Record{Stop: Terminated}, Options{}, cmdutil.ExitTerminated},
+		{"not found", Record{Err: &api.HTTPError{StatusCode: 404}}, Options{}, cmdutil.ExitNotFound},
+		{"not started", NotStartedRecord(Plan{ShortID: "p"}, &api.HTTPError{StatusCode: 400}), Options{}, cmdutil.ExitUsage},
+		{"passed run with a failed test case", Record{Detail: completed("r", api.ResultPassed,
+			tc("1", "a", api.StatusCompleted, api.ResultFailed))}, Options{}, cmdutil.ExitFailed},
+		{"rerun refused", Record{Detail: completed("r", api.ResultFailed), RerunErr: errors.New("x")}, Options{}, cmdutil.ExitFailed},
+	} {
+		if got := Decide([]Record{c.rec}, c.o).Code; got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// The bug of --retry-failed: B fails, C waits for B and is skipped; the
+// rerun runs B alone, which passes. C never ran: the verdict is over every
+// test case, so --fail-on-skipped fails the run, and B is flaky.
+func TestRetryVerdictIsOverEveryTestCase(t *testing.T) {
+	first := completed("r1", api.ResultFailed, tc("r1-1", "A", api.StatusCompleted, api.ResultPassed),
+		tc("r1-2", "B", api.StatusCompleted, api.ResultFailed), tc("r1-3", "C", api.StatusCompleted, api.ResultSkipped))
+	rerun := completed("r2", api.ResultPassed, tc("r2-1", "B", api.StatusCompleted, api.ResultPassed))
+	rec := Record{ShortID: "r2", Detail: rerun, RetryLimit: 1, Earlier: []Attempt{{ShortID: "r1", Detail: first}}}
+
+	v := Decide([]Record{rec}, Options{FailOnSkipped: true})
+	r := v.Runs[0]
+	if v.Code != cmdutil.ExitFailed || r.Because != "--fail-on-skipped" {
+		t.Errorf("exit %d (%q), want 1 because of --fail-on-skipped", v.Code, r.Because)
+	}
+	if r.Counts != (Counts{Passed: 1, Flaky: 1, Skipped: 1}) {
+		t.Errorf("counts %+v", r.Counts)
+	}
+	byName := map[string]Case{}
+	for _, c := range r.Cases {
+		byName[c.Name] = c
+	}
+	if c := byName["B"]; c.Class != Flaky || c.Attempt != 2 || c.RunShortID != "r2" || c.FailedRunShortID != "r1" || c.Retry != 1 {
+		t.Errorf("B: %+v", c)
+	}
+	if c := byName["C"]; c.Class != Skipped || c.Attempt != 1 || c.RunShortID != "r1" {
+		t.Errorf("C keeps its first result, from run r1: %+v", c)
+	}
+	if got := Decide([]Record{rec}, Options{}).Code; got != 0 {
+		t.Errorf("without --fail-on-skipped: exit %d, want 0 (with a warning)", got)
+	}
+	if got := Decide([]Record{rec}, Options{FailOnFlaky: true}).Code; got != cmdutil.ExitFailed {
+		t.Errorf("--fail-on-flaky: exit %d, want 1", got)
+	}
+}
+
+// Test cases of one run may share a name: each is its own.
+func TestSameNameInOneRunStaysTwo(t *testing.T) {
+	d := completed("r", api.ResultFailed, tc("1", "x", api.StatusCompleted, api.ResultFailed), tc("2", "x", api.StatusCompleted, api.ResultPassed))
+	if r := Decide([]Record{{Detail: d}}, Options{}).Runs[0]; len(r.Cases) != 2 || r.Counts.Failed != 1 || r.Counts.Passed != 1 {
+		t.Errorf("%+v", r.Counts)
+	}
+}
