@@ -77,7 +77,11 @@ func printFull(ios *iostreams.IOStreams, calls []api.APICallEntry) error {
 			verdict = st.Failure("failure")
 		}
 		code := statusText(c.StatusCode)
-		w.WriteString("  status " + statusColor(st, c.StatusCode, c.Success)(code) + " · " + verdict + " · " + duration(c.DurationMs) + "\n")
+		status := "  status " + statusColor(st, c.StatusCode, c.Success)(code) + " · " + verdict + " · " + duration(c.DurationMs)
+		if at := since(c.RelativeTimestampMs); at != "" {
+			status += " · at " + at
+		}
+		w.WriteString(status + "\n")
 		if c.TextResult != nil && *c.TextResult != "" {
 			block(w, st, "result", *c.TextResult, false)
 		}
