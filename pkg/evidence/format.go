@@ -127,8 +127,10 @@ func pick(groups []group, total int, unavailable, kind string) []string {
 	if unavailable != "" {
 		return []string{kind + ": not available: " + termtext.SanitizeLine(unavailable)}
 	}
+	// What says most first and, among equals, the latest: a failure
+	// usually ends a test case, after the noise.
 	kept := slices.Clone(groups)
-	slices.SortStableFunc(kept, func(a, b group) int { return cmp.Compare(a.rank, b.rank) })
+	slices.SortFunc(kept, func(a, b group) int { return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.first, a.first)) })
 	kept = kept[:min(len(kept), MaxPerKind)]
 	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
 	shown := 0
@@ -181,17 +183,29 @@ func networkGroups(entries []api.NetworkEntry) []group {
 		if detail != "" {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
-		rank := 2
-		switch {
-		case e.StatusCode >= 500:
-			rank = 0
-		case e.StatusCode == 0:
-			rank = 1
-		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		groups = merge(groups, keys, what, group{line: line, rank: rank, first: i})
+		groups = merge(groups, keys, what, group{line: line, rank: networkRank(e, site), first: i})
 	}
 	return counted(groups)
+}
+
+// networkRank: answers 5xx say most, then the application's requests
+// that got no answer, then its 4xx; third parties' failures (a blocked
+// tracker, a font) least.
+func networkRank(e api.NetworkEntry, site string) int {
+	ours := site == ""
+	if u, err := url.Parse(e.URL); err == nil && u.Host == site {
+		ours = true
+	}
+	switch {
+	case e.StatusCode >= 500:
+		return 0
+	case !ours:
+		return 3
+	case e.StatusCode == 0:
+		return 1
+	}
+	return 2
 }
 
 func consoleLines(p Part[api.ConsoleEntry]) []string {

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,24 @@ func TestLinesAreCutAndCounted(t *testing.T) {
 	}
 	if lines[MaxPerKind-1] != "GET /api/recommendations 500 ×3" {
 		t.Errorf("the 5xx, once, counted, in time order: %q", lines)
+	}
+}
+
+// Third parties' failures (a blocked tracker) give way to the
+// application's own: its request that never got an answer is kept.
+func TestTheApplicationsFailuresComeFirst(t *testing.T) {
+	var entries []api.NetworkEntry
+	for i := range 6 {
+		entries = append(entries, api.NetworkEntry{Method: "GET", URL: fmt.Sprintf("https://tracker.invalid/e%d", i), ErrorText: "net::ERR_NAME_NOT_RESOLVED"})
+	}
+	entries = append(entries, api.NetworkEntry{Method: "GET", URL: "https://shop.invalid/favicon.ico", StatusCode: 404},
+		api.NetworkEntry{Method: "GET", URL: "https://shop.invalid/cart", ErrorText: "net::ERR_TIMED_OUT"})
+	for i := range 3 {
+		entries = append(entries, api.NetworkEntry{Method: "GET", URL: fmt.Sprintf("https://tracker.invalid/late%d", i), ErrorText: "net::ERR_NAME_NOT_RESOLVED"})
+	}
+	lines := networkLines(Part[api.NetworkEntry]{Entries: entries, Total: len(entries)})
+	if !slices.Contains(lines, "GET /cart failed net::ERR_TIMED_OUT") || !slices.Contains(lines, "GET /favicon.ico 404") || lines[len(lines)-1] != "…and 6 more" {
+		t.Errorf("lines %q", lines)
 	}
 }
 
