@@ -16,18 +16,24 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-// counting serves h and counts the requests of each path kind.
+// counting serves h and counts the requests of each path kind, and the
+// requests the client has in flight at once (the server would see a
+// cancelled one a moment late).
 type counting struct {
 	h              http.Handler
 	logs, runs     atomic.Int32
 	inFlight, peak atomic.Int32
 }
 
-func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (c *counting) RoundTrip(r *http.Request) (*http.Response, error) {
 	n := c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
 	for p := c.peak.Load(); n > p && !c.peak.CompareAndSwap(p, n); p = c.peak.Load() {
 	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasSuffix(r.URL.Path, "/logs") {
 		c.logs.Add(1)
 	} else if strings.HasPrefix(r.URL.Path, "/v1/run/") {
@@ -41,7 +47,8 @@ func serve(t *testing.T, h http.Handler) (*counting, *api.Client) {
 	c := &counting{h: h}
 	srv := httptest.NewServer(c)
 	t.Cleanup(srv.Close)
-	return c, &api.Client{BaseURL: srv.URL, APIKey: sandbox.ProjectKey, Retry: api.DefaultRetryPolicy, Clock: clock.NewFake(time.Now())}
+	return c, &api.Client{BaseURL: srv.URL, APIKey: sandbox.ProjectKey, Retry: api.DefaultRetryPolicy, Clock: clock.NewFake(time.Now()),
+		HTTPClient: &http.Client{Transport: c}}
 }
 
 // failedRun runs the sandbox's failing plan to its end and returns the

@@ -40,6 +40,11 @@
 //	                       COMPLETED/FAILED at 10 s; rerun (failedOnly),
 //	                       both pass
 //
+// Options.FailingTestCases (the hidden `testctl sandbox
+// --failing-test-cases N`) adds N failing test cases, each like the
+// declined card, and PlanRegressions (pln-regressions_sandbox) that runs
+// them: for benchmarks of the failure reports.
+//
 // A run is INITIATED until its first test case starts (1 s; 2 s for the
 // slow plan), RUNNING until its last one ends, then final. Each test case
 // goes INITIATED, RUNNING, then COMPLETED with PASSED, FAILED or SKIPPED

@@ -27,6 +27,9 @@ type planCase struct {
 	// means the test case's own failure story when it fails, none
 	// otherwise.
 	Story string
+	// testCase, when set, is the test case itself: one generated for
+	// Options.FailingTestCases, which no fixture id names.
+	testCase *testCase
 }
 
 const (

@@ -114,7 +114,11 @@ func outcomeText(c *caseRun) {
 func planCases(p *plan) []caseRun {
 	out := make([]caseRun, 0, len(p.Cases))
 	for _, pc := range p.Cases {
-		c := caseRun{tc: fixtureByID(pc.TC), start: pc.Start, end: pc.End, status: pc.Status,
+		tc := pc.testCase
+		if tc == nil {
+			tc = fixtureByID(pc.TC)
+		}
+		c := caseRun{tc: tc, start: pc.Start, end: pc.End, status: pc.Status,
 			result: pc.Result, title: pc.Title, thought: pc.Thought, issues: pc.Issues, story: pc.Story}
 		outcomeText(&c)
 		out = append(out, c)
