@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -78,7 +79,7 @@ func printFull(ios *iostreams.IOStreams, calls []api.APICallEntry) error {
 		}
 		code := statusText(c.StatusCode)
 		status := "  status " + statusColor(st, c.StatusCode, c.Success)(code) + " · " + verdict + " · " + duration(c.DurationMs)
-		if at := since(c.RelativeTimestampMs); at != "" {
+		if at := evidence.Since(c.RelativeTimestampMs); at != "" {
 			status += " · at " + at
 		}
 		w.WriteString(status + "\n")

@@ -183,10 +183,6 @@ func TestCells(t *testing.T) {
 		source(api.ConsoleEntry{Source: &src, Line: &line}) != "app.js:3" {
 		t.Error("source")
 	}
-	at := func(v int64) *int64 { return &v }
-	if since(nil) != "" || since(at(0)) != "+0s" || since(at(4900)) != "+4.9s" || since(at(23_400)) != "+23s" || since(at(7000)) != "+7s" {
-		t.Error("since")
-	}
 	if truncationMarks(api.APICallEntry{RequestBodyTruncated: true, ResponseBodyTruncated: true}) != "request,response" ||
 		truncationMarks(api.APICallEntry{}) != "-" {
 		t.Error("truncationMarks")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 )
@@ -31,7 +32,7 @@ func printTable(f *cmdutil.Factory, resp *api.LogsResponse, full bool) error {
 func networkTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.NetworkEntry) error {
 	t := output.NewTable(ios, "time", "method", "status", "duration", "url", "error")
 	for _, e := range entries {
-		t.AddField(since(e.RelativeTimestampMs))
+		t.AddField(evidence.Since(e.RelativeTimestampMs))
 		t.AddField(e.Method)
 		code := e.StatusCode
 		t.AddField(statusText(&code), output.WithColor(statusColor(st, &code, !e.IsError)))
@@ -58,7 +59,7 @@ func consoleTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.
 func apiCallsTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.APICallEntry) error {
 	t := output.NewTable(ios, "time", "method", "status", "success", "duration", "url", "truncated", "error")
 	for _, e := range entries {
-		t.AddField(since(e.RelativeTimestampMs))
+		t.AddField(evidence.Since(e.RelativeTimestampMs))
 		t.AddField(e.Method)
 		t.AddField(statusText(e.StatusCode), output.WithColor(statusColor(st, e.StatusCode, e.Success)))
 		if e.Success {
@@ -116,20 +117,6 @@ func duration(ms *int32) string {
 		return fmt.Sprintf("%dms", *ms)
 	}
 	return fmt.Sprintf("%.1fs", float64(*ms)/1000)
-}
-
-// since is when a request started, from the test case's first captured
-// entry, as the console's time column counts: "+4.9s" under ten seconds,
-// "+23s" after. Empty when the service gave no time (the published API
-// gives network entries and API calls none).
-func since(ms *int64) string {
-	switch {
-	case ms == nil:
-		return ""
-	case *ms%1000 == 0 || *ms >= 10_000:
-		return "+" + strconv.FormatInt(*ms/1000, 10) + "s"
-	}
-	return fmt.Sprintf("+%.1fs", float64(*ms)/1000)
 }
 
 // source is where a console message was logged: file:line:column.

@@ -98,8 +98,18 @@ func Commands(c Case) []string {
 }
 
 // Text is the evidence and the commands for more as plain text, for a
-// JUnit <system-out>: no control characters, one entry a line.
+// JUnit <system-out>: no control characters, nor the two characters XML
+// forbids that termtext keeps (U+FFFE, U+FFFF), one entry a line.
 func Text(c Case) string {
+	return strings.Map(func(r rune) rune {
+		if r == 0xfffe || r == 0xffff {
+			return -1
+		}
+		return r
+	}, plainText(c))
+}
+
+func plainText(c Case) string {
 	var b strings.Builder
 	b.WriteString("Evidence:\n")
 	for _, l := range Lines(c) {
@@ -296,15 +306,27 @@ func statusWord(code int32) string {
 	return strconv.Itoa(int(code))
 }
 
-// relTime is "+4.9s " (under 10 s), "+23s ", or "" when there is no time.
-func relTime(ms *int64) string {
+// Since is when an entry happened, from the test case's first captured
+// entry (a network request's or API call's relativeTimestampMs): "+4.9s"
+// under ten seconds, "+23s" after, cut rather than rounded as the console
+// counts whole seconds; "" when the service gave no time. `testctl logs`
+// shows the same.
+func Since(ms *int64) string {
 	switch {
-	case ms == nil:
+	case ms == nil || *ms < 0: // a time before the first entry is no time
 		return ""
 	case *ms%1000 == 0 || *ms >= 10_000:
-		return "+" + strconv.FormatInt(*ms/1000, 10) + "s "
+		return "+" + strconv.FormatInt(*ms/1000, 10) + "s"
 	}
-	return fmt.Sprintf("+%.1fs ", float64(*ms)/1000)
+	return fmt.Sprintf("+%d.%ds", *ms/1000, *ms%1000/100)
+}
+
+// relTime is Since followed by a space, or "".
+func relTime(ms *int64) string {
+	if s := Since(ms); s != "" {
+		return s + " "
+	}
+	return ""
 }
 
 // durationOf is " (120 ms)", " (4.9 s)", or "" when the request never ended.

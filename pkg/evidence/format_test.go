@@ -191,6 +191,25 @@ func TestText(t *testing.T) {
 	}
 }
 
+func TestSince(t *testing.T) {
+	for ms, want := range map[int64]string{0: "+0s", 300: "+0.3s", 4900: "+4.9s", 7000: "+7s", 9999: "+9.9s", 10_000: "+10s", 23_400: "+23s"} {
+		if got := Since(&ms); got != want {
+			t.Errorf("Since(%d) = %q, want %q", ms, got, want)
+		}
+	}
+	if neg := int64(-500); Since(nil) != "" || Since(&neg) != "" {
+		t.Error("Since(nil)")
+	}
+}
+
+func TestTextIsXMLSafe(t *testing.T) {
+	c := Case{Console: Part[api.ConsoleEntry]{Entries: []api.ConsoleEntry{{Level: "error", Message: "a\uffffb\ufffe\x00c\x1b[1m\xffd"}}}}
+	got := Text(c)
+	if strings.ContainsAny(got, "\uffff\ufffe\x00\x1b") || !strings.Contains(got, "console error abc\ufffdd") {
+		t.Errorf("text %q", got)
+	}
+}
+
 func TestLimit(t *testing.T) {
 	ts := make([]Target, 12)
 	if kept, left := Limit(ts, DefaultMax); len(kept) != 10 || left != 2 {
