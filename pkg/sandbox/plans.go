@@ -80,7 +80,7 @@ var fixturePlans = []*plan{
 			Issues:  []string{"environment-down"}, Story: storyEnvironmentDown},
 		{TC: TestCaseAddToCart, Start: 4, End: 6, Status: api.StatusError,
 			Title: "Not finished: the run ended in error", Thought: "The environment became unreachable while this test case was running: its page loads timed out.",
-			Story: storyEnvironmentDown},
+			Issues: []string{"environment-down"}, Story: storyEnvironmentDown},
 	}},
 	{ShortID: PlanCancelled, Name: "Nightly full suite (cancelled)", Status: api.StatusCancelled, Cases: []planCase{
 		passed(TestCaseLogin, 1, 4), passed(TestCaseHealthAPI, 2, 3.5),
