@@ -3,13 +3,13 @@ package evidence
 import (
 	"cmp"
 	"fmt"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/lazyregexp"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -47,29 +47,25 @@ func Lines(c Case) []string {
 }
 
 // FirstLine is the one line that says most, for a GitHub annotation: the
-// most severe issue that names the test case, else the first failed
-// request answered 5xx or never answered, else the first console error,
-// else the first failed API call, else the first failed request; "" when
-// there is no evidence.
+// most severe issue that names the test case, else the application's last
+// request answered 5xx or never answered (a failure usually ends a test
+// case), else the last console error, else the failed API call that says
+// most, else the failed request that does; "" when there is no evidence.
 func FirstLine(c Case) string {
 	if issues := sortedIssues(c.Issues.Entries); len(issues) > 0 {
 		return issueLine(issues[0])
 	}
-	for _, g := range networkGroups(c.Network.Entries) {
-		if g.rank == 0 {
-			return g.line
-		}
+	if g, ok := best(networkGroups(c.Network.Entries)); ok && g.rank <= 1 {
+		return g.line
 	}
-	for _, g := range consoleGroups(c.Console.Entries) {
-		if g.rank == 0 {
-			return g.line
-		}
+	if g, ok := best(consoleGroups(c.Console.Entries)); ok && g.rank == 0 {
+		return g.line
 	}
-	if gs := apiCallGroups(c.APICalls.Entries); len(gs) > 0 {
-		return gs[0].line
+	if g, ok := best(apiCallGroups(c.APICalls.Entries)); ok {
+		return g.line
 	}
-	if gs := networkGroups(c.Network.Entries); len(gs) > 0 {
-		return gs[0].line
+	if g, ok := best(networkGroups(c.Network.Entries)); ok {
+		return g.line
 	}
 	return ""
 }
@@ -137,10 +133,8 @@ func pick(groups []group, total int, unavailable, kind string) []string {
 	if unavailable != "" {
 		return []string{kind + ": not available: " + termtext.SanitizeLine(unavailable)}
 	}
-	// What says most first and, among equals, the latest: a failure
-	// usually ends a test case, after the noise.
 	kept := slices.Clone(groups)
-	slices.SortFunc(kept, func(a, b group) int { return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.first, a.first)) })
+	slices.SortFunc(kept, saysMore)
 	kept = kept[:min(len(kept), MaxPerKind)]
 	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
 	shown := 0
@@ -153,6 +147,21 @@ func pick(groups []group, total int, unavailable, kind string) []string {
 		out = append(out, fmt.Sprintf("…and %d more", more))
 	}
 	return out
+}
+
+// saysMore orders groups by what they say: the best rank first and, among
+// equals, the latest, as a failure usually ends a test case, after the
+// noise.
+func saysMore(a, b group) int {
+	return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.first, a.first))
+}
+
+// best is the group that says most.
+func best(groups []group) (group, bool) {
+	if len(groups) == 0 {
+		return group{}, false
+	}
+	return slices.MinFunc(groups, saysMore), true
 }
 
 // merge folds entries with the same key into one group, counting them.
@@ -259,8 +268,15 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 		if e.ErrorMessage != "" {
 			rest = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
 		}
+		rank := 2
+		switch {
+		case code >= 500:
+			rank = 0
+		case code == 0:
+			rank = 1
+		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + rest
-		groups = merge(groups, keys, what+rest, group{line: line, first: i})
+		groups = merge(groups, keys, what+rest, group{line: line, rank: rank, first: i})
 	}
 	return counted(groups)
 }

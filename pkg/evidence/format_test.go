@@ -140,9 +140,25 @@ func TestFirstLine(t *testing.T) {
 	if got := FirstLine(c); got != "+4.9s POST /api/payments 502 (4.9 s)" {
 		t.Errorf("without issues: %q", got)
 	}
-	c.Network.Entries = c.Network.Entries[1:2]
+	// The last of the application's failures, not the noise before it.
+	c.Network.Entries = append([]api.NetworkEntry{{Method: "GET", URL: "https://shop.invalid/api/recommendations", StatusCode: 500}},
+		c.Network.Entries...)
+	if got := FirstLine(c); got != "+4.9s POST /api/payments 502 (4.9 s)" {
+		t.Errorf("after noise: %q", got)
+	}
+	c.Network.Entries = c.Network.Entries[2:3]
 	if got := FirstLine(c); got != "+23s console error Uncaught TypeError: x is undefined" {
 		t.Errorf("without a 5xx: %q", got)
+	}
+	c.Console.Entries = nil
+	c.APICalls.Entries = []api.APICallEntry{{Method: "GET", URL: "https://a.invalid/health", StatusCode: i32(503)},
+		{Method: "GET", URL: "https://a.invalid/orders/9", StatusCode: i32(404)}}
+	if got := FirstLine(c); got != "API GET /health 503" {
+		t.Errorf("an API test: %q", got)
+	}
+	c.APICalls.Entries = nil
+	if got := FirstLine(c); got != "+1s GET /favicon.ico 404 (12 ms)" {
+		t.Errorf("only a 404: %q", got)
 	}
 }
 
