@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -110,6 +112,21 @@ func TestGatherFromTheSandbox(t *testing.T) {
 	}
 	if strings.Contains(text, "Expired coupons") {
 		t.Errorf("an issue of another test case:\n%s", text)
+	}
+	// The request and the console error it caused line up: the error is
+	// logged in the second the payment's answer came.
+	m := regexp.MustCompile(`(?m)^\+(\d+)(?:\.(\d))?s POST /api/payments 502 \((\d+)\.(\d) s\)$`).FindStringSubmatch(text)
+	n := regexp.MustCompile(`(?m)^\+(\d+)s console error Uncaught TypeError`).FindStringSubmatch(text)
+	if m == nil || n == nil {
+		t.Fatalf("no timed payment or TypeError:\n%s", text)
+	}
+	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }  // "" (no tenths) is 0
+	start, took := atoi(m[1])*10+atoi(m[2]), atoi(m[3])*10+atoi(m[4]) // tenths
+	if logged := atoi(n[1]); logged < (start+took)/10-1 || logged > (start+took)/10+1 {
+		t.Errorf("payment at %d, for %d tenths of a second; TypeError at %d s", start, took, logged)
+	}
+	if got := evidence.FirstLine(card); got != "issue CRITICAL: Payment step goes blank on a declined card" {
+		t.Errorf("first line %q", got)
 	}
 	for _, c := range cases {
 		if c.Network.Unavailable+c.Console.Unavailable+c.APICalls.Unavailable+c.Issues.Unavailable != "" {
