@@ -367,7 +367,7 @@ while read -r name val; do
 done < <(gobench ./cmd/logs/ 'NetworkTable10k'; gobench ./pkg/output/ 'TableRender10k')
 while read -r name val; do
   row "go: $name" "-" "$(calc "$val" 2) ms" "-" "-"
-done < <(gobench ./pkg/api/ 'Decode|GetRunLoopback'; gobench ./pkg/output/ 'ListWriterJSON100k')
+done < <(gobench ./pkg/api/ 'Decode|GetRunLoopback'; gobench ./pkg/output/ 'ListWriterJSON100k'; gobench ./pkg/evidence/ 'EvidenceOfTenFailures')
 fi
 
 # ------------------------------------------------------------------ table

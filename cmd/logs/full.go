@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -77,7 +78,11 @@ func printFull(ios *iostreams.IOStreams, calls []api.APICallEntry) error {
 			verdict = st.Failure("failure")
 		}
 		code := statusText(c.StatusCode)
-		w.WriteString("  status " + statusColor(st, c.StatusCode, c.Success)(code) + " · " + verdict + " · " + duration(c.DurationMs) + "\n")
+		status := "  status " + statusColor(st, c.StatusCode, c.Success)(code) + " · " + verdict + " · " + duration(c.DurationMs)
+		if at := evidence.Since(c.RelativeTimestampMs); at != "" {
+			status += " · at " + at
+		}
+		w.WriteString(status + "\n")
 		if c.TextResult != nil && *c.TextResult != "" {
 			block(w, st, "result", *c.TextResult, false)
 		}

@@ -60,6 +60,11 @@ Filters, each for the kinds it applies to (others are a usage error):
   --warnings, --info   console: include warnings / info-level messages
   --full               api-calls: request headers and bodies, response bodies
 
+The time column counts from the test case's first captured entry (+4.9s,
++23s), one origin for all three kinds, so a failed request and the console
+error it caused line up; it is empty where the service gives no time. Given
+a run's short id instead, the error lists the run's test cases.
+
 The service caps the entries of one call; when it cut the result a note on
 stderr says how many were shown of how many matched. Console messages come
 from the tested page: escape sequences are removed from tables and escaped
@@ -160,7 +165,7 @@ func logsRun(ctx context.Context, opts *Options) error {
 	}
 	resp, err := client.GetRunTestCaseLogs(ctx, opts.ShortID, opts.Query)
 	if err != nil {
-		return err
+		return withRunHint(ctx, client, opts, err)
 	}
 	if err := maskHeaders(resp); err != nil {
 		return err
@@ -201,6 +206,7 @@ func printNotes(ios *iostreams.IOStreams, resp *api.LogsResponse, q api.LogsQuer
 // of testctl types flags, never these. JSON output keeps the message as
 // the service sent it.
 var flagWords = strings.NewReplacer(
+	"kind apiCalls", "--kind api-calls",
 	"statusFilter=all", "--status all",
 	"statusFilter", "--status",
 	"urlPattern", "--url",

@@ -50,8 +50,8 @@ func TestNetworkTableAndFiltersOnTheWire(t *testing.T) {
 	if strings.Contains(r.Stderr, "statusFilter") {
 		t.Error("statusFilter sent without --status")
 	}
-	cmdtest.Contains(t, "table", r.Stdout, "METHOD\tSTATUS\tDURATION\tURL\tERROR\n",
-		"GET\tfailed\t-\thttps://analytics.tracker.invalid/collect?v=2&t=pageview\tnet::ERR_NAME_NOT_RESOLVED\n",
+	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tDURATION\tURL\tERROR\n+0s\tGET\t200\t",
+		"\tGET\tfailed\t-\thttps://analytics.tracker.invalid/collect?v=2&t=pageview\tnet::ERR_NAME_NOT_RESOLVED\n",
 		"net::ERR_FAILED; Blocked by CORS policy", "\t404\t")
 
 	r = e.Run("logs", id, "--kind", "network", "--status", "errors", "--url", "FAVICON|recommend", "--debug").Expect(t, 0)
@@ -117,7 +117,7 @@ func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 		if strings.ContainsAny(out, "\x1b\x07\u009b") || strings.Contains(out, "pwned") || strings.Contains(out, "evil") {
 			t.Errorf("%s: an escape sequence reached stdout: %q", name, out)
 		}
-		cmdtest.Contains(t, name, out, "Uncaught TypeError", "Setting document title", "Docs: link")
+		cmdtest.Contains(t, name, out, "[analytics] could", "Setting document title", "Docs: link")
 	}
 	r := e.Run("logs", id, "--kind", "console", "--warnings", "--info").Expect(t, 0)
 	check("plain table", r.Stdout)
@@ -131,7 +131,7 @@ func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 	e.Setenv("NO_COLOR", "")
 
 	r = e.Run("logs", id, "--kind", "console", "-o", "json").Expect(t, 0)
-	if strings.Contains(r.Stdout, "\x1b") || !strings.Contains(r.Stdout, `\u001b[31mUncaught TypeError`) {
+	if strings.Contains(r.Stdout, "\x1b") || !strings.Contains(r.Stdout, `\u001b[31m[analytics] could not send events`) {
 		t.Errorf("JSON must escape ESC as \\u001b:\n%s", r.Stdout)
 	}
 }
@@ -159,10 +159,10 @@ func TestAPICalls(t *testing.T) {
 	id := finishedRun(t, e)[health]
 	r := e.Run("logs", id, "--kind", "api-calls", "--debug").Expect(t, 0)
 	cmdtest.Contains(t, "debug log", r.Stderr, "kind=apiCalls")
-	cmdtest.Contains(t, "table", r.Stdout, "METHOD\tSTATUS\tSUCCESS\tDURATION\tURL\tTRUNCATED\tERROR\n",
+	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tSUCCESS\tDURATION\tURL\tTRUNCATED\tERROR\n+0s\tGET\t200\tyes\t",
 		"\thttps://api.sandbox.testctl.invalid/v1/products?limit=60\tresponse\t",
 		"\thttps://api.sandbox.testctl.invalid/v1/orders\trequest\t",
-		"GET\tfailed\tno\t-\thttps://internal.sandbox.testctl.invalid/metrics\t-\tdial tcp")
+		"\tGET\tfailed\tno\t-\thttps://internal.sandbox.testctl.invalid/metrics\t-\tdial tcp")
 
 	r = e.Run("logs", id, "--kind", "api-calls", "--full", "--url", "/health$").Expect(t, 0)
 	cmdtest.Contains(t, "--full", r.Stdout, "GET https://api.sandbox.testctl.invalid/health\n", "status 200 · success",
@@ -208,4 +208,37 @@ func TestUnknownRunTestCase(t *testing.T) {
 	e := cmdtest.New(t)
 	r := e.Run("logs", "zzzzzz-1", "--kind", "network").Expect(t, 5)
 	cmdtest.Contains(t, "stderr", r.Stderr, "zzzzzz-1")
+	if strings.Contains(r.Stderr, "is a run") {
+		t.Errorf("a hint for an id that names nothing:\n%s", r.Stderr)
+	}
+}
+
+// A run's short id where a run test case's is expected: the 404 comes
+// with the run's test cases and the command that reads one.
+func TestRunIDGetsTheRunsTestCases(t *testing.T) {
+	e := cmdtest.New(t)
+	c := &api.Client{BaseURL: e.Getenv("TESTCTL_BASE_URL"), APIKey: sandbox.ProjectKey, Clock: e.Clock}
+	started, err := c.StartRun(context.Background(), api.StartRunRequest{TestPlanShortID: sandbox.PlanFailing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(time.Minute)
+	run := started.Run.ShortID
+	r := e.Run("logs", run, "--kind", "api-calls", "--status", "errors").Expect(t, 5)
+	cmdtest.Contains(t, "stderr", r.Stderr, run+" is a run, not a test case of a run. Its test cases:\n",
+		"  "+run+"-1  Log in with email and password  PASSED\n",
+		"  "+run+"-2  Apply an expired coupon  FAILED\n",
+		"  "+run+"-6  Receive the order confirmation email  SKIPPED\n",
+		"Read one with: testctl logs "+run+"-2 --kind api-calls --status errors\n")
+	if n := e.Requests("GET /v1/run/{shortId}"); n != 1 {
+		t.Errorf("%d run requests, want 1", n)
+	}
+}
+
+// An API test's browser logs are empty; the service's note names the
+// kind to read as testctl spells it.
+func TestAPITestNoteNamesTheFlag(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("logs", finishedRun(t, e)[health], "--kind", "network").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "read --kind api-calls.")
 }

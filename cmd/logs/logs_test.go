@@ -140,6 +140,36 @@ func TestFullNeverPrintsEscapes(t *testing.T) {
 	}
 }
 
+// The time column: the service's relativeTimestampMs, or empty when it
+// sends none (the published API gives none), never a made-up time.
+func TestTimeColumn(t *testing.T) {
+	at, code := int64(4900), int32(502)
+	ios, _, out, _ := iostreams.Test()
+	st := ios.Styles()
+	if err := networkTable(ios, st, []api.NetworkEntry{
+		{Method: "POST", URL: "https://x.invalid/api/payments", StatusCode: 502, RelativeTimestampMs: &at},
+		{Method: "GET", URL: "https://x.invalid/", StatusCode: 200},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := "TIME\tMETHOD\tSTATUS\tDURATION\tURL\tERROR\n+4.9s\tPOST\t502\t-\thttps://x.invalid/api/payments\t\n\tGET\t200\t-\thttps://x.invalid/\t\n"
+	if out.String() != want {
+		t.Errorf("network table:\n%q\nwant\n%q", out.String(), want)
+	}
+	out.Reset()
+	if err := apiCallsTable(ios, st, []api.APICallEntry{{Method: "GET", URL: "https://x.invalid/health", StatusCode: &code, RelativeTimestampMs: &at}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "TIME\tMETHOD\tSTATUS\tSUCCESS\t") || !strings.Contains(out.String(), "\n+4.9s\tGET\t502\tno\t") {
+		t.Errorf("API calls table:\n%s", out)
+	}
+	out.Reset()
+	if err := printFull(ios, []api.APICallEntry{{Method: "GET", URL: "https://x.invalid/health", StatusCode: &code, RelativeTimestampMs: &at}}); err != nil ||
+		!strings.Contains(out.String(), "· at +4.9s\n") {
+		t.Errorf("--full: %v\n%s", err, out)
+	}
+}
+
 func TestCells(t *testing.T) {
 	zero, ms, big := int32(0), int32(87), int32(12345)
 	line, col, src := int32(3), int32(9), "app.js"
@@ -189,6 +219,9 @@ func TestNotes(t *testing.T) {
 		{"network message naming its parameters", &api.LogsResponse{Kind: api.LogKindNetwork,
 			Message: "None of the 600 captured entries match; use a broader urlPattern or statusFilter=all."}, api.LogsQuery{}, true,
 			"None of the 600 captured entries match; use a broader --url or --status all.\n"},
+		{"API test's message naming its kind", &api.LogsResponse{Kind: api.LogKindNetwork,
+			Message: "Nothing was captured: this is an API test, which has no browser; read kind apiCalls."}, api.LogsQuery{}, true,
+			"Nothing was captured: this is an API test, which has no browser; read --kind api-calls.\n"},
 		{"empty without a message", &api.LogsResponse{Kind: api.LogKindNetwork}, api.LogsQuery{}, true,
 			"No entries match.\n"},
 		{"empty JSON", &api.LogsResponse{Kind: api.LogKindNetwork}, api.LogsQuery{}, false, ""},

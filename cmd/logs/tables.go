@@ -7,6 +7,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 )
@@ -29,8 +30,9 @@ func printTable(f *cmdutil.Factory, resp *api.LogsResponse, full bool) error {
 }
 
 func networkTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.NetworkEntry) error {
-	t := output.NewTable(ios, "method", "status", "duration", "url", "error")
+	t := output.NewTable(ios, "time", "method", "status", "duration", "url", "error")
 	for _, e := range entries {
+		t.AddField(evidence.Since(e.RelativeTimestampMs))
 		t.AddField(e.Method)
 		code := e.StatusCode
 		t.AddField(statusText(&code), output.WithColor(statusColor(st, &code, !e.IsError)))
@@ -55,8 +57,9 @@ func consoleTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.
 }
 
 func apiCallsTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.APICallEntry) error {
-	t := output.NewTable(ios, "method", "status", "success", "duration", "url", "truncated", "error")
+	t := output.NewTable(ios, "time", "method", "status", "success", "duration", "url", "truncated", "error")
 	for _, e := range entries {
+		t.AddField(evidence.Since(e.RelativeTimestampMs))
 		t.AddField(e.Method)
 		t.AddField(statusText(e.StatusCode), output.WithColor(statusColor(st, e.StatusCode, e.Success)))
 		if e.Success {

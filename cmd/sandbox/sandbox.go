@@ -39,6 +39,9 @@ type Options struct {
 	// VisibilityDelay is the hidden --visibility-delay: for rehearsing a
 	// client's grace for runs the service does not show yet.
 	VisibilityDelay time.Duration
+	// FailingTestCases is the hidden --failing-test-cases: for benchmarks
+	// of the failure reports, a plan of that many failing test cases.
+	FailingTestCases int
 
 	// onReady, for tests, receives the instance once it is listening.
 	onReady func(*sandbox.Instance)
@@ -103,6 +106,8 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
 	fl.Int64Var(&opts.Seed, "seed", 0, "seed of everything random: history, telemetry, faults, ids of runs started (without it, ids of this process alone)")
 	fl.DurationVar(&opts.VisibilityDelay, "visibility-delay", 0, "how long a new run stays invisible (404, not listed), as the service's may")
 	_ = fl.MarkHidden("visibility-delay") // for tests of a client's grace, not for trying testctl
+	fl.IntVar(&opts.FailingTestCases, "failing-test-cases", 0, "add this many failing test cases and the plan "+sandbox.PlanRegressions+" that runs them")
+	_ = fl.MarkHidden("failing-test-cases") // for benchmarks of the failure reports
 	return cmd
 }
 
@@ -119,6 +124,8 @@ func (o *Options) validate() error {
 		return cmdutil.FlagErrorf("--latency must not be negative")
 	case o.VisibilityDelay < 0:
 		return cmdutil.FlagErrorf("--visibility-delay must not be negative")
+	case o.FailingTestCases < 0 || o.FailingTestCases > sandbox.MaxFailingTestCases:
+		return cmdutil.FlagErrorf("--failing-test-cases must be between 0 and %d", sandbox.MaxFailingTestCases)
 	case o.History < 0 || o.History > sandbox.MaxHistory:
 		return cmdutil.FlagErrorf("--history must be between 0 and %d", sandbox.MaxHistory)
 	}
@@ -137,7 +144,8 @@ func sandboxRun(_ context.Context, o *Options) error {
 		idSeed = sandbox.ProcessIDSeed()
 	}
 	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: o.Factory.Clock, Speed: o.Speed,
-		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay})
+		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay,
+		FailingTestCases: o.FailingTestCases})
 	if err != nil {
 		return listenError(o.Addr, err)
 	}

@@ -55,7 +55,7 @@ func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--addr", "8787"}, {"--addr", "localhost"}, {"--speed", "0"}, {"--speed", "-2"}, {"--speed", "NaN"},
 		{"--fault-rate", "1.5"}, {"--fault-rate", "-0.1"}, {"--latency", "-1s"}, {"--history", "-1"},
-		{"--history", "2000000"}, {"--visibility-delay", "-1s"},
+		{"--history", "2000000"}, {"--visibility-delay", "-1s"}, {"--failing-test-cases", "-1"}, {"--failing-test-cases", "1001"},
 	} {
 		_, err := parse(t, args...)
 		var fe *cmdutil.FlagError
@@ -65,6 +65,9 @@ func TestFlags(t *testing.T) {
 	}
 	if o, err := parse(t, "--visibility-delay", "3s"); err != nil || o.VisibilityDelay != 3*time.Second {
 		t.Errorf("--visibility-delay: %+v %v", o, err)
+	}
+	if o, err := parse(t, "--failing-test-cases", "10"); err != nil || o.FailingTestCases != 10 {
+		t.Errorf("--failing-test-cases: %+v %v", o, err)
 	}
 	if _, err := parse(t, "extra"); err == nil {
 		t.Error("positional argument accepted")

@@ -13,6 +13,23 @@ type Target struct {
 	CaseShortID string // the run test case short id whose logs are read
 	Name        string
 	Plan        string // the plan's title, for the commands and headings
+
+	// The evaluation, for the reports that show it beside the evidence:
+	// the result (or the status when there is none: ERROR, CANCELLED),
+	// its title and the agent's reasoning, as the run detail gave them.
+	Result            string
+	ResultTitle       string
+	EvaluationThought string
+}
+
+// TargetOf is the target of a run test case as the run detail gives it.
+func TargetOf(runShortID, plan string, tc api.RunTestCase) Target {
+	result := tc.Result
+	if result == "" {
+		result = tc.Status
+	}
+	return Target{RunShortID: runShortID, CaseShortID: tc.ShortID, Name: tc.Name, Plan: plan,
+		Result: result, ResultTitle: tc.ResultTitle, EvaluationThought: tc.EvaluationThought}
 }
 
 // Case is the evidence of one test case.

@@ -36,8 +36,14 @@
 //	pln-cancelled_sandbox  CANCELLED at 6 s, result null
 //	pln-skipped_sandbox    COMPLETED/SKIPPED at 3.5 s
 //	pln-slow_sandbox       COMPLETED/PASSED at exactly 3600 s
-//	pln-flaky_sandbox      5 test cases, 2 FAILED; COMPLETED/FAILED at 10 s;
-//	                       rerun (failedOnly), both pass
+//	pln-flaky_sandbox      5 test cases, 2 FAILED (with issues);
+//	                       COMPLETED/FAILED at 10 s; rerun (failedOnly),
+//	                       both pass
+//
+// Options.FailingTestCases (the hidden `testctl sandbox
+// --failing-test-cases N`) adds N failing test cases, each like the
+// declined card, and PlanRegressions (pln-regressions_sandbox) that runs
+// them: for benchmarks of the failure reports.
 //
 // A run is INITIATED until its first test case starts (1 s; 2 s for the
 // slow plan), RUNNING until its last one ends, then final. Each test case
@@ -95,6 +101,18 @@
 // bodies truncated at BodyTruncateAt characters. One call returns at most
 // LogsPerCallCap (250) entries; hasMore and message say when that cut the
 // result. A running test case shows what has been captured so far.
+// Network requests and API calls carry relativeTimestampMs from the same
+// origin as the console's relativeTimestampSeconds (the first captured
+// entry), and each list is in time order.
+//
+// The telemetry agrees with the outcome (telemetry.go, the story*
+// constants): the declined card's last request is POST /api/payments 502,
+// followed by PaymentTypeError in the console; the expired coupon's
+// POST /api/cart/coupon is accepted (200); the flaky plan's search loads
+// pages 1 to 16 and times out on page 17, its API test's GET /health
+// answers 503; the erroring plan's page loads time out. Passing test cases
+// show only background noise (a blocked tracker and font, missing images,
+// the recommendations API's 500) and no uncaught error.
 //
 // # Tunnels
 //

@@ -58,6 +58,7 @@ type testCase struct {
 	FailTitle      string
 	FailThought    string
 	Issues         []string // issue keys reported when it fails
+	FailStory      string   // what its failure leaves in the telemetry (story*)
 	Examples       *string
 
 	created     bool    // created through POST /v1/test-cases
@@ -83,7 +84,7 @@ var fixtureTestCases = withDefaults([]*testCase{
 		Goal: "Apply the expired coupon SPRING-2019 and check that it is rejected", Duration: 5, Profile: profileUI, Examples: &couponExamples,
 		FailTitle:   "Expired coupon SPRING-2019 was accepted and discounted the total",
 		FailThought: "The goal requires the expired coupon to be rejected with an error. After entering SPRING-2019 the total dropped from $84.00 to $67.20 and no error was shown, so the expected rejection did not happen.",
-		Issues:      []string{"expired-coupon", "recommendations-500"}},
+		Issues:      []string{"expired-coupon", "recommendations-500"}, FailStory: storyCouponAccepted},
 	{ID: TestCaseOrderEmail, Name: "Receive the order confirmation email", Labels: []string{"checkout", "email"}, WaitFor: []string{TestCaseCheckout, TestCaseExpiredCoupon},
 		Goal: "Open the sandbox inbox and find the confirmation email of the last order", Duration: 2, Profile: profileUI,
 		PassTitle: "Confirmation email received", PassThought: "The inbox holds \"Your order SBX-1042\" sent less than a minute after checkout."},
@@ -103,7 +104,7 @@ var fixtureTestCases = withDefaults([]*testCase{
 		Goal: "Pay with the test card 4000 0000 0000 0002 and see a clear decline message", Duration: 6, Profile: profileUI,
 		FailTitle:   "A declined card leaves a blank page instead of an error",
 		FailThought: "After submitting the declined card the payment step rendered an empty page: POST /api/payments returned 502 and the console shows an uncaught TypeError. The user is never told that the payment failed.",
-		Issues:      []string{"payment-blank-page", "recommendations-500"}},
+		Issues:      []string{"payment-blank-page", "recommendations-500"}, FailStory: storyPaymentBlank},
 })
 
 // withDefaults fills what would be noise in the table above: every fixture
@@ -145,6 +146,12 @@ var issueCatalogue = map[string]issueTemplate{
 	"payment-blank-page": {Key: "payment-blank-page", Title: "Payment step goes blank on a declined card",
 		Description: "A 502 from POST /api/payments is not handled; an uncaught TypeError empties the page.",
 		Severity:    "CRITICAL", IssueType: "CONSOLE_ERROR", Tags: []string{"checkout", "payments"}},
+	"search-page-timeout": {Key: "search-page-timeout", Title: "Search results stop loading after page 16",
+		Description: "GET /api/search for page 17 timed out after 10 s; infinite scroll shows no more results.",
+		Severity:    "HIGH", IssueType: "NETWORK", Tags: []string{"search", "performance"}},
+	"health-starting": {Key: "health-starting", Title: "Health endpoint answers 503 while the service starts",
+		Description: "GET /health returned 503 {\"status\":\"starting\"} although the deployment was reported ready.",
+		Severity:    "MEDIUM", IssueType: "API", Tags: []string{"api", "deployment"}},
 	"environment-down": {Key: "environment-down", Title: "Staging environment stopped responding",
 		Description: envStagingURL + " timed out during the run; remaining test cases could not finish.",
 		Severity:    "HIGH", IssueType: "ENVIRONMENT", Tags: []string{"environment"}},

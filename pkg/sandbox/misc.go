@@ -67,7 +67,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, msgSuspended)
 		return
 	}
-	p, apiErr := lookupPlan(planID)
+	p, apiErr := s.lookupPlan(planID)
 	if apiErr != nil {
 		writeError(w, apiErr.status, "%s", apiErr.msg)
 		return

@@ -23,6 +23,13 @@ type planCase struct {
 	Status, Result string
 	Title, Thought string
 	Issues         []string
+	// Story is what the outcome leaves in the telemetry (story*); ""
+	// means the test case's own failure story when it fails, none
+	// otherwise.
+	Story string
+	// testCase, when set, is the test case itself: one generated for
+	// Options.FailingTestCases, which no fixture id names.
+	testCase *testCase
 }
 
 const (
@@ -70,9 +77,10 @@ var fixturePlans = []*plan{
 		{TC: TestCaseSearch, Start: 2, End: 6, Status: api.StatusError,
 			Title:   "Environment " + envStagingURL + " stopped responding",
 			Thought: "Three page loads in a row timed out after 30 s, so the agent stopped the test case with an error.",
-			Issues:  []string{"environment-down"}},
+			Issues:  []string{"environment-down"}, Story: storyEnvironmentDown},
 		{TC: TestCaseAddToCart, Start: 4, End: 6, Status: api.StatusError,
-			Title: "Not finished: the run ended in error", Thought: "The environment became unreachable while this test case was running."},
+			Title: "Not finished: the run ended in error", Thought: "The environment became unreachable while this test case was running: its page loads timed out.",
+			Issues: []string{"environment-down"}, Story: storyEnvironmentDown},
 	}},
 	{ShortID: PlanCancelled, Name: "Nightly full suite (cancelled)", Status: api.StatusCancelled, Cases: []planCase{
 		passed(TestCaseLogin, 1, 4), passed(TestCaseHealthAPI, 2, 3.5),
@@ -94,10 +102,12 @@ var fixturePlans = []*plan{
 		passed(TestCaseLogin, 1, 4),
 		{TC: TestCaseSearch, Start: 1.5, End: 7.5, Status: api.StatusCompleted, Result: api.ResultFailed,
 			Title:   "Results stopped loading at page 17 of 24",
-			Thought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s and no more results appeared, so the end of the results was never reached."},
+			Thought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s and no more results appeared, so the end of the results was never reached.",
+			Issues:  []string{"search-page-timeout"}, Story: storySearchStalled},
 		{TC: TestCaseHealthAPI, Start: 2, End: 4, Status: api.StatusCompleted, Result: api.ResultFailed,
 			Title:   "GET /health returned 503 {\"status\":\"starting\"}",
-			Thought: "The health call answered 503 Service Unavailable with status starting instead of 200 with status ok."},
+			Thought: "The health call answered 503 Service Unavailable with status starting instead of 200 with status ok.",
+			Issues:  []string{"health-starting"}, Story: storyHealthStarting},
 		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
 	}},
 }

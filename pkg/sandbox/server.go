@@ -49,6 +49,11 @@ type Options struct {
 	// sandbox instead of Seed (ProcessIDSeed gives one of its own to each
 	// process); the history stays Seed's.
 	IDSeed int64
+	// FailingTestCases, for benchmarks of the failure reports, adds that
+	// many enabled test cases to the project ("Regression 01: …"), each
+	// failing as the declined card does, with its evidence and issue, and
+	// the plan PlanRegressions that runs them all. 0 adds neither.
+	FailingTestCases int
 }
 
 // MaxHistory bounds Options.History; the compact history index costs a few
@@ -77,6 +82,7 @@ type Server struct {
 	runOrder    []*run // oldest first
 	created     []*testCase
 	createdByID map[string]*testCase
+	regressions *plan // Options.FailingTestCases's plan, or nil
 
 	statsMu sync.Mutex
 	stats   Stats
@@ -102,6 +108,7 @@ func New(opts Options) *Server {
 	}
 	s.start = s.clock.Now()
 	s.history = buildHistory(s.opts.Seed, s.opts.History)
+	s.addRegressions(opts.FailingTestCases)
 	s.SetFaultRate(opts.FaultRate)
 	s.stats = Stats{Requests: map[string]int{}, Faults: map[string]int{}, LostAnswers: map[string]int{}}
 	s.routes()

@@ -19,6 +19,7 @@ type caseRun struct {
 	status, result string
 	title, thought string
 	issues         []string
+	story          string // what the outcome left in the telemetry (story*)
 }
 
 // run is a run started in this process or generated as history.
@@ -103,6 +104,9 @@ func outcomeText(c *caseRun) {
 		if c.issues == nil {
 			c.issues = c.tc.Issues
 		}
+		if c.story == "" {
+			c.story = c.tc.FailStory
+		}
 	}
 }
 
@@ -110,8 +114,12 @@ func outcomeText(c *caseRun) {
 func planCases(p *plan) []caseRun {
 	out := make([]caseRun, 0, len(p.Cases))
 	for _, pc := range p.Cases {
-		c := caseRun{tc: fixtureByID(pc.TC), start: pc.Start, end: pc.End, status: pc.Status,
-			result: pc.Result, title: pc.Title, thought: pc.Thought, issues: pc.Issues}
+		tc := pc.testCase
+		if tc == nil {
+			tc = fixtureByID(pc.TC)
+		}
+		c := caseRun{tc: tc, start: pc.Start, end: pc.End, status: pc.Status,
+			result: pc.Result, title: pc.Title, thought: pc.Thought, issues: pc.Issues, story: pc.Story}
 		outcomeText(&c)
 		out = append(out, c)
 	}

@@ -63,19 +63,22 @@ func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, *a
 		return nil, nil, err
 	}
 	if req.TestPlanShortID != "" {
-		p, err := lookupPlan(req.TestPlanShortID)
+		p, err := s.lookupPlan(req.TestPlanShortID)
 		return p, nil, err
 	}
 	ids, err := s.validateTestCaseIDs("testCaseIds", req.TestCaseIDs)
 	return nil, ids, err
 }
 
-func lookupPlan(id string) (*plan, *apiError) {
+func (s *Server) lookupPlan(id string) (*plan, *apiError) {
 	if !planIDPattern.MatchString(id) {
 		return nil, errorf(http.StatusBadRequest, "testPlanShortId %q is not a test plan short id (pln_<id> or pln-<slug>_<id>)", id)
 	}
 	if p := findPlan(id); p != nil {
 		return p, nil
+	}
+	if s.regressions != nil && id == s.regressions.ShortID {
+		return s.regressions, nil
 	}
 	return nil, errorf(http.StatusNotFound, "test plan %s not found in project %s", id, ProjectShortID)
 }

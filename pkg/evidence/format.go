@@ -1,0 +1,410 @@
+package evidence
+
+import (
+	"cmp"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/lazyregexp"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// The formatting here is pure: the reports (terminal summary, JUnit, the
+// GitHub step summary and annotations) call it and choose where the text
+// goes. Every string from the service passes through termtext first.
+
+// MaxPerKind is how many lines one kind of evidence gets; the rest is
+// counted ("…and 12 more") and the commands show it.
+const MaxPerKind = 5
+
+// Widths of the pieces of a line, in characters, so that one entry stays
+// on one readable line of a CI log.
+const (
+	maxURL     = 90
+	maxMessage = 140
+)
+
+// Lines is the evidence of c as lines for a terminal or a log, without
+// indentation: failed network requests, console errors and warnings,
+// failed API calls, then issues, at most MaxPerKind of each, each entry
+// with its time when the service gave one (+4.9s, relative to the test
+// case's first captured entry, as console times are). A part that could
+// not be read is one line saying why.
+func Lines(c Case) []string {
+	var out []string
+	out = append(out, networkLines(c.Network)...)
+	out = append(out, consoleLines(c.Console)...)
+	out = append(out, apiCallLines(c.APICalls)...)
+	out = append(out, issueLines(c.Issues)...)
+	if len(out) == 0 {
+		out = append(out, "nothing captured: no failed requests, console errors or warnings, failed API calls or issues")
+	}
+	return out
+}
+
+// FirstLine is the one line that says most, for a GitHub annotation: the
+// most severe issue that names the test case, else the application's last
+// request answered 5xx or never answered (a failure usually ends a test
+// case), else the last console error, else the failed API call that says
+// most, else the failed request that does; "" when there is no evidence.
+func FirstLine(c Case) string {
+	if issues := sortedIssues(c.Issues.Entries); len(issues) > 0 {
+		return issueLine(issues[0])
+	}
+	if g, ok := best(networkGroups(c.Network.Entries)); ok && g.rank <= 1 {
+		return g.line
+	}
+	if g, ok := best(consoleGroups(c.Console.Entries)); ok && g.rank == 0 {
+		return g.line
+	}
+	if g, ok := best(apiCallGroups(c.APICalls.Entries)); ok {
+		return g.line
+	}
+	if g, ok := best(networkGroups(c.Network.Entries)); ok {
+		return g.line
+	}
+	return ""
+}
+
+// Commands are the exact commands that show all of c's evidence: the
+// network and console logs of a browser test, the API calls of an API
+// test (one that made API calls; when they could not be read and nothing
+// came from a browser either, both), and the run's issues when it has
+// any for this test case.
+func Commands(c Case) []string {
+	id, run := shellWord(c.CaseShortID), shellWord(c.RunShortID)
+	madeCalls := len(c.APICalls.Entries) > 0 || c.APICalls.Total > 0
+	unsure := c.APICalls.Unavailable != "" && len(c.Network.Entries)+len(c.Console.Entries) == 0
+	var out []string
+	if !madeCalls {
+		out = append(out, "testctl logs "+id+" --kind network --status errors",
+			"testctl logs "+id+" --kind console --warnings")
+	}
+	if madeCalls || unsure {
+		out = append(out, "testctl logs "+id+" --kind api-calls --status errors")
+	}
+	if len(c.Issues.Entries) > 0 || c.Issues.Unavailable != "" {
+		out = append(out, "testctl run get "+run+" --issues")
+	}
+	return out
+}
+
+// Text is the evidence and the commands for more as plain text, for a
+// JUnit <system-out>: no control characters, nor the two characters XML
+// forbids that termtext keeps (U+FFFE, U+FFFF), one entry a line.
+func Text(c Case) string {
+	return strings.Map(func(r rune) rune {
+		if r == 0xfffe || r == 0xffff {
+			return -1
+		}
+		return r
+	}, plainText(c))
+}
+
+func plainText(c Case) string {
+	var b strings.Builder
+	b.WriteString("Evidence:\n")
+	for _, l := range Lines(c) {
+		b.WriteString("  " + l + "\n")
+	}
+	b.WriteString("More:\n")
+	for _, l := range Commands(c) {
+		b.WriteString("  " + l + "\n")
+	}
+	return b.String()
+}
+
+// group is one line of evidence standing for one or more entries that say
+// the same thing (the same request failing the same way).
+type group struct {
+	line  string
+	rank  int // 0 says most
+	first int // index of the first entry, for time order
+	n     int
+}
+
+// pick keeps the MaxPerKind groups that say most, in the order they
+// happened, and says how many entries of total the rest stand for.
+func pick(groups []group, total int, unavailable, kind string) []string {
+	if unavailable != "" {
+		return []string{kind + ": not available: " + termtext.SanitizeLine(unavailable)}
+	}
+	kept := slices.Clone(groups)
+	slices.SortFunc(kept, saysMore)
+	kept = kept[:min(len(kept), MaxPerKind)]
+	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
+	shown := 0
+	var out []string
+	for _, g := range kept {
+		shown += g.n
+		out = append(out, g.line)
+	}
+	if more := total - shown; more > 0 {
+		out = append(out, fmt.Sprintf("…and %d more", more))
+	}
+	return out
+}
+
+// saysMore orders groups by what they say: the best rank first and, among
+// equals, the latest, as a failure usually ends a test case, after the
+// noise.
+func saysMore(a, b group) int {
+	return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.first, a.first))
+}
+
+// best is the group that says most.
+func best(groups []group) (group, bool) {
+	if len(groups) == 0 {
+		return group{}, false
+	}
+	return slices.MinFunc(groups, saysMore), true
+}
+
+// merge folds entries with the same key into one group, counting them.
+func merge(groups []group, keys map[string]int, key string, g group) []group {
+	if i, ok := keys[key]; ok {
+		groups[i].n++
+		return groups
+	}
+	keys[key] = len(groups)
+	g.n = 1
+	return append(groups, g)
+}
+
+func counted(groups []group) []group {
+	for i := range groups {
+		if groups[i].n > 1 {
+			groups[i].line += fmt.Sprintf(" ×%d", groups[i].n)
+		}
+	}
+	return groups
+}
+
+func networkLines(p Part[api.NetworkEntry]) []string {
+	return pick(networkGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "network")
+}
+
+func networkGroups(entries []api.NetworkEntry) []group {
+	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
+	var groups []group
+	keys := map[string]int{}
+	for i, e := range entries {
+		status := statusWord(e.StatusCode)
+		detail := e.ErrorText
+		if detail == "" && e.CrossOriginInfo != "" {
+			detail = "blocked by CORS"
+		}
+		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + status
+		if detail != "" {
+			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
+		}
+		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
+		groups = merge(groups, keys, what, group{line: line, rank: networkRank(e, site), first: i})
+	}
+	return counted(groups)
+}
+
+// networkRank: answers 5xx say most, then the application's requests
+// that got no answer, then its 4xx; third parties' failures (a blocked
+// tracker, a font) least.
+func networkRank(e api.NetworkEntry, site string) int {
+	ours := site == ""
+	if u, err := url.Parse(e.URL); err == nil && u.Host == site {
+		ours = true
+	}
+	switch {
+	case e.StatusCode >= 500:
+		return 0
+	case !ours:
+		return 3
+	case e.StatusCode == 0:
+		return 1
+	}
+	return 2
+}
+
+func consoleLines(p Part[api.ConsoleEntry]) []string {
+	return pick(consoleGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "console")
+}
+
+func consoleGroups(entries []api.ConsoleEntry) []group {
+	var groups []group
+	keys := map[string]int{}
+	for i, e := range entries {
+		level := strings.ToLower(termtext.SanitizeLine(e.Level))
+		rank := 2
+		switch level {
+		case "error":
+			rank = 0
+		case "warning", "warn":
+			rank = 1
+		}
+		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
+		line := "+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s " + what
+		groups = merge(groups, keys, what, group{line: line, rank: rank, first: i})
+	}
+	return counted(groups)
+}
+
+func apiCallLines(p Part[api.APICallEntry]) []string {
+	return pick(apiCallGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "API calls")
+}
+
+func apiCallGroups(entries []api.APICallEntry) []group {
+	site := siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
+	var groups []group
+	keys := map[string]int{}
+	for i, e := range entries {
+		code := int32(0)
+		if e.StatusCode != nil {
+			code = *e.StatusCode
+		}
+		what := "API " + clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + statusWord(code)
+		rest := ""
+		if e.ErrorMessage != "" {
+			rest = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
+		}
+		rank := 2
+		switch {
+		case code >= 500:
+			rank = 0
+		case code == 0:
+			rank = 1
+		}
+		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + rest
+		groups = merge(groups, keys, what+rest, group{line: line, rank: rank, first: i})
+	}
+	return counted(groups)
+}
+
+func issueLines(p Part[api.Issue]) []string {
+	issues := sortedIssues(p.Entries)
+	groups := make([]group, len(issues))
+	for i, is := range issues {
+		groups[i] = group{line: issueLine(is), first: i, n: 1}
+	}
+	return pick(groups, max(p.Total, len(p.Entries)), p.Unavailable, "issues")
+}
+
+func issueLine(is api.Issue) string {
+	sev := strings.ToUpper(clip(termtext.SanitizeLine(is.Severity), 16))
+	if sev == "" {
+		sev = "UNRATED"
+	}
+	return "issue " + sev + ": " + clip(termtext.SanitizeLine(is.Title), maxMessage)
+}
+
+// severityOrder ranks the service's severities, most severe first; others
+// come after them in the order given.
+var severityOrder = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
+
+func sortedIssues(issues []api.Issue) []api.Issue {
+	rank := func(is api.Issue) int {
+		if i := slices.Index(severityOrder, strings.ToUpper(is.Severity)); i >= 0 {
+			return i
+		}
+		return len(severityOrder)
+	}
+	out := slices.Clone(issues)
+	slices.SortStableFunc(out, func(a, b api.Issue) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
+}
+
+// statusWord is a status code, or "failed" for a request never answered.
+func statusWord(code int32) string {
+	if code == 0 {
+		return "failed"
+	}
+	return strconv.Itoa(int(code))
+}
+
+// Since is when an entry happened, from the test case's first captured
+// entry (a network request's or API call's relativeTimestampMs): "+4.9s"
+// under ten seconds, "+23s" after, cut rather than rounded as the console
+// counts whole seconds; "" when the service gave no time. `testctl logs`
+// shows the same.
+func Since(ms *int64) string {
+	switch {
+	case ms == nil || *ms < 0: // a time before the first entry is no time
+		return ""
+	case *ms%1000 == 0 || *ms >= 10_000:
+		return "+" + strconv.FormatInt(*ms/1000, 10) + "s"
+	}
+	return fmt.Sprintf("+%d.%ds", *ms/1000, *ms%1000/100)
+}
+
+// relTime is Since followed by a space, or "".
+func relTime(ms *int64) string {
+	if s := Since(ms); s != "" {
+		return s + " "
+	}
+	return ""
+}
+
+// durationOf is " (120 ms)", " (4.9 s)", or "" when the request never ended.
+func durationOf(ms *int32) string {
+	switch {
+	case ms == nil:
+		return ""
+	case *ms < 1000:
+		return fmt.Sprintf(" (%d ms)", *ms)
+	}
+	return fmt.Sprintf(" (%.1f s)", float64(*ms)/1000)
+}
+
+// siteHost is the application's host, whose URLs are shown by their path
+// alone: the one that answered most of the entries (third parties that
+// failed, a blocked tracker say, never answered at all).
+func siteHost[T any](entries []T, urlOf func(T) string, answered func(T) bool) string {
+	counts := map[string]int{}
+	best := ""
+	for _, e := range entries {
+		u, err := url.Parse(urlOf(e))
+		if err != nil || u.Host == "" || !answered(e) {
+			continue
+		}
+		counts[u.Host]++
+		if counts[u.Host] > counts[best] || (counts[u.Host] == counts[best] && u.Host < best) {
+			best = u.Host
+		}
+	}
+	return best
+}
+
+// shortURL is a URL without its scheme, and without its host when that is
+// site's, clipped to maxURL.
+func shortURL(raw, site string) string {
+	s := raw
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		s = u.Host + u.RequestURI()
+		if u.Host == site {
+			s = u.RequestURI()
+		}
+	}
+	return clip(termtext.SanitizeLine(s), maxURL)
+}
+
+// clip cuts s to n characters, marking the cut with "…".
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+var plainWord = lazyregexp.New(`^[A-Za-z0-9._:@%+=,/-]+$`)
+
+// shellWord quotes s for a POSIX shell when it needs it, so that a
+// command can be pasted as shown whatever the service named things.
+func shellWord(s string) string {
+	s = termtext.SanitizeLine(s)
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,209 @@
+package evidence
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// Bounds of a gathering. Evidence is read after the verdict is known and
+// only adds to it, so it must never hold a CI job up for long: a few
+// requests at a time, each cut short, the whole cut short too.
+const (
+	DefaultConcurrency    = 4
+	DefaultRequestTimeout = 5 * time.Second
+	DefaultTimeout        = 8 * time.Second
+	// DefaultMax is how many test cases --evidence reads by default.
+	DefaultMax = 10
+)
+
+// Options bound a gathering; zero values take the defaults above.
+type Options struct {
+	Concurrency    int           // requests in flight at once
+	RequestTimeout time.Duration // one request
+	Timeout        time.Duration // the whole gathering
+}
+
+func (o Options) withDefaults() Options {
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
+// Limit keeps the first n targets (--evidence N; 0 or less keeps none) and
+// says how many were left out, for a report to mention.
+func Limit(targets []Target, n int) (kept []Target, left int) {
+	n = max(n, 0)
+	if len(targets) <= n {
+		return targets, 0
+	}
+	return targets[:n], len(targets) - n
+}
+
+// Gather reads the evidence of each target: its failed network requests,
+// its console errors and warnings, its failed API calls, and the issues of
+// its run that name it (one request per run, not per test case). It never
+// fails: a part that could not be read says why in Unavailable. The result
+// is in the order of targets; no targets, no requests.
+//
+// client's own retries are turned off: a request that fails is named
+// unavailable rather than repeated, so that the whole stays within
+// opts.Timeout.
+func Gather(ctx context.Context, client *api.Client, targets []Target, opts Options) []Case {
+	if len(targets) == 0 {
+		return nil
+	}
+	opts = opts.withDefaults()
+	client = client.WithRetries(0)
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+
+	cases := make([]Case, len(targets))
+	for i, t := range targets {
+		cases[i].Target = t
+	}
+	var jobs []func(context.Context)
+	for i := range cases {
+		c := &cases[i]
+		jobs = append(jobs,
+			func(ctx context.Context) {
+				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindNetwork, StatusFilter: "errors"})
+				c.Network = part(resp, err, func(r *api.LogsResponse) []api.NetworkEntry { return r.Network })
+			},
+			func(ctx context.Context) {
+				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true})
+				c.Console = part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console })
+				c.Console = errorsAndWarnings(c.Console)
+			},
+			func(ctx context.Context) {
+				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindAPICalls, StatusFilter: "errors"})
+				c.APICalls = part(resp, err, func(r *api.LogsResponse) []api.APICallEntry { return r.APICalls })
+			})
+	}
+	for _, run := range runsOf(targets) {
+		jobs = append(jobs, func(ctx context.Context) {
+			detail, err := client.GetRun(ctx, run, api.GetRunOptions{Issues: true})
+			for i := range cases {
+				if cases[i].RunShortID != run {
+					continue
+				}
+				if err != nil {
+					cases[i].Issues = Part[api.Issue]{Unavailable: reason(err)}
+					continue
+				}
+				cases[i].Issues = issuesNaming(detail.Issues, cases[i].Target)
+			}
+		})
+	}
+	runBounded(ctx, jobs, opts)
+	return cases
+}
+
+// runsOf lists the distinct runs of targets, in order.
+func runsOf(targets []Target) []string {
+	var runs []string
+	seen := map[string]bool{}
+	for _, t := range targets {
+		if !seen[t.RunShortID] {
+			seen[t.RunShortID] = true
+			runs = append(runs, t.RunShortID)
+		}
+	}
+	return runs
+}
+
+// runBounded runs the jobs at most opts.Concurrency at a time, each with
+// its own timeout. A job whose turn comes after ctx is done still runs: it
+// fails at once, and its part says so.
+func runBounded(ctx context.Context, jobs []func(context.Context), opts Options) {
+	sem := make(chan struct{}, opts.Concurrency)
+	var wg sync.WaitGroup
+	for _, job := range jobs {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			jctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
+			defer cancel()
+			job(jctx)
+		}()
+	}
+	wg.Wait()
+}
+
+func part[T any](resp *api.LogsResponse, err error, entries func(*api.LogsResponse) []T) Part[T] {
+	if err != nil {
+		return Part[T]{Unavailable: reason(err)}
+	}
+	got := entries(resp)
+	total := max(int(resp.TotalMatched), len(got))
+	return Part[T]{Entries: got, Total: total, More: resp.HasMore || total > len(got)}
+}
+
+// errorsAndWarnings drops the console's other levels, which the service
+// sends along with warnings ("log"); the count drops them too, except
+// beyond the service's cap, which is not known by level.
+func errorsAndWarnings(p Part[api.ConsoleEntry]) Part[api.ConsoleEntry] {
+	if p.Unavailable != "" {
+		return p
+	}
+	kept := slices.DeleteFunc(slices.Clone(p.Entries), func(e api.ConsoleEntry) bool {
+		switch strings.ToLower(e.Level) {
+		case "error", "warning", "warn":
+			return false
+		}
+		return true
+	})
+	p.Total -= len(p.Entries) - len(kept)
+	p.Entries = kept
+	return p
+}
+
+// issuesNaming keeps the issues that name the target's test case, by its
+// run test case short id or, when the issue gives none that matches, by
+// its name.
+func issuesNaming(issues []api.Issue, t Target) Part[api.Issue] {
+	var out []api.Issue
+	for _, is := range issues {
+		for _, tc := range is.TestCases {
+			if (tc.ShortID != "" && tc.ShortID == t.CaseShortID) || (tc.Name != "" && tc.Name == t.Name) {
+				out = append(out, is)
+				break
+			}
+		}
+	}
+	return Part[api.Issue]{Entries: out, Total: len(out)}
+}
+
+// reason names why a part could not be read, in a few words and without
+// the service's text (which the verdict does not need).
+func reason(err error) string {
+	var he *api.HTTPError
+	var de *api.DecodeError
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timed out"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.As(err, &he):
+		return fmt.Sprintf("HTTP %d", he.StatusCode)
+	case errors.As(err, &de):
+		return "unreadable answer"
+	}
+	return "no answer"
+}

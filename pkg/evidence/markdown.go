@@ -1,0 +1,60 @@
+package evidence
+
+import (
+	"html"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Markdown is c as a collapsible block for a GitHub step summary: a
+// <details> whose <summary> names the test case, its result and title, and
+// which holds the evaluation, the evidence and the commands for more.
+//
+// The block is HTML from its first line to its last, with no blank line in
+// between, so a Markdown renderer passes it through as one HTML block and
+// reads nothing in it as Markdown: backticks, pipes, asterisks stay text.
+// Service text is sanitised and HTML-escaped, its line breaks become <br>,
+// so that no name can close the block (</details>), open a tag or end the
+// HTML block with a blank line. The block ends with a blank line, so what
+// follows is Markdown again.
+func Markdown(c Case) string {
+	var b strings.Builder
+	b.WriteString("<details><summary>")
+	if c.Result != "" {
+		b.WriteString("<b>" + esc(c.Result) + "</b> ")
+	}
+	b.WriteString(esc(c.Name))
+	if c.ResultTitle != "" {
+		b.WriteString(": " + esc(c.ResultTitle))
+	}
+	b.WriteString("</summary>\n")
+	if thought := paragraph(c.EvaluationThought); thought != "" {
+		b.WriteString("<p>" + thought + "</p>\n")
+	}
+	b.WriteString("<pre>\n")
+	for _, l := range Lines(c) {
+		b.WriteString(html.EscapeString(l) + "\n")
+	}
+	b.WriteString("</pre>\n<p>More:</p>\n<pre>\n")
+	for _, l := range Commands(c) {
+		b.WriteString(html.EscapeString(l) + "\n")
+	}
+	b.WriteString("</pre>\n</details>\n\n")
+	return b.String()
+}
+
+// esc is one line of service text made safe inside HTML.
+func esc(s string) string { return html.EscapeString(strings.TrimSpace(termtext.SanitizeLine(s))) }
+
+// paragraph is multi-line service text as one line of HTML, its line
+// breaks as <br> and its empty lines dropped.
+func paragraph(s string) string {
+	var lines []string
+	for _, l := range strings.Split(termtext.Sanitize(s), "\n") {
+		if l = esc(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "<br>")
+}
