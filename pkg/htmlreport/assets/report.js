@@ -7,6 +7,7 @@
   var SVG = 'http://www.w3.org/2000/svg';
   var data = JSON.parse(document.getElementById('testctl-report-data').textContent);
   var app = document.getElementById('app');
+  document.documentElement.dataset.parsed = String(Math.round(performance.now()));
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -244,7 +245,36 @@
   }
   function caseDetails(box, c) {
     if (c.evaluation) put(box, put(el('div', 'evaluation'), el('div', 'label', 'Evaluation'), el('p', 'text', c.evaluation)));
-    if (c.evidence) put(box, evidence(c.evidence));
+    if (c.evidence) put(box, evidenceSlot(c.evidence));
+  }
+
+  // The first evidence blocks are drawn at once; the others when they come
+  // near the screen, so that a report of fifty failures with a thousand
+  // requests each is as quick to open as one of five.
+  var eager = 5, pending = new Map();
+  function evidenceSlot(ev) {
+    if (eager > 0 || !('IntersectionObserver' in window)) {
+      eager--;
+      return evidence(ev);
+    }
+    var slot = el('div', 'evidence pending', 'Loading evidence…');
+    var rows = ev.network.entries.length + ev.console.entries.length + 2 * ev.apiCalls.entries.length + 2 * ev.issues.entries.length;
+    slot.style.minHeight = Math.min(rows * 20 + 160, 8000) + 'px';
+    pending.set(slot, ev);
+    return slot;
+  }
+  function drawPending() {
+    if (!pending.size) return;
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (!e.isIntersecting || !pending.has(e.target)) return;
+        io.unobserve(e.target);
+        var full = evidence(pending.get(e.target));
+        pending.delete(e.target);
+        e.target.replaceWith(full);
+      });
+    }, { rootMargin: '1500px 0px' });
+    pending.forEach(function (_, slot) { io.observe(slot); });
   }
 
   // -------------------------------------------------------------- evidence
@@ -394,5 +424,10 @@
   data.runs.forEach(function (r) { put(main, run(r)); });
   put(app, main);
   apply();
+  drawPending();
+  // ready: drawn; painted: the next frame after it, when a person sees it.
   document.documentElement.dataset.ready = String(Math.round(performance.now()));
+  requestAnimationFrame(function () {
+    setTimeout(function () { document.documentElement.dataset.painted = String(Math.round(performance.now())); }, 0);
+  });
 })();
