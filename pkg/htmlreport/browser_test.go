@@ -124,7 +124,7 @@ func TestBrowserFailingRun(t *testing.T) {
 	browser := browserPath(t)
 	p := openReport(t, browser, failingReport(), 1280)
 	t.Logf("page ready %v after navigation (page's own clock: %s)", p.ready.Round(time.Millisecond), p.marks)
-	screenshot(t, p, "failing")
+	screenshot(t, p, "failing", true)
 
 	classes := eval[[]string](t, p, `[...document.querySelectorAll('details.case')].map(d => d.classList[1])`)
 	want := []string{"failed", "errored", "flaky", "skipped", "passed", "passed", "passed"}
@@ -189,7 +189,7 @@ func TestBrowserHostileText(t *testing.T) {
 	if !eval[bool](t, p, `document.body.textContent.includes('javascript:window.pwned=5')`) {
 		t.Error("a javascript: run URL is not shown as text")
 	}
-	screenshot(t, p, "hostile")
+	screenshot(t, p, "hostile", true)
 }
 
 // TestBrowserLargeReport opens the 50 × 1,000 report and logs how soon it
@@ -214,21 +214,31 @@ func TestBrowserLargeReport(t *testing.T) {
 	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`document.querySelectorAll('details.case')[49].querySelectorAll('rect.bar').length === 200`)); err != nil {
 		t.Errorf("the last test case's waterfall was not drawn when scrolled to: %v", err)
 	}
-	screenshot(t, p, "large")
+	screenshot(t, p, "large", false)
 }
 
-// screenshot saves the page as a PNG in $HTMLREPORT_SCREENSHOTS, when set,
-// for a person to look at the design.
-func screenshot(t *testing.T, p *page, name string) {
+// screenshot saves the page's first screen (and, when whole, all of it) as
+// PNGs in $HTMLREPORT_SCREENSHOTS, when set, for a person to look at.
+func screenshot(t *testing.T, p *page, name string, whole bool) {
 	dir := os.Getenv("HTMLREPORT_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	top, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
+	shots := map[string][]byte{name + "-top.png": top}
+	if whole {
+		full, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shots[name+".png"] = full
+	}
+	for file, png := range shots {
+		if err := os.WriteFile(filepath.Join(dir, file), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -396,6 +396,7 @@
     var box = el('div', 'apicalls');
     list.forEach(function (a) {
       var d = el('details', 'api' + (a.failed ? ' failed' : ''));
+      d.open = a.failed;
       var s = el('summary');
       put(s, pill(a.failed ? 'failed' : 'passed', a.status !== undefined ? a.status : 'no answer'), el('span', 'm', a.method),
         el('span', 'u', a.url), a.durationMs !== undefined ? el('span', 'id', ms(a.durationMs)) : null);
