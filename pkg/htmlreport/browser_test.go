@@ -189,7 +189,21 @@ func TestBrowserHostileText(t *testing.T) {
 	if !eval[bool](t, p, `document.body.textContent.includes('javascript:window.pwned=5')`) {
 		t.Error("a javascript: run URL is not shown as text")
 	}
+	if banner := eval[string](t, p, `document.querySelector('.banner').textContent`); !strings.Contains(banner, "Partial report") || !strings.Contains(banner, "SIGTERM") {
+		t.Errorf("partial report banner: %q", banner)
+	}
+	// Requests without a start time are laid one after another, marked.
+	xs := eval[[]string](t, p, `[...document.querySelector('.wf').querySelectorAll('rect.bar.untimed')].map(r => r.getAttribute('x'))`)
+	if len(xs) != 3 || !(parsePct(xs[0]) < parsePct(xs[1]) && parsePct(xs[1]) < parsePct(xs[2])) {
+		t.Errorf("untimed bars at x = %q, want 3, one after another", xs)
+	}
 	screenshot(t, p, "hostile", true)
+}
+
+func parsePct(s string) float64 {
+	var f float64
+	fmt.Sscanf(s, "%g%%", &f)
+	return f
 }
 
 // TestBrowserLargeReport opens the 50 × 1,000 report and logs how soon it

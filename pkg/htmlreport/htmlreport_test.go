@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -310,4 +311,30 @@ func TestLargeReportStaysSmall(t *testing.T) {
 	if st.Size() >= 5e6 {
 		t.Errorf("%d bytes, want under 5 MB", st.Size())
 	}
+}
+
+// Whatever text the service sends, the page's elements stay its own and
+// the text comes back from the data as it was sent (as valid UTF-8).
+func FuzzServiceTextStaysText(f *testing.F) {
+	for _, s := range []string{hostile, "</script>", "<!--<script>", "\u2028", "</SCRIPT >", "\xff\xfe<", "]]>", "javascript:alert(1)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		r := Report{Verdict: "FAILED", Runs: []Run{{PlanName: s, URL: s, Cases: []Case{{Name: s, Class: ClassFailed, Evaluation: s,
+			Evidence: &evidence.Case{Console: evidence.Part[api.ConsoleEntry]{Entries: []api.ConsoleEntry{{Level: s, Message: s}}}}}}}}}
+		p := parse(t, render(t, r))
+		if got := strings.Join(p.elements, " "); got != "html head meta meta meta meta title link style body noscript div script script" {
+			t.Fatalf("text %q changed the page's elements: %s", s, got)
+		}
+		var data pageData
+		if err := json.Unmarshal([]byte(text(p.scripts[0])), &data); err != nil {
+			t.Fatal(err)
+		}
+		if want := clip(s, maxName); data.Runs[0].Cases[0].Name != want {
+			t.Fatalf("name %q came back as %q", want, data.Runs[0].Cases[0].Name)
+		}
+	})
 }

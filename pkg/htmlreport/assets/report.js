@@ -297,7 +297,6 @@
   }
   function evidence(ev) {
     var box = el('div', 'evidence');
-    if (ev.unavailable) put(box, el('p', 'note warn', ev.unavailable));
     put(box,
       section('Detected issues', ev.issues, 'issues', data.limits.issues, 'all', issues),
       section('Network', ev.network, 'requests', data.limits.network, 'failed ones', waterfall),
