@@ -3,12 +3,13 @@ package htmlreport
 import (
 	"bufio"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,9 +20,30 @@ import (
 var (
 	//go:embed assets/report.css
 	reportCSS string
-	//go:embed assets/report.js
-	reportJS string
+	//go:embed assets/js/*.js
+	scriptFiles embed.FS
+	reportJS    = joinScripts(scriptFiles)
 )
+
+// joinScripts makes one script of the files of assets/js, in name order,
+// inside one function: they share its scope and leave nothing global.
+func joinScripts(files embed.FS) string {
+	entries, err := fs.ReadDir(files, "assets/js")
+	if err != nil {
+		panic(err) // embedded at build time: cannot fail
+	}
+	var b strings.Builder
+	b.WriteString("(function () {\n")
+	for _, e := range entries {
+		src, err := fs.ReadFile(files, "assets/js/"+e.Name())
+		if err != nil {
+			panic(err)
+		}
+		b.Write(src)
+	}
+	b.WriteString("})();\n")
+	return b.String()
+}
 
 // DataElementID is the id of the script element holding the report's data
 // as JSON, for tools that read a report back.
