@@ -147,7 +147,7 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 	p.Issues = newPart(e.Issues, maxIssues, func(api.Issue) int { return 0 }, func(i api.Issue) pageIssue {
 		out := pageIssue{
 			Title: b.short(i.Title, maxMessage), Description: b.short(i.Description, maxMessage),
-			Severity: b.short(i.Severity, 32), Type: b.short(i.IssueType, 64), Help: newLink(b.short(i.HelpURL, maxURL)),
+			Severity: b.short(i.Severity, 32), Type: b.short(i.IssueType, 64), Help: newLink(i.HelpURL),
 		}
 		for _, t := range i.Tags[:min(len(i.Tags), 10)] {
 			out.Tags = append(out.Tags, b.short(t, 64))

@@ -170,18 +170,19 @@ func TestAssetsStayInTheirElements(t *testing.T) {
 
 func TestLinksOnlyForHTTP(t *testing.T) {
 	for in, href := range map[string]string{
-		"https://app.example.test/runs/r1": "https://app.example.test/runs/r1",
-		"http://localhost:8080/x?a=<b>":    "http://localhost:8080/x?a=<b>", // an attribute set from script: its value is never markup
-		"javascript:alert(1)":              "",
-		"JavaScript:alert(1)":              "",
-		" javascript:alert(1)":             "",
-		"data:text/html,<script>":          "",
-		"/runs/r1":                         "",
-		"//evil.test/x":                    "",
-		"https:/no-host":                   "",
-		"vbscript:x":                       "",
+		"https://app.example.test/runs/r1":              "https://app.example.test/runs/r1",
+		"http://localhost:8080/x?a=<b>":                 "http://localhost:8080/x?a=<b>", // an attribute set from script: its value is never markup
+		"javascript:alert(1)":                           "",
+		"JavaScript:alert(1)":                           "",
+		" javascript:alert(1)":                          "",
+		"data:text/html,<script>":                       "",
+		"/runs/r1":                                      "",
+		"//evil.test/x":                                 "",
+		"https:/no-host":                                "",
+		"vbscript:x":                                    "",
+		"https://x.test/" + strings.Repeat("a", maxURL): "", // too long to show whole: not followed
 	} {
-		if got := newLink(in); got.Href != href || got.Text != in {
+		if got := newLink(in); got.Href != href || got.Text != clip(in, maxURL) {
 			t.Errorf("newLink(%q) = %+v, want href %q", in, got, href)
 		}
 	}
@@ -337,4 +338,22 @@ func FuzzServiceTextStaysText(f *testing.F) {
 			t.Fatalf("name %q came back as %q", want, data.Runs[0].Cases[0].Name)
 		}
 	})
+}
+
+// A run is placed by how it ended too: one that failed or could not start
+// with no test case reported still comes before the passing ones.
+func TestRunsWithoutCasesSortByTheirEnd(t *testing.T) {
+	p := buildPage(Report{Runs: []Run{
+		{PlanName: "passed", Status: "COMPLETED", Result: "PASSED"},
+		{PlanName: "running", Status: "RUNNING"},
+		{PlanName: "failed", Status: "COMPLETED", Result: "FAILED"},
+		{PlanName: "not started", Problem: "the start failed: HTTP 500"},
+	}})
+	var got []string
+	for _, r := range p.Runs {
+		got = append(got, r.Plan)
+	}
+	if strings.Join(got, ", ") != "failed, not started, running, passed" {
+		t.Errorf("runs in order %q", got)
+	}
 }

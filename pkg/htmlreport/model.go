@@ -6,9 +6,12 @@ import (
 	"slices"
 	"time"
 	"unicode/utf8"
+
+	"github.com/testctl/testctl/pkg/api"
 )
 
-// The page's data: what report.js reads from the embedded JSON. Field names
+// The page's data: what the page's script (assets/js) reads from the
+// embedded JSON. Field names
 // are short but readable, since a person may extract the data too; the
 // order of runs and test cases is the order the page shows them.
 type pageData struct {
@@ -61,7 +64,12 @@ type link struct {
 }
 
 func newLink(s string) link {
-	l := link{Text: s}
+	l := link{Text: clip(s, maxURL)}
+	// A URL too long to show whole is not followed either: cut, it would
+	// lead somewhere else.
+	if len(s) > maxURL {
+		return l
+	}
 	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		l.Href = u.String()
 	}
@@ -170,24 +178,21 @@ func newPageRun(r Run) pageRun {
 		Plan:        clip(cmp.Or(r.PlanName, r.PlanShortID), maxName),
 		PlanShortID: clip(r.PlanShortID, maxName),
 		ShortID:     clip(r.ShortID, maxName),
-		Link:        newLink(clip(r.URL, maxURL)),
+		Link:        newLink(r.URL),
 		Status:      clip(r.Status, maxName),
 		Result:      clip(r.Result, maxName),
 		Problem:     clip(r.Problem, maxEvaluation),
-		Worst:       ClassPassed,
+		Worst:       runClass(r),
 		Started:     timeText(r.StartedAt),
 		Cases:       make([]pageCase, 0, len(cases)),
 		sources:     cases,
-	}
-	if r.Problem != "" {
-		p.Worst = ClassErrored
 	}
 	if !r.StartedAt.IsZero() && r.FinishedAt.After(r.StartedAt) {
 		p.Duration = durationText(r.FinishedAt.Sub(r.StartedAt))
 	}
 	if len(r.Attempts) > 1 {
 		for _, a := range r.Attempts {
-			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(clip(a.URL, maxURL)), Result: clip(a.Result, maxName)})
+			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName)})
 		}
 	}
 	for i, h := range r.History {
@@ -196,7 +201,7 @@ func newPageRun(r Run) pageRun {
 		}
 		p.History = append(p.History, pageHistory{
 			ShortID:   clip(h.ShortID, maxName),
-			Link:      newLink(clip(h.URL, maxURL)),
+			Link:      newLink(h.URL),
 			Outcome:   historyOutcome(h),
 			Label:     clip(cmp.Or(h.Result, h.Status), maxName),
 			Duration:  durationText(h.Duration),
@@ -215,6 +220,22 @@ func newPageRun(r Run) pageRun {
 		p.Cases = append(p.Cases, pc)
 	}
 	return p
+}
+
+// runClass is how the run itself ended, before its test cases are counted:
+// a run that failed with no test case reported still sorts with failures.
+func runClass(r Run) Class {
+	switch {
+	case r.Problem != "" || r.Status == api.StatusError || r.Status == api.StatusCancelled:
+		return ClassErrored
+	case r.Result == api.ResultFailed:
+		return ClassFailed
+	case r.Status != "" && r.Status != api.StatusCompleted:
+		return ClassNotRun
+	case r.Result == api.ResultSkipped:
+		return ClassSkipped
+	}
+	return ClassPassed
 }
 
 // maxHistory is how many of the plan's recent runs the strip shows.
@@ -236,15 +257,15 @@ func newPageCase(c Case) pageCase {
 // historyOutcome is the colour of a history mark.
 func historyOutcome(h HistoryEntry) string {
 	switch {
-	case h.Result == "PASSED":
+	case h.Result == api.ResultPassed:
 		return "passed"
-	case h.Result == "FAILED":
+	case h.Result == api.ResultFailed:
 		return "failed"
-	case h.Result == "SKIPPED":
+	case h.Result == api.ResultSkipped:
 		return "skipped"
-	case h.Status == "ERROR" || h.Status == "CANCELLED":
+	case h.Status == api.StatusError || h.Status == api.StatusCancelled:
 		return "errored"
-	case h.Status == "COMPLETED":
+	case h.Status == api.StatusCompleted:
 		return "skipped"
 	}
 	return "running"
