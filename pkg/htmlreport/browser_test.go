@@ -57,7 +57,10 @@ func openReport(t *testing.T, browser string, r Report, width int) *page {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
 		chromedp.WindowSize(width, 900), chromedp.Flag("disable-gpu", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	// A browser that hangs ends the test, not the whole go test run.
+	bounded, cancelBound := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancelBound)
+	actx, cancelAlloc := chromedp.NewExecAllocator(bounded, opts...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)

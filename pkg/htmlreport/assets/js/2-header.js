@@ -51,9 +51,16 @@ function toolbar() {
   });
   var search = el('input', 'search');
   search.type = 'search';
-  search.placeholder = 'Search test cases';
+  search.placeholder = 'Search test cases  ( / )';
   search.setAttribute('aria-label', 'Search test cases');
   search.addEventListener('input', function () { query = search.value.trim().toLowerCase(); apply(); });
+  // "/" jumps to the search, as on most sites with one.
+  document.addEventListener('keydown', function (e) {
+    if (e.key === '/' && document.activeElement !== search && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      search.focus();
+    }
+  });
   shownLine = el('span', 'shown');
   put(app, put(bar, group, search, shownLine));
 }
