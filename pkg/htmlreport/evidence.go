@@ -26,8 +26,11 @@ const (
 	maxBody    = 8 << 10
 
 	textBudget = 3 << 20
-	// clippedText is how long a text stays once the budget is spent.
+	// Once the budget is spent, a text keeps clippedText bytes and a kind
+	// of evidence spentLimit entries: the report stays a few megabytes
+	// however many test cases fail.
 	clippedText = 120
+	spentLimit  = 20
 )
 
 type budget struct {
@@ -66,12 +69,13 @@ type pageEvidence struct {
 
 // pagePart is one kind of evidence: Total is what the service matched
 // (0: as many as it sent), More that its cap cut the list, LeftOut how many
-// of the entries it sent this report did not embed.
+// of the entries it sent this report did not embed, under which Limit.
 type pagePart[T any] struct {
 	Entries     []T    `json:"entries"`
 	Total       int    `json:"total,omitempty"`
 	More        bool   `json:"more,omitempty"`
 	LeftOut     int    `json:"leftOut,omitempty"`
+	Limit       int    `json:"limit,omitempty"` // the cap that left them out
 	Unavailable string `json:"unavailable,omitempty"`
 }
 
@@ -120,18 +124,24 @@ type pageIssue struct {
 
 func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 	p := &pageEvidence{}
-	p.Network = newPart(e.Network, maxNetwork, func(n api.NetworkEntry) int { return failedFirst(netFailed(n)) }, func(n api.NetworkEntry) pageNet {
+	limit := func(n int) int {
+		if b.left <= 0 {
+			return min(n, spentLimit)
+		}
+		return n
+	}
+	p.Network = newPart(e.Network, limit(maxNetwork), func(n api.NetworkEntry) int { return failedFirst(netFailed(n)) }, func(n api.NetworkEntry) pageNet {
 		return pageNet{
 			Method: b.short(n.Method, 32), URL: b.short(n.URL, maxURL), Status: n.StatusCode,
 			DurationMs: n.DurationMs, StartMs: n.RelativeTimestampMs, Failed: netFailed(n),
 			Error: b.short(n.ErrorText, maxMessage),
 		}
 	})
-	p.Console = newPart(e.Console, maxConsole, func(c api.ConsoleEntry) int { return logRank(c.Level) },
+	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return logRank(c.Level) },
 		func(c api.ConsoleEntry) pageLog {
 			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(logSource(c), maxURL), AtS: c.RelativeTimestampSeconds}
 		})
-	p.APICalls = newPart(e.APICalls, maxAPICalls, func(a api.APICallEntry) int { return failedFirst(!a.Success) }, func(a api.APICallEntry) pageAPI {
+	p.APICalls = newPart(e.APICalls, limit(maxAPICalls), func(a api.APICallEntry) int { return failedFirst(!a.Success) }, func(a api.APICallEntry) pageAPI {
 		out := pageAPI{
 			Method: b.short(a.Method, 32), URL: b.short(a.URL, maxURL), Status: a.StatusCode, Failed: !a.Success,
 			DurationMs: a.DurationMs, StartMs: a.RelativeTimestampMs, Error: b.short(a.ErrorMessage, maxMessage),
@@ -144,7 +154,7 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 		out.ResponseBody, out.ResponseClipped = b.text(a.ResponseBody, maxBody)
 		return out
 	})
-	p.Issues = newPart(e.Issues, maxIssues, func(api.Issue) int { return 0 }, func(i api.Issue) pageIssue {
+	p.Issues = newPart(e.Issues, limit(maxIssues), func(api.Issue) int { return 0 }, func(i api.Issue) pageIssue {
 		out := pageIssue{
 			Title: b.short(i.Title, maxMessage), Description: b.short(i.Description, maxMessage),
 			Severity: b.short(i.Severity, 32), Type: b.short(i.IssueType, 64), Help: newLink(i.HelpURL),
@@ -174,7 +184,7 @@ func newPart[T, P any](part evidence.Part[T], limit int, rank func(T) int, conv 
 		for i, j := range idx {
 			picked[i] = chosen[j]
 		}
-		out.LeftOut = len(chosen) - limit
+		out.LeftOut, out.Limit = len(chosen)-limit, limit
 		chosen = picked
 	}
 	out.Entries = make([]P, len(chosen))

@@ -357,3 +357,35 @@ func TestRunsWithoutCasesSortByTheirEnd(t *testing.T) {
 		t.Errorf("runs in order %q", got)
 	}
 }
+
+// However much the service sends, the report stays a few megabytes: past
+// the text budget, texts are clipped short and few entries kept.
+func TestHugeEvidenceStaysBounded(t *testing.T) {
+	r := largeReport(50, 1000)
+	long := strings.Repeat("x", 2000)
+	body := strings.Repeat("b", 100_000)
+	for i := range r.Runs[0].Cases {
+		c := &r.Runs[0].Cases[i]
+		c.Evaluation = body
+		for j := range c.Evidence.Network.Entries {
+			c.Evidence.Network.Entries[j].URL += long
+		}
+		for range 1000 {
+			c.Evidence.Console.Entries = append(c.Evidence.Console.Entries, api.ConsoleEntry{Level: "error", Message: long + long})
+		}
+		for range 100 {
+			c.Evidence.APICalls.Entries = append(c.Evidence.APICalls.Entries, api.APICallEntry{URL: long, RequestBody: body, ResponseBody: body})
+		}
+	}
+	var b bytes.Buffer
+	if err := Render(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("50 test cases, each with 1,000 requests, 1,000 console errors and 100 API calls of 2 x 100 kB: %.2f MB", float64(b.Len())/1e6)
+	if b.Len() >= 5e6 {
+		t.Errorf("%d bytes, want under 5 MB", b.Len())
+	}
+	if !strings.Contains(b.String(), `"clipped":true`) {
+		t.Error("the page is not told that its size limit was reached")
+	}
+}

@@ -29,13 +29,10 @@ type pageData struct {
 // counts are the test cases per class, over every run.
 type counts map[Class]int
 
-// limits tells the page what the report left out, so it can say so.
+// limits tells the page whether the report's text budget ran out, so it can
+// say that it kept less.
 type limits struct {
-	Network  int  `json:"network"`
-	Console  int  `json:"console"`
-	APICalls int  `json:"apiCalls"`
-	Issues   int  `json:"issues"`
-	Clipped  bool `json:"clipped,omitempty"` // the text budget ran out
+	Clipped bool `json:"clipped,omitempty"`
 }
 
 type pageRun struct {
@@ -134,7 +131,6 @@ func buildPage(r Report) pageData {
 		PartialReason: r.PartialReason,
 		GeneratedAt:   timeText(r.GeneratedAt),
 		Counts:        counts{},
-		Limits:        limits{Network: maxNetwork, Console: maxConsole, APICalls: maxAPICalls, Issues: maxIssues},
 		Runs:          make([]pageRun, 0, len(r.Runs)),
 	}
 	for _, run := range r.Runs {
@@ -151,6 +147,10 @@ func buildPage(r Report) pageData {
 			c := &run.Cases[j]
 			p.Counts[c.Class]++
 			src := run.sources[j]
+			c.Evaluation = b.short(src.Evaluation, maxEvaluation)
+			if c.FailedAttempt != nil {
+				c.FailedAttempt.Evaluation = b.short(src.FailedAttempt.Evaluation, maxEvaluation)
+			}
 			if c.Class != ClassPassed && src.Evidence != nil {
 				c.Evidence = newPageEvidence(src.Evidence, b)
 			}
@@ -249,7 +249,6 @@ func newPageCase(c Case) pageCase {
 		Status:      clip(c.Status, maxName),
 		Result:      clip(c.Result, maxName),
 		ResultTitle: clip(c.ResultTitle, maxEvaluation),
-		Evaluation:  clip(c.Evaluation, maxEvaluation),
 		Attempt:     max(c.Attempt, 1),
 	}
 }

@@ -18,7 +18,8 @@ function header() {
       (data.partialReason ? ' (' + data.partialReason + ')' : '') + '. Test cases still running are shown as not run.'));
   }
   if (data.limits.clipped) {
-    put(app, el('div', 'banner soft', 'Long texts were shortened to keep this report small; the service keeps them whole.'));
+    put(app, el('div', 'banner soft', 'This report reached its size limit: further down, long texts are shortened and fewer ' +
+      'entries of evidence are kept. The service keeps them whole.'));
   }
 }
 

@@ -1,28 +1,28 @@
 // What the service captured while a test case ran.
-function partNote(p, what, cap, keptFirst) {
+function partNote(p, what, keptFirst) {
   var notes = [];
   if (p.leftOut) notes.push(num(p.entries.length) + ' of ' + num(p.entries.length + p.leftOut) + ' ' + what + ' shown: ' +
-    num(p.leftOut) + ' left out of this report (at most ' + num(cap) + ' per test case, ' + keptFirst + ' kept first)');
+    num(p.leftOut) + ' left out of this report (at most ' + num(p.limit) + ' per test case, ' + keptFirst + ' kept first)');
   if (p.more || (p.total && p.total > p.entries.length + (p.leftOut || 0))) notes.push('the service matched ' + num(p.total || 0) + ' and sent fewer');
   return notes.length ? el('p', 'note', notes.join('; ')) : null;
 }
-function section(title, p, what, cap, keptFirst, draw) {
+function section(title, p, what, keptFirst, draw) {
   if (!p.unavailable && !p.entries.length) return null;
   var sec = el('div', 'ev');
   var n = p.entries.length + (p.leftOut || 0);
   put(sec, el('h4', null, n ? title + ' (' + num(n) + ')' : title));
   if (p.unavailable) put(sec, el('p', 'note warn', 'Could not be read: ' + p.unavailable));
-  put(sec, partNote(p, what, cap, keptFirst));
+  put(sec, partNote(p, what, keptFirst));
   if (p.entries.length) put(sec, draw(p.entries));
   return sec;
 }
 function evidence(ev) {
   var box = el('div', 'evidence');
   put(box,
-    section('Detected issues', ev.issues, 'issues', data.limits.issues, 'all', issues),
-    section('Network', ev.network, 'requests', data.limits.network, 'failed ones', waterfall),
-    section('Console', ev.console, 'messages', data.limits.console, 'errors and warnings', consoleLog),
-    section('API calls', ev.apiCalls, 'calls', data.limits.apiCalls, 'failed ones', apiCalls));
+    section('Detected issues', ev.issues, 'issues', 'the first', issues),
+    section('Network', ev.network, 'requests', 'failed ones', waterfall),
+    section('Console', ev.console, 'messages', 'errors and warnings', consoleLog),
+    section('API calls', ev.apiCalls, 'calls', 'failed ones', apiCalls));
   return box;
 }
 
