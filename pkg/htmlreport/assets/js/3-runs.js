@@ -32,7 +32,8 @@ function run(r) {
     var node = testCase(c, r);
     var k = {
       node: node, cls: c.class,
-      text: [c.name, c.shortId, c.status, c.result, c.resultTitle, c.evaluation, c.class, r.plan, r.shortId].join('\n').toLowerCase()
+      text: [c.name, c.shortId, c.status, c.result, c.resultTitle, c.evaluation, c.class, r.plan, r.shortId]
+        .concat(c.failedAttempt ? [c.failedAttempt.resultTitle, c.failedAttempt.evaluation] : []).join('\n').toLowerCase()
     };
     cards.push(k);
     mine.push(k);
