@@ -368,6 +368,12 @@ done < <(gobench ./cmd/logs/ 'NetworkTable10k'; gobench ./pkg/output/ 'TableRend
 while read -r name val; do
   row "go: $name" "-" "$(calc "$val" 2) ms" "-" "-"
 done < <(gobench ./pkg/api/ 'Decode|GetRunLoopback'; gobench ./pkg/output/ 'ListWriterJSON100k'; gobench ./pkg/evidence/ 'EvidenceOfTenFailures')
+# The HTML report of 50 test cases with 1,000 network requests each (issue
+# #21): the median write time of 3 and the file's size.
+read -r val mb < <(go test -run '^$' -bench 'Write50x1000' -benchtime 5x -count 3 ./pkg/htmlreport/ 2>/dev/null |
+  awk '/^BenchmarkWrite50x1000/ { print $3 / 1e6, $5 }' | sort -g | awk 'NR == 2')
+row "go: HTML report 50 x 1,000 write" "< 300 ms" "$(calc "${val:-0}" 1) ms" "-" "$(yes_if "${val:-1e9} < 300")"
+row "go: HTML report 50 x 1,000 size" "< 5 MB" "${mb:-?} MB" "-" "$(yes_if "${mb:-1e9} < 5")"
 fi
 
 # ------------------------------------------------------------------ table

@@ -1,0 +1,308 @@
+package htmlreport
+
+import (
+	"cmp"
+	"net/url"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/testctl/testctl/pkg/api"
+)
+
+// The page's data: what the page's script (assets/js) reads from the
+// embedded JSON. Field names
+// are short but readable, since a person may extract the data too; the
+// order of runs and test cases is the order the page shows them.
+type pageData struct {
+	Version       int       `json:"version"`
+	Verdict       string    `json:"verdict"`
+	ExitCode      int       `json:"exitCode"`
+	Partial       bool      `json:"partial,omitempty"`
+	PartialReason string    `json:"partialReason,omitempty"`
+	GeneratedAt   string    `json:"generatedAt,omitempty"`
+	Counts        counts    `json:"counts"`
+	Limits        limits    `json:"limits"`
+	Runs          []pageRun `json:"runs"`
+}
+
+// counts are the test cases per class, over every run.
+type counts map[Class]int
+
+// limits tells the page whether the report's text budget ran out, so it can
+// say that it kept less.
+type limits struct {
+	Clipped bool `json:"clipped,omitempty"`
+}
+
+type pageRun struct {
+	Plan        string        `json:"plan"`
+	PlanShortID string        `json:"planShortId,omitempty"`
+	ShortID     string        `json:"shortId,omitempty"`
+	Link        link          `json:"link"`
+	Status      string        `json:"status,omitempty"`
+	Result      string        `json:"result,omitempty"`
+	Problem     string        `json:"problem,omitempty"`
+	Worst       Class         `json:"worst,omitempty"`
+	Started     string        `json:"started,omitempty"`
+	Duration    string        `json:"duration,omitempty"`
+	Attempts    []pageAttempt `json:"attempts,omitempty"`
+	History     []pageHistory `json:"history,omitempty"`
+	Cases       []pageCase    `json:"cases"`
+	sources     []Case        // Cases' inputs, for their evidence
+}
+
+// link is a URL as text, and Href only when it is safe to follow: an
+// absolute http or https URL. Anything else (javascript:, data:, a relative
+// path) stays text.
+type link struct {
+	Text string `json:"text,omitempty"`
+	Href string `json:"href,omitempty"`
+}
+
+func newLink(s string) link {
+	l := link{Text: clip(s, maxURL)}
+	// A URL too long to show whole is not followed either: cut, it would
+	// lead somewhere else.
+	if len(s) > maxURL {
+		return l
+	}
+	if u, err := url.Parse(s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		l.Href = u.String()
+	}
+	return l
+}
+
+type pageAttempt struct {
+	ShortID string `json:"shortId,omitempty"`
+	Link    link   `json:"link"`
+	Result  string `json:"result,omitempty"`
+}
+
+type pageHistory struct {
+	ShortID   string `json:"shortId,omitempty"`
+	Link      link   `json:"link"`
+	Outcome   string `json:"outcome"` // passed, failed, errored, running, skipped
+	Label     string `json:"label,omitempty"`
+	Duration  string `json:"duration,omitempty"`
+	CreatedAt string `json:"createdAt,omitempty"`
+}
+
+type pageCase struct {
+	Name          string        `json:"name"`
+	ShortID       string        `json:"shortId,omitempty"`
+	Class         Class         `json:"class"`
+	Status        string        `json:"status,omitempty"`
+	Result        string        `json:"result,omitempty"`
+	ResultTitle   string        `json:"resultTitle,omitempty"`
+	Evaluation    string        `json:"evaluation,omitempty"`
+	Attempt       int           `json:"attempt,omitempty"`
+	Evidence      *pageEvidence `json:"evidence,omitempty"`
+	FailedAttempt *pageCase     `json:"failedAttempt,omitempty"`
+}
+
+// classRank orders test cases failures first; an unknown class goes with
+// the failures, since nobody decided it passed.
+func classRank(c Class) int {
+	switch c {
+	case ClassFailed:
+		return 0
+	case ClassErrored:
+		return 1
+	case ClassFlaky:
+		return 3
+	case ClassNotRun:
+		return 4
+	case ClassSkipped:
+		return 5
+	case ClassPassed:
+		return 6
+	}
+	return 2
+}
+
+func buildPage(r Report) pageData {
+	b := newBudget(textBudget)
+	p := pageData{
+		Version:       1,
+		Verdict:       r.Verdict,
+		ExitCode:      r.ExitCode,
+		Partial:       r.Partial,
+		PartialReason: r.PartialReason,
+		GeneratedAt:   timeText(r.GeneratedAt),
+		Counts:        counts{},
+		Runs:          make([]pageRun, 0, len(r.Runs)),
+	}
+	for _, run := range r.Runs {
+		p.Runs = append(p.Runs, newPageRun(run))
+	}
+	// Runs with failures first, then test cases failures first, both
+	// stable: the command's order is kept among equals.
+	slices.SortStableFunc(p.Runs, func(a, b pageRun) int { return cmp.Compare(classRank(a.Worst), classRank(b.Worst)) })
+	// Evidence is bounded after the ordering, so that the text budget goes
+	// to the failures the reader looks at first.
+	for i := range p.Runs {
+		run := &p.Runs[i]
+		for j := range run.Cases {
+			c := &run.Cases[j]
+			p.Counts[c.Class]++
+			src := run.sources[j]
+			c.Evaluation = b.short(src.Evaluation, maxEvaluation)
+			if c.FailedAttempt != nil {
+				c.FailedAttempt.Evaluation = b.short(src.FailedAttempt.Evaluation, maxEvaluation)
+			}
+			if c.Class != ClassPassed && src.Evidence != nil {
+				c.Evidence = newPageEvidence(src.Evidence, b)
+			}
+			if c.FailedAttempt != nil && src.FailedAttempt.Evidence != nil {
+				c.FailedAttempt.Evidence = newPageEvidence(src.FailedAttempt.Evidence, b)
+			}
+		}
+		run.sources = nil
+	}
+	p.Limits.Clipped = b.exhausted
+	return p
+}
+
+// Per-field caps on text outside the evidence: a name or an evaluation is
+// short in practice; a megabyte one must not make the page unreadable.
+const (
+	maxName       = 1 << 10
+	maxEvaluation = 16 << 10
+)
+
+func newPageRun(r Run) pageRun {
+	cases := slices.Clone(r.Cases)
+	slices.SortStableFunc(cases, func(a, b Case) int { return cmp.Compare(classRank(a.Class), classRank(b.Class)) })
+	p := pageRun{
+		Plan:        clip(cmp.Or(r.PlanName, r.PlanShortID), maxName),
+		PlanShortID: clip(r.PlanShortID, maxName),
+		ShortID:     clip(r.ShortID, maxName),
+		Link:        newLink(r.URL),
+		Status:      clip(r.Status, maxName),
+		Result:      clip(r.Result, maxName),
+		Problem:     clip(r.Problem, maxEvaluation),
+		Worst:       runClass(r),
+		Started:     timeText(r.StartedAt),
+		Cases:       make([]pageCase, 0, len(cases)),
+		sources:     cases,
+	}
+	if !r.StartedAt.IsZero() && r.FinishedAt.After(r.StartedAt) {
+		p.Duration = durationText(r.FinishedAt.Sub(r.StartedAt))
+	}
+	if len(r.Attempts) > 1 {
+		for _, a := range r.Attempts {
+			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName)})
+		}
+	}
+	for i, h := range r.History {
+		if i == maxHistory {
+			break
+		}
+		p.History = append(p.History, pageHistory{
+			ShortID:   clip(h.ShortID, maxName),
+			Link:      newLink(h.URL),
+			Outcome:   historyOutcome(h),
+			Label:     clip(cmp.Or(h.Result, h.Status), maxName),
+			Duration:  durationText(h.Duration),
+			CreatedAt: timeText(h.CreatedAt),
+		})
+	}
+	for _, c := range cases {
+		pc := newPageCase(c)
+		if c.Class == ClassFlaky && c.FailedAttempt != nil {
+			fa := newPageCase(*c.FailedAttempt)
+			pc.FailedAttempt = &fa
+		}
+		if classRank(pc.Class) < classRank(p.Worst) {
+			p.Worst = pc.Class
+		}
+		p.Cases = append(p.Cases, pc)
+	}
+	return p
+}
+
+// runClass is how the run itself ended, before its test cases are counted:
+// a run that failed with no test case reported still sorts with failures.
+func runClass(r Run) Class {
+	switch {
+	case r.Problem != "" || r.Status == api.StatusError || r.Status == api.StatusCancelled:
+		return ClassErrored
+	case r.Result == api.ResultFailed:
+		return ClassFailed
+	case r.Status != "" && r.Status != api.StatusCompleted:
+		return ClassNotRun
+	case r.Result == api.ResultSkipped:
+		return ClassSkipped
+	}
+	return ClassPassed
+}
+
+// maxHistory is how many of the plan's recent runs the strip shows.
+const maxHistory = 30
+
+func newPageCase(c Case) pageCase {
+	return pageCase{
+		Name:        clip(c.Name, maxName),
+		ShortID:     clip(c.ShortID, maxName),
+		Class:       Class(clip(string(c.Class), 32)),
+		Status:      clip(c.Status, maxName),
+		Result:      clip(c.Result, maxName),
+		ResultTitle: clip(c.ResultTitle, maxEvaluation),
+		Attempt:     max(c.Attempt, 1),
+	}
+}
+
+// historyOutcome is the colour of a history mark.
+func historyOutcome(h HistoryEntry) string {
+	switch {
+	case h.Result == api.ResultPassed:
+		return "passed"
+	case h.Result == api.ResultFailed:
+		return "failed"
+	case h.Result == api.ResultSkipped:
+		return "skipped"
+	case h.Status == api.StatusError || h.Status == api.StatusCancelled:
+		return "errored"
+	case h.Status == api.StatusCompleted:
+		return "skipped"
+	}
+	return "running"
+}
+
+// timeText is a time as the page shows it: UTC, to the second, the same for
+// every reader of a CI artefact whatever their time zone.
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func durationText(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return ""
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
+// clip cuts s to at most n bytes on a character boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	// Drop the bytes of a character cut short (at most three).
+	for i := 0; i < utf8.UTFMax-1 && len(s) > 0; i++ {
+		if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size > 1 {
+			break
+		}
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}

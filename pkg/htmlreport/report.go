@@ -1,0 +1,99 @@
+// Package htmlreport writes the HTML report of a command's runs (--html):
+// one self-contained file that opens offline, from a CI artefact, under a
+// strict Content-Security-Policy, and in which text from the service is
+// always text. It renders a verdict decided elsewhere; it decides nothing.
+//
+// The page is built in the browser by an inline script from the report's
+// data, embedded once as JSON; the Go side orders it (failures first),
+// bounds it (evidence capped per test case, texts clipped) and escapes it.
+package htmlreport
+
+import (
+	"time"
+
+	"github.com/testctl/testctl/pkg/evidence"
+)
+
+// Report is everything one report shows: the command's verdict and the runs
+// it waited for, in the command's order.
+type Report struct {
+	Verdict  string // PASSED, FAILED, FLAKY, ERROR, …: the command's verdict
+	ExitCode int
+	// Partial: the report was written before every run ended (a timeout,
+	// Ctrl-C, SIGTERM); PartialReason says which, for the page's banner.
+	Partial       bool
+	PartialReason string
+	GeneratedAt   time.Time
+	Runs          []Run
+}
+
+// Run is one run (or one --retry-failed sequence of runs) of a plan.
+type Run struct {
+	PlanName    string
+	PlanShortID string
+	// ShortID and URL are the run that gives the verdict: the last attempt.
+	ShortID string
+	URL     string
+	Status  string
+	Result  string
+	// Problem says why the run has no verdict ("the start failed: HTTP 500",
+	// "polling stopped: 404"); "" when it has one.
+	Problem string
+	// Attempts are the runs of a --retry-failed sequence, oldest first, the
+	// run above last; empty (or one) when the run was not retried.
+	Attempts              []Attempt
+	StartedAt, FinishedAt time.Time // zero when the service gave none
+	// History is the plan's recent runs, newest first, as the service
+	// lists them; it may include this run.
+	History []HistoryEntry
+	Cases   []Case
+}
+
+// Attempt is one run of a --retry-failed sequence.
+type Attempt struct {
+	ShortID string
+	URL     string
+	Result  string // optional: the attempt's result or status
+}
+
+// HistoryEntry is one earlier run of the plan.
+type HistoryEntry struct {
+	ShortID   string
+	URL       string
+	Status    string
+	Result    string
+	Duration  time.Duration // 0 when unknown
+	CreatedAt time.Time     // when the service lists it
+}
+
+// Class is how a test case ended, as the verdict model classified it.
+type Class string
+
+// The classes, in the order the report shows them: what needs a look first.
+const (
+	ClassFailed  Class = "failed"
+	ClassErrored Class = "errored"
+	ClassFlaky   Class = "flaky"
+	ClassNotRun  Class = "notrun"
+	ClassSkipped Class = "skipped"
+	ClassPassed  Class = "passed"
+)
+
+// Case is one test case of a run, from the attempt it last ran in.
+type Case struct {
+	Name        string
+	ShortID     string // the run test case's short id
+	Class       Class
+	Status      string
+	Result      string
+	ResultTitle string
+	Evaluation  string // the service's evaluation thought
+	Attempt     int    // the attempt it last ran in, from 1; 0 is read as 1
+	// Evidence is what the service captured while it ran; nil when it was
+	// not gathered. It is shown for test cases that did not pass.
+	Evidence *evidence.Case
+	// FailedAttempt is, for a flaky test case, the attempt that failed,
+	// shown side by side with this (passing) one. Its own FailedAttempt is
+	// ignored.
+	FailedAttempt *Case
+}
