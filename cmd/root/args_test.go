@@ -20,7 +20,7 @@ import (
 // instead of cobra's "accepts 1 arg(s), received 0". The walk finds every
 // such command, so a new one built with cobra.ExactArgs fails here.
 func TestMissingArgumentsAreNamed(t *testing.T) {
-	want := []string{"api", "completion", "config get", "config set", "config unset", "logs", "run get", "run rerun", "run wait", "tunnel status"}
+	want := []string{"api", "completion", "config get", "config set", "config unset", "logs", "run get", "run report", "run rerun", "run wait", "tunnel status"}
 	var found []string
 	for _, c := range allCommands(newRoot(t)) {
 		err := c.ValidateArgs(nil)

@@ -1,4 +1,4 @@
-// Package run groups the `testctl run` verbs: start, rerun, get, list and wait.
+// Package run groups the `testctl run` verbs: start, rerun, get, list, wait and report.
 package run
 
 import (
@@ -6,6 +6,7 @@ import (
 
 	"github.com/testctl/testctl/cmd/run/get"
 	"github.com/testctl/testctl/cmd/run/list"
+	"github.com/testctl/testctl/cmd/run/report"
 	"github.com/testctl/testctl/cmd/run/rerun"
 	"github.com/testctl/testctl/cmd/run/start"
 	"github.com/testctl/testctl/cmd/run/wait"
@@ -16,7 +17,7 @@ import (
 func NewCmdRun(f *cmdutil.Factory) *cobra.Command {
 	return cmdutil.Group(&cobra.Command{
 		Use:   "run <command>",
-		Short: "Start, rerun, inspect, list and wait for test runs",
+		Short: "Start, rerun, inspect, list, wait for and report on test runs",
 		Long: `A run executes a test plan, or a list of test cases, against the project's
 applications. Start one with a CI step's metadata, wait for its verdict and
 gate the step on the exit code:
@@ -27,7 +28,8 @@ gate the step on the exit code:
   testctl run list --status RUNNING
   testctl run get r1a2b3 --test-cases failed --issues
   testctl run wait r1a2b3 r4c5d6 --timeout 30m
-  testctl run rerun r1a2b3 --failed-only --wait`,
+  testctl run rerun r1a2b3 --failed-only --wait
+  testctl run report r1a2b3 --junit report.xml --html report.html`,
 	}, start.NewCmdStart(f, nil), get.NewCmdGet(f, nil), list.NewCmdList(f, nil), wait.NewCmdWait(f, nil),
-		rerun.NewCmdRerun(f, nil))
+		rerun.NewCmdRerun(f, nil), report.NewCmdReport(f, nil))
 }

@@ -2,6 +2,9 @@ package report
 
 import (
 	"fmt"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
@@ -19,6 +22,14 @@ type Input struct {
 	JUnitFile string
 	Resume    Resume
 	Evidence  Evidence
+	// EvidenceLeft counts the test cases that did not pass beyond
+	// --evidence, whose evidence was not gathered.
+	EvidenceLeft int
+	// HTMLFile is --html; "" writes none. History is the recent runs of
+	// each plan, by plan short id, for the HTML report.
+	HTMLFile string
+	History  map[string][]api.RunSummary
+	Now      func() time.Time // the report's time
 	// NoData: stdout keeps what the command already printed there (-q).
 	NoData bool
 }
@@ -38,6 +49,14 @@ func Write(in Input, v verdict.Verdict) error {
 			fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", in.JUnitFile)
 		}
 	}
+	if in.HTMLFile != "" {
+		if err := WriteHTMLFile(in.HTMLFile, v, in.Evidence, in.History, in.Now); err != nil {
+			fmt.Fprintf(ios.ErrOut, "error: writing the HTML report: %s\n", termtext.Sanitize(err.Error()))
+			code = max(code, cmdutil.ExitLocal)
+		} else {
+			fmt.Fprintf(ios.ErrOut, "HTML report written to %s\n", in.HTMLFile)
+		}
+	}
 	for _, problem := range WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume) {
 		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
 		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty
@@ -46,8 +65,12 @@ func Write(in Input, v verdict.Verdict) error {
 	if ios.IsStderrTTY() {
 		width = ios.ErrTerminalWidth()
 	}
-	WriteSummary(ios.ErrOut, ios.ErrStyles(), width, v)
+	WriteSummary(ios.ErrOut, ios.ErrStyles(), width, v, in.Evidence, in.Resume)
+	if in.EvidenceLeft > 0 {
+		fmt.Fprintf(ios.ErrOut, "\n(%s more did not pass; their evidence was not gathered: see --evidence)\n", plural(in.EvidenceLeft, "test case"))
+	}
 	WriteSkippedWarnings(ios.ErrOut, ios.ErrStyles(), v)
+	WriteNextSteps(ios.ErrOut, v, in.Resume)
 	WriteResumeHint(ios.ErrOut, v, in.Resume)
 	var dataErr error
 	if !in.NoData {

@@ -44,11 +44,11 @@ func plainStyles() *iostreams.Styles {
 
 func TestWriteSummaryGivesEachRunsVerdictAndReasons(t *testing.T) {
 	var b bytes.Buffer
-	report.WriteSummary(&b, plainStyles(), 0, decide(records))
+	report.WriteSummary(&b, plainStyles(), 0, decide(records), nil, report.Resume{})
 	got := b.String()
 	for _, want := range []string{
 		"Run r1: COMPLETED · FAILED — 1 passed · 1 failed\n  https://app.example/r1\n",
-		"Coupon  [r1-1] FAILED\n      Expired coupon accepted\n      The total dropped.\n      No error shown.\n",
+		"1. ✗ Coupon  FAILED [r1-1]\n      run r1\n      Expired coupon accepted\n      The total dropped.\n      No error shown.\n      more: testctl logs r1-1",
 		"Run r2: COMPLETED · SKIPPED — no test cases",
 		"Run r3: still RUNNING when the wait timed out",
 		"Run r4: no verdict (see the error above)",

@@ -66,6 +66,8 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 		what = "interrupted"
 	case verdict.Terminated:
 		what = "terminated"
+	case verdict.Unfinished:
+		what = "not finished"
 	}
 	if res.Sandbox {
 		fmt.Fprintf(w, "\n%s: %s. The run ended with the embedded sandbox, which stops with this command.\n"+

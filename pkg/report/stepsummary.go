@@ -86,14 +86,16 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 // block. Inside HTML, Markdown is not read, so everything in it is
 // HTML-escaped text.
 func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
+	if md := ev.markdown(c.ShortID); md != "" {
+		b.WriteString(md) // the evaluation and the evidence, one block
+		return
+	}
 	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji(c.Class), htmlText(c.Name),
 		htmlText(verdict.Outcome(c.RunTestCase)), htmlText(c.ResultTitle))
 	if thought := strings.TrimSpace(termtext.Sanitize(c.EvaluationThought)); thought != "" {
 		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(thought), "\n", "<br>"))
 	}
-	if md := ev.markdown(c.ShortID); md != "" {
-		b.WriteString(md)
-	} else if c.ShortID != "" {
+	if c.ShortID != "" {
 		fmt.Fprintf(b, "<pre>testctl logs %s --kind network --status errors\ntestctl logs %s --kind console --warnings</pre>\n\n",
 			htmlText(c.ShortID), htmlText(c.ShortID))
 	}

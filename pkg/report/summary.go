@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -18,7 +19,8 @@ import (
 // when stdout carries JSON for a program. With a width (a terminal's), the
 // reasons are wrapped between words to fit it; with 0 (a log, which does
 // not wrap) each stays on its lines.
-func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdict) {
+func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdict, ev Evidence, res Resume) {
+	n := 0 // the test cases that did not pass are numbered across runs
 	for _, r := range v.Runs {
 		fmt.Fprintln(w)
 		id := termtext.SanitizeLine(r.ShortID)
@@ -60,10 +62,14 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 		if r.URL != "" {
 			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(r.URL))
 		}
-		writeAttempts(w, st, width, r)
+		writeAttempts(w, st, width, r, ev)
+		for _, c := range r.DidNotPass() {
+			n++
+			writeFailure(w, st, width, n, r, c, ev)
+		}
 		lf := caseLine{st: st}
 		for _, c := range r.Cases {
-			if c.Class == verdict.Passed || c.Class == verdict.Flaky {
+			if c.Class != verdict.Skipped && c.Class != verdict.NotRun {
 				continue
 			}
 			fmt.Fprintf(w, "  %s %s [%s] %s\n", lf.icon(c.Class), termtext.SanitizeLine(c.Name),
@@ -74,6 +80,62 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 				}
 			}
 		}
+	}
+}
+
+// writeFailure is one test case that did not pass: what it is, why the
+// evaluation says it failed, the evidence, and the commands that show more.
+func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run, c verdict.Case, ev Evidence) {
+	fmt.Fprintf(w, "\n  %d. %s %s %s [%s]\n", n, st.FailureIcon(), termtext.SanitizeLine(c.Name),
+		st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))), termtext.SanitizeLine(c.ShortID))
+	where := "run " + termtext.SanitizeLine(c.RunShortID)
+	if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {
+		where = "plan " + termtext.SanitizeLine(t) + " · " + where
+	}
+	fmt.Fprintf(w, "%s%s\n", reasonIndent, st.Muted(where))
+	for _, text := range []string{c.ResultTitle, c.EvaluationThought} {
+		if text = strings.TrimSpace(termtext.Sanitize(text)); text != "" {
+			writeIndented(w, reasonIndent, text, width)
+		}
+	}
+	e, gathered := ev.get(c.ShortID)
+	if !gathered {
+		e = evidence.Case{Target: evidence.TargetOf(c.RunShortID, r.Plan.Title(), c.RunTestCase)}
+	}
+	if gathered {
+		for _, line := range evidence.Lines(e) {
+			fmt.Fprintf(w, "%s%s\n", reasonIndent, fit(line, width-len(reasonIndent)))
+		}
+	}
+	for i, cmd := range evidence.Commands(e) {
+		label := "more: "
+		if i > 0 {
+			label = "      "
+		}
+		fmt.Fprintf(w, "%s%s%s\n", reasonIndent, st.Muted(label), cmd)
+	}
+}
+
+// WriteNextSteps says what to do after a wait: rerun the failed test cases
+// of a run that failed. (After a timeout or an interruption the resume
+// hint says how to go on waiting.)
+func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
+	if res.Sandbox {
+		return // the runs ended with the embedded sandbox
+	}
+	var ids []string
+	for _, r := range v.Runs {
+		if r.Stop == "" && r.Result == "FAILED" && r.Detail != nil && r.ShortID != "" {
+			ids = append(ids, termtext.SanitizeLine(r.ShortID))
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nNext: rerun what failed with")
+	for _, id := range ids {
+		args := append(append([]string{"testctl"}, res.Args...), "run", "rerun", id, "--failed-only", "--wait")
+		fmt.Fprintf(w, "  %s\n", strings.Join(args, " "))
 	}
 }
 
@@ -103,7 +165,7 @@ func because(r verdict.Run) string {
 // writeAttempts lists every run of a --retry-failed sequence, and the test
 // cases that passed only on a retry, in a section of their own: a retry
 // must not hide that a test is flaky.
-func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run) {
+func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run, ev Evidence) {
 	if len(r.Earlier) == 0 {
 		return
 	}
@@ -120,6 +182,11 @@ func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run) 
 			termtext.SanitizeLine(c.ShortID), c.Retry, r.RetryLimit)
 		if title := strings.TrimSpace(termtext.Sanitize(c.FirstFailure.ResultTitle)); title != "" {
 			writeIndented(w, reasonIndent, "first failure: "+title, width)
+		}
+		if e, ok := ev.get(c.FirstFailure.ShortID); ok {
+			for _, line := range evidence.Lines(e) {
+				fmt.Fprintf(w, "%s%s\n", reasonIndent, fit(line, width-len(reasonIndent)))
+			}
 		}
 	}
 }
@@ -160,4 +227,13 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// fit cuts a line of evidence to a terminal's width (room > 0); a log,
+// which does not wrap, keeps it whole.
+func fit(line string, room int) string {
+	if room <= 0 {
+		return line
+	}
+	return ansi.Truncate(line, room, "…")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -38,6 +39,10 @@ type Options struct {
 	// that passed only on a retry.
 	RetryFailed int
 	FailOnFlaky bool
+	// Evidence is how many test cases that did not pass get their
+	// evidence gathered (--evidence); HTMLFile is --html.
+	Evidence int
+	HTMLFile string
 }
 
 func (o Options) verdictOptions() verdict.Options {
@@ -45,18 +50,37 @@ func (o Options) verdictOptions() verdict.Options {
 }
 
 // flagNames are the flags AddFlags registers.
-var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky"}
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
 func AddFlags(fs *pflag.FlagSet, o *Options) {
 	fs.DurationVar(&o.Interval, "interval", DefaultInterval, "time between two polls of a run (at least 1s unless the service is on loopback)")
 	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "give up waiting after this long (exit 7; the run goes on)")
-	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED instead of passing with a warning")
-	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
-	fs.IntVar(&o.RetryFailed, "retry-failed", 0, "rerun the failed test cases of a FAILED run up to `N` times; the last attempt gives the verdict")
-	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
+	fs.IntVar(&o.RetryFailed, "retry-failed", 0, "rerun the test cases of a FAILED run that did not pass up to `N` times; the verdict is over every test case's last result")
+	AddReportFlags(fs, o)
 	fs.DurationVar(&o.Heartbeat, "heartbeat", DefaultHeartbeat, "off a terminal, print a progress line after this long without output, for CI watchdogs (0 off)")
+}
+
+// AddReportFlags registers the flags of the verdict and its reports, which
+// `run report` shares with the wait.
+func AddReportFlags(fs *pflag.FlagSet, o *Options) {
+	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED or a test case was skipped, instead of passing with a warning")
+	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
+	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
+	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
+	fs.IntVar(&o.Evidence, "evidence", evidence.DefaultMax, "gather the evidence (failed requests, console errors, failed API calls, issues) of at most `N` test cases that did not pass (0 off)")
+}
+
+// ValidateReport checks the flags AddReportFlags registers.
+func (o *Options) ValidateReport() error {
+	if o.Evidence < 0 {
+		return cmdutil.FlagErrorf("--evidence must not be negative (0 gathers none)")
+	}
+	if err := ValidateReportPath("junit", o.JUnitFile); err != nil {
+		return err
+	}
+	return ValidateReportPath("html", o.HTMLFile)
 }
 
 // Validate checks the flag values before anything is sent, so a typo in a CI
@@ -77,7 +101,7 @@ func (o *Options) Validate(baseURL string) error {
 	if err := ValidateInterval("interval", o.Interval, baseURL); err != nil {
 		return err
 	}
-	return ValidateJUnitPath(o.JUnitFile)
+	return o.ValidateReport()
 }
 
 // ValidateInterval refuses a polling interval (the flag named name) below
@@ -108,18 +132,19 @@ func (o *Options) ValidateWith(baseURL string, wait bool, changed func(string) b
 	return nil
 }
 
-// ValidateJUnitPath fails early on a --junit path that cannot be written,
-// so the mistake shows before anything is sent rather than after a wait.
-func ValidateJUnitPath(path string) error {
+// ValidateReportPath fails early on a report's path (the flag named flag)
+// that cannot be written, so the mistake shows before anything is sent
+// rather than after a wait.
+func ValidateReportPath(flag, path string) error {
 	if path == "" {
 		return nil
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return cmdutil.FlagErrorf("--junit %s is a directory; name a file", path)
+		return cmdutil.FlagErrorf("--%s %s is a directory; name a file", flag, path)
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return cmdutil.FlagErrorf("--junit %s: directory %s does not exist", path, dir)
+		return cmdutil.FlagErrorf("--%s %s: directory %s does not exist", flag, path, dir)
 	}
 	return nil
 }

@@ -70,13 +70,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	if err != nil {
 		return err
 	}
-	recs := append(records(states, end, ctx), notStarted...)
-	nameRuns(ctx, d.Client, recs, o.JUnitFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
-	v := verdict.Decide(recs, o.verdictOptions())
-	res := d.Resume
-	res.Timeout = o.Timeout
-	return report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
-		Resume: res, NoData: d.NoData}, v)
+	return Finish(ctx, d, o, append(records(states, end, ctx), notStarted...))
 }
 
 // watchRuns makes a runState per target and wires the loop to the view.

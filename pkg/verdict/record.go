@@ -51,6 +51,8 @@ const (
 	TimedOut    Stop = "TIMED_OUT"
 	Interrupted Stop = "INTERRUPTED"
 	Terminated  Stop = "TERMINATED"
+	// Unfinished: a report was asked for (run report) before the run ended.
+	Unfinished Stop = "NOT_FINISHED"
 )
 
 // Why is the stop in words: "the wait timed out".
@@ -62,6 +64,8 @@ func (s Stop) Why() string {
 		return "the wait was terminated"
 	case TimedOut:
 		return "the wait timed out"
+	case Unfinished:
+		return "the report was made"
 	}
 	return ""
 }

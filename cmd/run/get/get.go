@@ -98,5 +98,5 @@ func validate(o *Options, changed func(string) bool) error {
 	case o.Legacy && o.JUnitFile != "":
 		return cmdutil.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
 	}
-	return runwait.ValidateJUnitPath(o.JUnitFile)
+	return runwait.ValidateReportPath("junit", o.JUnitFile)
 }

@@ -180,7 +180,7 @@ func TestGitHubActionsFiles(t *testing.T) {
 	md, _ := os.ReadFile(summary)
 	cmdtest.Contains(t, "step summary", string(md), "# earlier step\n", "## ❌ testctl: failed (exit 1)",
 		"### ❌ Checkout regression \\(failing\\) · run `"+id+"` · `"+sandbox.PlanFailing+"`: COMPLETED · FAILED",
-		"| ❌ | Apply an expired coupon | FAILED |", "<blockquote>The goal requires the expired coupon")
+		"| ❌ | Apply an expired coupon | FAILED |", "<p>The goal requires the expired coupon")
 	out, _ := os.ReadFile(outputs)
 	for _, want := range []string{"run_short_id<<", "\n" + id + "\n", "run_status<<", "\nCOMPLETED\n", "run_result<<", "\nFAILED\n", "run_url<<"} {
 		if !strings.Contains(string(out), want) {

@@ -30,7 +30,8 @@ func TestEachPlanExitsWithItsVerdict(t *testing.T) {
 			e := cmdtest.New(t)
 			id := startRun(t, e, c.plan)
 			start := e.Clock.Now()
-			r := e.Run(append([]string{"run", "wait", id}, c.flags...)...).Expect(t, c.code)
+			// --evidence 0: the evidence's own read of the run is not polling.
+			r := e.Run(append([]string{"run", "wait", id, "--evidence", "0"}, c.flags...)...).Expect(t, c.code)
 			cmdtest.Contains(t, "stderr", r.Stderr, c.says)
 			checkBudget(t, e.Requests(getRun), elapsedSince(e, start), 5*time.Second, 0)
 			if elapsedSince(e, start) > 15*time.Second {
@@ -43,7 +44,7 @@ func TestEachPlanExitsWithItsVerdict(t *testing.T) {
 func TestSeveralRunsExitWithTheLargestCode(t *testing.T) {
 	e := cmdtest.New(t)
 	ids := []string{startRun(t, e, sandbox.PlanPassing), startRun(t, e, sandbox.PlanErroring), startRun(t, e, sandbox.PlanFailing)}
-	r := e.Run(append([]string{"run", "wait", "-o", "json", "--interval", "2s"}, ids...)...).Expect(t, 3)
+	r := e.Run(append([]string{"run", "wait", "-o", "json", "--interval", "2s", "--evidence", "0"}, ids...)...).Expect(t, 3)
 	var runs []map[string]any
 	if err := json.Unmarshal([]byte(r.Stdout), &runs); err != nil || len(runs) != 3 {
 		t.Fatalf("stdout is not an array of 3 runs: %v\n%s", err, r.Stdout)

@@ -1,0 +1,100 @@
+// Package report is `testctl run report`: the verdict, the failure story
+// and the reports of runs that have ended, as the end of `run wait` would
+// give them, without waiting.
+package report
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/cmd/run/shared"
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/runwait"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// Options are the inputs of `run report`.
+type Options struct {
+	RunIDs []string
+	Report runwait.Options
+}
+
+// NewCmdReport builds `run report SHORTID…`.
+func NewCmdReport(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{}
+	cmd := &cobra.Command{
+		Use:   "report SHORTID...",
+		Short: "Show why runs failed and write their reports, without waiting",
+		Long: `Read runs that have ended and give their verdict as run wait would: the
+summary on stderr with a numbered block for every test case that did not pass
+(its evaluation, the evidence the service captured — failed network requests,
+console errors, failed API calls, detected issues — and the commands that show
+more), the data on stdout, and the reports asked for: --junit, --html and, in
+GitHub Actions, the step summary, annotations and outputs.
+
+It is the second half of "start now, report later": a CI step starts the runs
+(run start), another waits or reports on them.
+
+The exit code is the one run wait would give for the same runs: 0 passed,
+1 failed, 3 ERROR or CANCELLED, 5 a run does not exist; a run that has not
+ended yet is reported as it stands, with exit 7 and the run wait command that
+takes it up. Gathering evidence never changes the exit code; --evidence 0
+turns it off.`,
+		Example: `  # Why did it fail?
+  testctl run report r0a1b2
+
+  # CI: publish the reports of a run started by an earlier step
+  testctl run report "$RUN_ID" --junit results.xml --html report.html`,
+		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run report r4m0gl"),
+		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.RunIDs = args
+			if err := shared.ValidateRunIDs(args); err != nil {
+				return err
+			}
+			if err := opts.Report.ValidateReport(); err != nil {
+				return err
+			}
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return reportRun(ctx, f, o)
+			})
+		},
+	}
+	runwait.AddReportFlags(cmd.Flags(), &opts.Report)
+	return cmd
+}
+
+func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
+	d, err := shared.WaitDeps(f)
+	if err != nil {
+		return err
+	}
+	var recs []verdict.Record
+	for _, t := range runwait.KnownTargets(f.Getenv, d.Client.BaseURL, opts.RunIDs) {
+		recs = append(recs, read(ctx, d.Client, t))
+	}
+	return runwait.Finish(ctx, d, opts.Report, recs)
+}
+
+// read is one run as it stands.
+func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Record {
+	r := verdict.Record{ShortID: t.ShortID, URL: t.URL, Plan: t.Plan}
+	d, err := c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
+	if err == nil {
+		err = runwait.CheckRunDetail(d, t.ShortID)
+	}
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	if d.ShortID == "" {
+		d.ShortID = t.ShortID
+	}
+	r.Detail = d
+	if !api.IsTerminalStatus(d.Status) {
+		r.Stop = verdict.Unfinished
+	}
+	return r
+}

@@ -1,0 +1,121 @@
+package report_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/sandbox"
+)
+
+const getLogs = "GET /v1/run-test-case/{shortId}/logs"
+
+// ended starts a run of plan and lets it end on the sandbox's clock.
+func ended(t *testing.T, e *cmdtest.Env, plan string) string {
+	t.Helper()
+	r := e.Run("run", "start", "--plan", plan, "-q").Expect(t, 0)
+	e.Clock.Advance(2 * time.Minute)
+	return strings.TrimSpace(r.Stdout)
+}
+
+// The failure story of a run that ended: each failed test case numbered,
+// with its evaluation and evidence lined up in time, the commands for
+// more, and the reports, with run wait's exit code.
+func TestReportTellsWhyARunFailed(t *testing.T) {
+	e := cmdtest.New(t)
+	id := ended(t, e, sandbox.PlanFailing)
+	junit, html := e.Dir+"/junit.xml", e.Dir+"/report.html"
+	summary := e.WriteFile("gh/summary.md", "")
+	e.GitHubActions()
+	e.Setenv("GITHUB_STEP_SUMMARY", summary)
+	r := e.Run("run", "report", id, "--junit", junit, "--html", html).Expect(t, 1)
+
+	cmdtest.Contains(t, "stderr", r.Stderr,
+		"1. ✗ Apply an expired coupon FAILED ["+id+"-2]",
+		"2. ✗ Pay with a declined card FAILED ["+id+"-3]",
+		"plan Checkout regression (failing) · run "+id,
+		"POST /api/payments 502",
+		"console error Uncaught TypeError",
+		"issue CRITICAL: Payment step goes blank on a declined card",
+		"more: testctl logs "+id+"-3 --kind network --status errors",
+		"testctl run get "+id+" --issues")
+	if strings.Index(r.Stderr, "1. ✗") > strings.Index(r.Stderr, "Receive the order confirmation email ["+id) {
+		t.Error("the skipped test case is listed before the failures")
+	}
+	data, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmdtest.Contains(t, "JUnit", string(data), "<system-out>", "POST /api/payments 502", "testctl logs "+id+"-3 --kind console")
+	page, err := os.ReadFile(html)
+	if err != nil || !strings.Contains(string(page), `<script type="application/json"`) {
+		t.Errorf("HTML report: %v", err)
+	}
+	md, _ := os.ReadFile(summary)
+	cmdtest.Contains(t, "step summary", string(md), "## ❌ testctl: failed (exit 1)", "<details><summary><b>FAILED</b> Pay with a declined card")
+	// The annotation names the plan and carries the first line of evidence.
+	cmdtest.Contains(t, "annotations", r.Stderr, "::error title=testctl run "+id+" (Checkout regression (failing))%3A Pay with a declined card::FAILED")
+	if n := e.Requests(getLogs); n != 3*2 {
+		t.Errorf("%d log reads, want 3 for each of the 2 failed test cases", n)
+	}
+}
+
+// A run that passed fetches no evidence at all.
+func TestReportOfAPassingRunFetchesNoEvidence(t *testing.T) {
+	e := cmdtest.New(t)
+	id := ended(t, e, sandbox.PlanPassing)
+	e.Run("run", "report", id).Expect(t, 0)
+	if n := e.Requests(getLogs); n != 0 {
+		t.Errorf("%d log reads for a run that passed", n)
+	}
+	if n := e.Requests("GET /v1/run/{shortId}"); n != 1 {
+		t.Errorf("%d run reads, want 1", n)
+	}
+}
+
+// Evidence that cannot be read is named so, and never changes the exit
+// code.
+func TestEvidenceThatFailsKeepsTheExitCode(t *testing.T) {
+	e := cmdtest.New(t)
+	id := ended(t, e, sandbox.PlanFailing)
+	target, _ := url.Parse(e.Getenv("TESTCTL_BASE_URL"))
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/v1/run-test-case/") || r.URL.Query().Get("issues") == "true" {
+			http.Error(w, `{"message":"down"}`, http.StatusInternalServerError)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	r := e.Run("run", "report", id).Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "console: not available: HTTP 500", "Pay with a declined card")
+}
+
+// A run still going is reported as it stands: exit 7 and the command that
+// waits for it.
+func TestReportOfARunStillGoing(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "start", "--plan", sandbox.PlanSlow, "-q").Expect(t, 0)
+	id := strings.TrimSpace(r.Stdout)
+	r = e.Run("run", "report", id).Expect(t, 7)
+	cmdtest.Contains(t, "stderr", r.Stderr, "run wait "+id)
+}
+
+func TestReportFlags(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Run("run", "report").Expect(t, 2)
+	e.Run("run", "report", "r1a2b3", "--evidence", "-1").Expect(t, 2)
+	e.Run("run", "report", "r1a2b3", "--html", e.Dir+"/missing/r.html").Expect(t, 2)
+	e.Run("run", "report", "r1a2b3", "--interval", "5s").Expect(t, 2)
+	if n := e.Requests("GET /v1/run/{shortId}"); n != 0 {
+		t.Errorf("%d requests sent for bad input", n)
+	}
+}

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/htmlreport"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// WriteHTMLFile writes the one HTML report of the verdict's runs to path,
+// atomically: whatever the verdict, and marked partial when the wait ended
+// before a run did.
+func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) error {
+	return htmlreport.Write(path, htmlReport(v, ev, history, now))
+}
+
+func htmlReport(v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) htmlreport.Report {
+	word := "PASSED"
+	if v.Code != 0 {
+		word = "FAILED"
+	}
+	rep := htmlreport.Report{Verdict: word, ExitCode: v.Code}
+	if now != nil {
+		rep.GeneratedAt = now()
+	}
+	for _, r := range v.Runs {
+		if r.Stop != "" {
+			rep.Partial, rep.PartialReason = true, r.Stop.Why()
+		}
+		rep.Runs = append(rep.Runs, htmlRun(r, ev, history[r.Plan.ShortID]))
+	}
+	return rep
+}
+
+func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
+	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
+		Result: r.Result, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+	if r.Detail != nil {
+		out.Status = r.Detail.Status
+	}
+	switch {
+	case r.NotStarted:
+		out.Problem = "the start failed: " + FirstLine(r.Err.Error())
+	case r.Err != nil:
+		out.Problem = "no verdict: " + FirstLine(r.Err.Error())
+	case r.Stop != "":
+		out.Problem = runHeadline(r)
+	}
+	for _, a := range r.Attempts() {
+		at := htmlreport.Attempt{ShortID: a.ShortID, URL: a.URL}
+		if a.Detail != nil {
+			at.Result = a.Detail.ResultOrEmpty()
+		}
+		if a.ShortID != "" {
+			out.Attempts = append(out.Attempts, at)
+		}
+	}
+	for _, h := range history {
+		e := htmlreport.HistoryEntry{ShortID: h.ShortID, URL: h.URL, Status: h.Status}
+		if h.Result != nil {
+			e.Result = *h.Result
+		}
+		if start, end := serviceTime(h.StartedAt), serviceTime(h.FinishedAt); !start.IsZero() && end.After(start) {
+			e.Duration = end.Sub(start)
+		}
+		e.CreatedAt, _ = time.Parse(time.RFC3339Nano, h.CreatedAt)
+		out.History = append(out.History, e)
+	}
+	for _, c := range r.Cases {
+		hc := htmlCase(c, ev)
+		if c.Class == verdict.Flaky && c.FirstFailure != nil {
+			failed := htmlCase(verdict.Case{RunTestCase: *c.FirstFailure, Class: verdict.Failed, RunShortID: c.FailedRunShortID,
+				Attempt: c.Attempt - c.Retry}, ev)
+			hc.FailedAttempt = &failed
+		}
+		out.Cases = append(out.Cases, hc)
+	}
+	return out
+}
+
+var htmlClasses = map[verdict.Class]htmlreport.Class{
+	verdict.Passed: htmlreport.ClassPassed, verdict.Failed: htmlreport.ClassFailed, verdict.Errored: htmlreport.ClassErrored,
+	verdict.Skipped: htmlreport.ClassSkipped, verdict.Flaky: htmlreport.ClassFlaky, verdict.NotRun: htmlreport.ClassNotRun,
+}
+
+func htmlCase(c verdict.Case, ev Evidence) htmlreport.Case {
+	hc := htmlreport.Case{Name: c.Name, ShortID: c.ShortID, Class: htmlClasses[c.Class], Status: c.Status, Result: c.Result,
+		ResultTitle: c.ResultTitle, Evaluation: c.EvaluationThought, Attempt: c.Attempt}
+	if e, ok := ev.get(c.ShortID); ok {
+		hc.Evidence = &e
+	}
+	return hc
+}
+
+// serviceTime reads one of the service's timestamps; zero when absent or
+// unreadable.
+func serviceTime(s *string) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

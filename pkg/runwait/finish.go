@@ -1,0 +1,81 @@
+package runwait
+
+import (
+	"context"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// historyTimeout bounds the look-up of each plan's recent runs for the
+// HTML report.
+const historyTimeout = 5 * time.Second
+
+// historyRuns is how many of a plan's recent runs the HTML report shows.
+const historyRuns = 20
+
+// Finish decides the verdict of the records and writes every report: the
+// end of a wait, and the whole of `run report`. The evidence of the test
+// cases that did not pass is gathered first (never changing the verdict),
+// and, for --html, each plan's recent runs.
+func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error {
+	nameRuns(ctx, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	v := verdict.Decide(recs, o.verdictOptions())
+	// After Ctrl-C the reports still get what can be had, within the
+	// gathering's own bound; a second Ctrl-C ends the process.
+	ctx = context.WithoutCancel(ctx)
+	ev, left := gatherEvidence(ctx, d.Client, v, o.Evidence)
+	var history map[string][]api.RunSummary
+	if o.HTMLFile != "" {
+		history = planHistory(ctx, d.Client, v)
+	}
+	res := d.Resume
+	res.Timeout = o.Timeout
+	return report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
+		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
+		NoData: d.NoData}, v)
+}
+
+// gatherEvidence reads the evidence of at most n test cases that did not
+// pass, failures first across the runs, then the failed attempts of flaky
+// ones. A verdict where everything passed asks nothing.
+func gatherEvidence(ctx context.Context, c *api.Client, v verdict.Verdict, n int) (report.Evidence, int) {
+	var failed, flaky []evidence.Target
+	for _, r := range v.Runs {
+		plan := r.Plan.Title()
+		for _, cs := range r.DidNotPass() {
+			failed = append(failed, evidence.TargetOf(cs.RunShortID, plan, cs.RunTestCase))
+		}
+		for _, cs := range r.Flaky() {
+			flaky = append(flaky, evidence.TargetOf(cs.FailedRunShortID, plan, *cs.FirstFailure))
+		}
+	}
+	targets, left := evidence.Limit(append(failed, flaky...), n)
+	if len(targets) == 0 {
+		return nil, left
+	}
+	return report.NewEvidence(evidence.Gather(ctx, c.WithRetries(0), targets, evidence.Options{})), left
+}
+
+// planHistory is the recent runs of each plan of the verdict, when the
+// service lists them; a plan it cannot read has none.
+func planHistory(ctx context.Context, c *api.Client, v verdict.Verdict) map[string][]api.RunSummary {
+	ctx, cancel := context.WithTimeout(ctx, historyTimeout)
+	defer cancel()
+	out := map[string][]api.RunSummary{}
+	for _, r := range v.Runs {
+		p := r.Plan.ShortID
+		if p == "" || out[p] != nil {
+			continue
+		}
+		list, err := c.ListRuns(ctx, api.ListRunsOptions{TestPlanShortID: p, Limit: historyRuns})
+		if err != nil {
+			continue
+		}
+		out[p] = list.Runs
+	}
+	return out
+}
