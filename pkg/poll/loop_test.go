@@ -182,3 +182,63 @@ func TestLoopCancelsThePollInFlightAtTheDeadline(t *testing.T) {
 		t.Fatal("the poll in flight outlived the deadline")
 	}
 }
+
+// A parked target (a rerun being started, which may take the service's
+// visibility delay) stalls neither the other targets nor the loop: they
+// are polled on schedule meanwhile, and the parked one is polled again as
+// soon as it is released.
+func TestParkedTargetDoesNotStallTheOthers(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	release := make(chan struct{})
+	var order []string
+	parkedOnce := false
+	a := &Target{Name: "a", Poll: func(context.Context) Outcome {
+		order = append(order, "a")
+		if !parkedOnce {
+			parkedOnce = true
+			return Outcome{Until: release}
+		}
+		return Outcome{Done: true}
+	}}
+	bPolls := 0
+	b := &Target{Name: "b", Poll: func(context.Context) Outcome {
+		order = append(order, "b")
+		bPolls++
+		if bPolls == 3 {
+			close(release) // what parked a finishes while b goes on
+		}
+		return Outcome{Done: bPolls == 5}
+	}}
+	l := &Loop{Clock: fake, Interval: time.Second, Timeout: time.Hour}
+	end, err := l.Run(context.Background(), []*Target{a, b})
+	if err != nil || end != AllDone {
+		t.Fatalf("end %v, err %v", end, err)
+	}
+	got := strings.Join(order, " ")
+	if got != "a b b b a b b" {
+		t.Errorf("polls %q, want a parked after its first poll while b is polled, then a once released", got)
+	}
+}
+
+// With every target left parked, the loop waits for the release on the
+// wall clock and does not race a fake clock to the deadline.
+func TestLoopWaitsForTheOnlyParkedTarget(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	release := make(chan struct{})
+	polls := 0
+	a := &Target{Name: "a", Poll: func(context.Context) Outcome {
+		polls++
+		if polls == 1 {
+			go func() { time.Sleep(20 * time.Millisecond); close(release) }()
+			return Outcome{Until: release}
+		}
+		return Outcome{Done: true}
+	}}
+	l := &Loop{Clock: fake, Interval: time.Second, Timeout: 10 * time.Second}
+	if end, err := l.Run(context.Background(), []*Target{a}); err != nil || end != AllDone || polls != 2 {
+		t.Errorf("end %v, err %v, %d polls: want the run to end after its release", end, err, polls)
+	}
+	if fake.Now().Sub(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) >= 10*time.Second {
+		t.Error("the fake clock ran to the deadline while the target was parked")
+	}
+}
