@@ -1,6 +1,8 @@
 package report
 
 import (
+	"strings"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
@@ -18,6 +20,13 @@ type RunCases struct {
 // It writes nothing when there is no case: the caller says so on stderr,
 // or not at all.
 func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) error {
+	// A case's short id that begins with its run's ("r1a2b3-2") already
+	// says the run: the column would only repeat it, and a narrow terminal
+	// has no room for that. Off a terminal the columns stay as they are,
+	// for scripts.
+	if runColumn && ios.IsStdoutTTY() && idsNameTheirRuns(runs) {
+		runColumn = false
+	}
 	headers := []string{"short id", "name", "status", "result", "result title"}
 	if runColumn {
 		headers = append([]string{"run"}, headers...)
@@ -52,4 +61,17 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// idsNameTheirRuns reports whether every case's short id starts with its
+// run's short id and a dash.
+func idsNameTheirRuns(runs []RunCases) bool {
+	for _, r := range runs {
+		for _, tc := range r.Cases {
+			if r.RunShortID == "" || !strings.HasPrefix(tc.ShortID, r.RunShortID+"-") {
+				return false
+			}
+		}
+	}
+	return true
 }

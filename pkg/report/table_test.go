@@ -40,3 +40,29 @@ func TestCaseTableUsesTheTerminalWidth(t *testing.T) {
 		}
 	}
 }
+
+// With several runs on a terminal, the RUN column goes when every case's
+// short id already begins with its run's; off a terminal it stays, for
+// scripts.
+func TestCaseTableDropsARedundantRunColumnOnATerminal(t *testing.T) {
+	runs := []report.RunCases{
+		{RunShortID: "r1a2b3", Cases: []api.RunTestCase{{ShortID: "r1a2b3-1", Name: "Log in", Status: "COMPLETED", Result: "PASSED"}}},
+		{RunShortID: "r4c5d6", Cases: []api.RunTestCase{{ShortID: "r4c5d6-1", Name: "Search", Status: "COMPLETED", Result: "FAILED"}}},
+	}
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetTerminalWidth(50)
+	if err := report.WriteCaseTable(ios, true, runs...); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "RUN") {
+		t.Errorf("a RUN column that repeats the short ids:\n%s", out)
+	}
+	ios, _, out, _ = iostreams.Test()
+	if err := report.WriteCaseTable(ios, true, runs...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "RUN\t") {
+		t.Errorf("off a terminal the columns changed:\n%s", out)
+	}
+}
