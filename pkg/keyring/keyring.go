@@ -39,6 +39,19 @@ type Store struct {
 	Unreachable func() error
 }
 
+// New bounds backend's calls by timeout; nil is the System keyring. The
+// System keyring is asked only where it can answer (SessionBus).
+func New(backend Backend, timeout time.Duration, lookupEnv func(string) (string, bool)) *Store {
+	if backend == nil {
+		backend = System{}
+	}
+	s := &Store{Backend: backend, Timeout: timeout}
+	if _, real := backend.(System); real {
+		s.Unreachable = func() error { return SessionBus(lookupEnv) }
+	}
+	return s
+}
+
 // Service is the keyring entry's service name: the base URL is part of it,
 // so that two services' keys never mix.
 func Service(baseURL string) string {
