@@ -127,16 +127,13 @@ func storeKey(opts *LoginOptions, cfg *config.Config, key string, values map[str
 			}
 			return fmt.Sprintf("the OS keyring (%s)", cfg.KeyringEntry()), nil
 		}
-		var ke *keyring.Error
-		if errors.As(kerr, &ke) {
-			kerr = ke.Unwrap()
-			if ke.Timeout > 0 {
-				kerr = fmt.Errorf("it did not answer within %s", ke.Timeout)
-			}
+		why := kerr.Error()
+		if ke := (*keyring.Error)(nil); errors.As(kerr, &ke) {
+			why = "it " + ke.Reason()
 		}
 		ios := opts.Factory.IOStreams
-		fmt.Fprintf(ios.ErrOut, "%s the OS keyring cannot take the key (%v): storing it in the config file instead, "+
-			"readable by anyone who can read that file; pass --insecure-storage to choose the file without this warning\n", ios.ErrStyles().WarningIcon(), kerr)
+		fmt.Fprintf(ios.ErrOut, "%s the OS keyring cannot take the key (%s): storing it in the config file instead, "+
+			"readable by anyone who can read that file; pass --insecure-storage to choose the file without this warning\n", ios.ErrStyles().WarningIcon(), why)
 	}
 	values[config.KeyAPIKey] = key
 	return inFile, cfg.Save(values)

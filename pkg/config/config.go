@@ -82,13 +82,10 @@ func Load(opts Options) (*Config, error) {
 			fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", c.path, mode, c.path)
 		}
 	}
-	// One viper resolves every setting; its layers, highest first, are
-	// override > flag > env > config > default. Flags given on the command
-	// line take the override layer (Set), and the environment the flag
-	// layer, read through LookupEnv: viper's BindEnv reads os.Getenv only,
-	// and in-process tests give each invocation an environment of its own.
-	// The file's current_profile, then the profile it picks, is the config
-	// layer.
+	// viper's layers: override (Set) > flag > env > config > default. Flags
+	// given take the override layer and the environment the flag layer, read
+	// through LookupEnv (viper's BindEnv reads only os.Getenv; tests give
+	// each invocation its own environment); the active profile is the config.
 	c.v = viper.New()
 	for _, s := range Settings() {
 		c.v.SetDefault(s.Key, s.Default)

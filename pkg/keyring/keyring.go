@@ -116,15 +116,19 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	why := fmt.Sprintf("failed: %v", e.Err)
+	return fmt.Sprintf("the OS keyring %s (%s the API key); set TESTCTL_API_KEY, "+
+		"or keep the key in the config file with `testctl auth login --insecure-storage`", e.Reason(), e.Op)
+}
+
+// Reason says what went wrong, without the fix.
+func (e *Error) Reason() string {
 	switch {
 	case e.Timeout > 0:
-		why = fmt.Sprintf("did not answer within %s", e.Timeout)
+		return fmt.Sprintf("did not answer within %s", e.Timeout)
 	case errors.Is(e.Err, ErrNoSession):
-		why = "is not reachable: " + e.Err.Error()
+		return "is not reachable: " + e.Err.Error()
 	}
-	return fmt.Sprintf("the OS keyring %s (%s the API key); set TESTCTL_API_KEY, "+
-		"or keep the key in the config file with `testctl auth login --insecure-storage`", why, e.Op)
+	return fmt.Sprintf("failed: %v", e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
