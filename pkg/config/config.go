@@ -196,21 +196,18 @@ func (c *Config) GetWithSource(key string) (string, Source) {
 // source names the layer viper took a value from, which viper does not
 // tell: the highest layer that holds one.
 func (c *Config) source(key string) Source {
-	s, known := Lookup(key)
+	s, _ := Lookup(key)
 	_, flagged := flagValue(c.flags, s.Flag)
-	switch {
-	case !known:
-		return SourceNone
-	case c.overrides[key]:
-		return SourceOverride
-	case flagged:
-		return SourceFlag
-	case s.Env != "" && c.getenv(s.Env) != "":
-		return SourceEnv
-	case c.v.InConfig(key):
-		return SourceProfile
-	case s.Default != "":
-		return SourceDefault
+	for _, layer := range []struct {
+		holds bool
+		src   Source
+	}{
+		{c.overrides[key], SourceOverride}, {flagged, SourceFlag}, {s.Env != "" && c.getenv(s.Env) != "", SourceEnv},
+		{c.v.InConfig(key), SourceProfile}, {s.Default != "", SourceDefault},
+	} {
+		if layer.holds {
+			return layer.src
+		}
 	}
 	return SourceNone
 }
