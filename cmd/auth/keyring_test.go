@@ -231,7 +231,7 @@ func TestNoDBusSessionFallsBackWithoutStartingABus(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("login took %s", took)
 	}
-	cmdtest.Contains(t, "stderr", r.Stderr, "no D-Bus session", "DBUS_SESSION_BUS_ADDRESS is unset", "--insecure-storage")
+	cmdtest.Contains(t, "stderr", r.Stderr, "not reachable without a D-Bus session", "DBUS_SESSION_BUS_ADDRESS is unset", "--insecure-storage")
 	assertKeyInPrivateFile(t, e)
 	e.Run("auth", "logout").Expect(t, 0)
 	if err := os.WriteFile(e.Getenv("TESTCTL_CONFIG"), nil, 0o600); err != nil {

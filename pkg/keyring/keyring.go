@@ -126,7 +126,7 @@ func (e *Error) Reason() string {
 	case e.Timeout > 0:
 		return fmt.Sprintf("did not answer within %s", e.Timeout)
 	case errors.Is(e.Err, ErrNoSession):
-		return "is not reachable: " + e.Err.Error()
+		return "is not reachable without a D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset)"
 	}
 	return fmt.Sprintf("failed: %v", e.Err)
 }
