@@ -260,3 +260,12 @@ func busProcesses(t *testing.T) int {
 	}
 	return n
 }
+
+// TESTCTL_KEYRING_TIMEOUT, the hidden bound of each keyring call, must be a
+// positive duration.
+func TestKeyringTimeoutSetting(t *testing.T) {
+	e, _ := loggedOut(t)
+	e.Setenv("TESTCTL_KEYRING_TIMEOUT", "soon")
+	r := e.Run("auth", "status").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, `invalid TESTCTL_KEYRING_TIMEOUT "soon"`, "3s")
+}
