@@ -243,16 +243,32 @@ func TestSecretsNeverLeak(t *testing.T) {
 		t.Error("no command logged a redacted Authorization header: the audit did not exercise --debug")
 	}
 
-	// No file but the config file holds the key, and that one does.
+	// Logged in, no file holds the key: the keyring does. With
+	// --insecure-storage the config file does, and no other file.
 	e.RunWith(cmdtest.RunOptions{Stdin: auditKey + "\n"}, "auth", "login", "--no-verify").Expect(t, 0)
+	if holders := filesHolding(t, e.Dir, auditKey); len(holders) != 0 {
+		t.Errorf("files holding the key kept in the keyring: %v", holders)
+	}
+	e.RunWith(cmdtest.RunOptions{Stdin: auditKey + "\n"}, "auth", "login", "--no-verify", "--insecure-storage").Expect(t, 0)
 	checkConfigModes(t, configFile)
+	if holders := filesHolding(t, e.Dir, auditKey); !slices.Equal(holders, []string{configFile}) {
+		t.Errorf("files holding the key: %v, want only the config file %s", holders, configFile)
+	}
+	if _, err := os.Stat(filepath.Join(e.Dir, "reports", "junit.xml")); err != nil {
+		t.Errorf("the audit wrote no JUnit report to search: %v", err)
+	}
+}
+
+// filesHolding lists the files under dir that contain secret.
+func filesHolding(t *testing.T, dir, secret string) []string {
+	t.Helper()
 	var holders []string
-	err := filepath.WalkDir(e.Dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		data, err := os.ReadFile(path)
-		if err == nil && strings.Contains(string(data), auditKey) {
+		if err == nil && strings.Contains(string(data), secret) {
 			holders = append(holders, path)
 		}
 		return err
@@ -260,12 +276,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(holders, []string{configFile}) {
-		t.Errorf("files holding the key: %v, want only the config file %s", holders, configFile)
-	}
-	if _, err := os.Stat(filepath.Join(e.Dir, "reports", "junit.xml")); err != nil {
-		t.Errorf("the audit wrote no JUnit report to search: %v", err)
-	}
+	return holders
 }
 
 // checkConfigModes asserts the config file is 0600 in a 0700 directory.

@@ -29,6 +29,15 @@ func apiRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	if client.APIKey == "" { // then the key `auth login` kept in the OS keyring, if any
+		cfg, err := f.Config()
+		if err != nil {
+			return err
+		}
+		if client.APIKey, _, err = cfg.APIKey(); err != nil {
+			return err
+		}
+	}
 	path, query, err := normalizePath(opts.Path, client.BaseURL)
 	if err != nil {
 		return err

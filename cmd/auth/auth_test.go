@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -21,21 +22,18 @@ func TestLoginStoresVerifiedKeyFromStdin(t *testing.T) {
 	if e.Requests("GET /v1/run") != 1 {
 		t.Errorf("%d verification calls, want 1", e.Requests("GET /v1/run"))
 	}
-	data, err := os.ReadFile(e.Getenv("TESTCTL_CONFIG"))
-	if err != nil || !strings.Contains(string(data), sandbox.ProjectKey) {
-		t.Fatalf("key not stored: %v\n%s", err, data)
+	if data, err := os.ReadFile(e.Getenv("TESTCTL_CONFIG")); strings.Contains(string(data), sandbox.ProjectKey) {
+		t.Fatalf("the key is in the config file: %v\n%s", err, data)
 	}
-	info, _ := os.Stat(e.Getenv("TESTCTL_CONFIG"))
-	if info.Mode().Perm() != 0o600 {
-		t.Errorf("config mode %04o", info.Mode().Perm())
+	if got := e.Keyring.(*keyring.Fake).Items()[[2]string{keyring.Service(e.Getenv("TESTCTL_BASE_URL")), "default"}]; got != sandbox.ProjectKey {
+		t.Fatalf("keyring holds %q, want the key", got)
 	}
-
 	r = e.Run("auth", "status", "-o", "json").Expect(t, 0)
 	var st map[string]any
 	if err := json.Unmarshal([]byte(r.Stdout), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st["keySource"] != "profile" || st["keyLastFour"] != "-key" {
+	if st["keySource"] != "keyring" || st["keyLastFour"] != "-key" {
 		t.Errorf("status: %v", st)
 	}
 	if strings.Contains(r.Output(), sandbox.ProjectKey) {

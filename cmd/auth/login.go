@@ -14,12 +14,14 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/keyring"
 )
 
 // LoginOptions are the inputs of `auth login`.
 type LoginOptions struct {
-	Factory  *cmdutil.Factory
-	NoVerify bool
+	Factory         *cmdutil.Factory
+	NoVerify        bool
+	InsecureStorage bool
 }
 
 // NewCmdLogin builds `auth login`.
@@ -27,13 +29,20 @@ func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Comm
 	opts := &LoginOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "login",
-		Short: "Store an API key in the active profile",
+		Short: "Store an API key in the OS keyring",
 		Long: `Read an API key from standard input (when it is not a terminal) or from a
 hidden prompt, check it with a cheap authenticated call, and store it in the
-active profile of the config file (mode 0600), with --base-url,
---legacy-base-url and --project when given as flags, so that the profile
-reaches the service the key was checked against. The key is never taken as an
-argument: arguments end up in shell history and process lists.`,
+OS keyring (macOS Keychain, Windows Credential Manager, the Secret Service on
+Linux) under the base URL and the active profile. --base-url,
+--legacy-base-url and --project, when given as flags, are stored in the
+profile of the config file, so that the profile reaches the service the key
+was checked against. The key is never taken as an argument: arguments end up
+in shell history and process lists.
+
+Where no keyring can be reached (on Linux, no D-Bus session), or it fails or
+does not answer, the key goes to the config file (mode 0600) instead, with a
+warning; --insecure-storage chooses the file on purpose. A key an earlier
+version kept in the file moves to the keyring.`,
 		Example: `  # Interactive: paste at the hidden prompt
   testctl auth login
 
@@ -55,6 +64,7 @@ argument: arguments end up in shell history and process lists.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoVerify, "no-verify", false, "store the key without checking it against the service")
+	cmd.Flags().BoolVar(&opts.InsecureStorage, "insecure-storage", false, "store the key in the config file (mode 0600), not the OS keyring")
 	return cmd
 }
 
@@ -89,16 +99,44 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 			return err
 		}
 	}
-	values[config.KeyAPIKey] = key
-	if err := cfg.Store(values); err != nil {
+	where, err := storeKey(opts, cfg, key, values)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(ios.ErrOut, "%s Logged in: key %s%s stored in profile %q (%s)\n",
-		ios.ErrStyles().SuccessIcon(), configcmd.MaskKey(key), also, cfg.Profile(), cfg.Path())
+	fmt.Fprintf(ios.ErrOut, "%s Logged in: key %s stored in %s\n", ios.ErrStyles().SuccessIcon(), configcmd.MaskKey(key), where)
+	if also != "" {
+		fmt.Fprintf(ios.ErrOut, "  %s stored in profile %q of the config file %s\n", also, cfg.Profile(), cfg.Path())
+	}
 	if src := keySource(cfg); src == config.SourceEnv || src == config.SourceFlag {
 		fmt.Fprintf(ios.ErrOut, "%s a key from the %s still takes precedence over the stored one\n", ios.ErrStyles().WarningIcon(), src)
 	}
 	return nil
+}
+
+// storeKey keeps the key in the keyring and the service flags in the file,
+// removing a key an earlier version kept there; or, with --insecure-storage
+// or a keyring that cannot take it, all in the file, saying why.
+func storeKey(opts *LoginOptions, cfg *config.Config, key string, values map[string]string) (where string, err error) {
+	inFile := fmt.Sprintf("profile %q of the config file %s", cfg.Profile(), cfg.Path())
+	if !opts.InsecureStorage {
+		kerr := cfg.StoreKeyInKeyring(key)
+		if kerr == nil {
+			if err := cfg.Save(values, config.KeyAPIKey); err != nil {
+				_, _ = cfg.RemoveKeyFromKeyring() // the key and its base URL together, or neither
+				return "", err
+			}
+			return fmt.Sprintf("the OS keyring (%s)", cfg.KeyringEntry()), nil
+		}
+		why := kerr.Error()
+		if ke := (*keyring.Error)(nil); errors.As(kerr, &ke) {
+			why = "it " + ke.Reason()
+		}
+		ios := opts.Factory.IOStreams
+		fmt.Fprintf(ios.ErrOut, "%s the OS keyring cannot take the key (%s): storing it in the config file instead, "+
+			"readable by anyone who can read that file; pass --insecure-storage to choose the file without this warning\n", ios.ErrStyles().WarningIcon(), why)
+	}
+	values[config.KeyAPIKey] = key
+	return inFile, cfg.Save(values)
 }
 
 // serviceFlags are the settings that chose the service the key was checked
@@ -122,7 +160,7 @@ func serviceFlags(cfg *config.Config) (values map[string]string, also string, er
 		names = append(names, key)
 	}
 	if len(names) > 0 {
-		also = " with " + strings.Join(names, " and ")
+		also = strings.Join(names, " and ")
 	}
 	return values, also, nil
 }

@@ -19,7 +19,7 @@ func TestLoginStoresTheServiceItWasCheckedAgainst(t *testing.T) {
 	}
 	r := e.RunWith(cmdtest.RunOptions{Stdin: sandbox.ProjectKey + "\n"},
 		"auth", "login", "--profile", "p2", "--base-url", base, "--project", "proj-demo_sandbox").Expect(t, 0)
-	cmdtest.Contains(t, "stderr", r.Stderr, "Logged in", `profile "p2"`, "base_url and project")
+	cmdtest.Contains(t, "stderr", r.Stderr, "Logged in", "OS keyring", `account "p2"`, `base_url and project stored in profile "p2"`)
 	if strings.Contains(r.Stderr, "is not in") {
 		t.Errorf("warned about the profile it was creating:\n%s", r.Stderr)
 	}

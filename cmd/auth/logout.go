@@ -2,12 +2,14 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/keyring"
 )
 
 // LogoutOptions are the inputs of `auth logout`.
@@ -20,7 +22,7 @@ func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Co
 	opts := &LogoutOptions{Factory: f}
 	return &cobra.Command{
 		Use:     "logout",
-		Short:   "Remove the stored API key from the active profile",
+		Short:   "Remove the stored API key from the OS keyring and the config file",
 		Example: `  testctl auth logout --profile staging`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -34,15 +36,27 @@ func logoutRun(_ context.Context, opts *LogoutOptions) error {
 	if err != nil {
 		return err
 	}
-	removed, err := cfg.Unset(config.KeyAPIKey)
+	// The file first: a keyring that fails still leaves no key there.
+	inFile, err := cfg.Unset(config.KeyAPIKey)
 	if err != nil {
 		return err
 	}
+	inKeyring, kerr := cfg.RemoveKeyFromKeyring()
+	if errors.Is(kerr, keyring.ErrNoSession) {
+		kerr = nil // no keyring here, so no key in it
+	}
 	ios := opts.Factory.IOStreams
-	if removed {
-		fmt.Fprintf(ios.ErrOut, "%s Removed the API key from profile %q (%s)\n", ios.ErrStyles().SuccessIcon(), cfg.Profile(), cfg.Path())
-	} else {
-		fmt.Fprintf(ios.ErrOut, "No API key was stored in profile %q\n", cfg.Profile())
+	if inFile {
+		fmt.Fprintf(ios.ErrOut, "%s Removed the API key from profile %q of the config file %s\n", ios.ErrStyles().SuccessIcon(), cfg.Profile(), cfg.Path())
+	}
+	if inKeyring {
+		fmt.Fprintf(ios.ErrOut, "%s Removed the API key from the OS keyring (%s)\n", ios.ErrStyles().SuccessIcon(), cfg.KeyringEntry())
+	}
+	if !inFile && !inKeyring && kerr == nil {
+		fmt.Fprintf(ios.ErrOut, "No API key was stored for profile %q\n", cfg.Profile())
+	}
+	if kerr != nil {
+		return kerr
 	}
 	if src := keySource(cfg); src == config.SourceEnv || src == config.SourceFlag {
 		fmt.Fprintf(ios.ErrOut, "%s a key from the %s is still in use\n", ios.ErrStyles().WarningIcon(), src)

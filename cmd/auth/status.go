@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,9 +36,10 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Co
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show which key is in use and where it comes from",
-		Long: `Show where the API key comes from (flag, environment or profile) and its last
-four characters, with the base URL and project in use. Exits 4 when no key is
-configured.`,
+		Long: `Show where the API key comes from (flag, environment, the config file's
+profile or the OS keyring) and its last four characters, with the base URL and
+project in use. Exits 4 when no key is configured or the keyring cannot be
+read.`,
 		Example: `  testctl auth status
   testctl auth status -o json --jq .keySource`,
 		Args: cobra.NoArgs,
@@ -52,14 +54,15 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	if err != nil {
 		return err
 	}
-	key, keySrc := cfg.GetWithSource(config.KeyAPIKey)
+	key, keySrc, err := cfg.APIKey()
+	if err != nil {
+		return err
+	}
 	base, baseSrc := cfg.GetWithSource(config.KeyBaseURL)
 	st := Status{
 		Profile: cfg.Profile(), KeyConfigured: key != "", KeySource: string(keySrc),
 		BaseURL: base, BaseURLSource: string(baseSrc), Project: cfg.Get(config.KeyProject), ConfigFile: cfg.Path(),
-	}
-	if key != "" {
-		st.KeyLastFour = lastFour(key)
+		KeyLastFour: strings.TrimPrefix(configcmd.MaskKey(key), "****"),
 	}
 	ios := opts.Factory.IOStreams
 	if out.IsStructured() {
@@ -71,7 +74,7 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 		if key == "" {
 			fmt.Fprintf(ios.Out, "%s No API key configured (profile %q)\n", s.FailureIcon(), st.Profile)
 		} else {
-			fmt.Fprintf(ios.Out, "%s API key %s from %s\n", s.SuccessIcon(), configcmd.MaskKey(key), describeSource(keySrc, "TESTCTL_API_KEY", "--api-key", st.Profile))
+			fmt.Fprintf(ios.Out, "%s API key %s from %s\n", s.SuccessIcon(), configcmd.MaskKey(key), describeSource(keySrc, st.Profile))
 		}
 		fmt.Fprintf(ios.Out, "  Base URL: %s\n", orNone(base, baseSrc))
 		fmt.Fprintf(ios.Out, "  Project:  %s\n", orNone(st.Project, ""))
@@ -84,22 +87,16 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 	return nil
 }
 
-func lastFour(key string) string {
-	r := []rune(key)
-	if len(r) <= 8 {
-		return ""
-	}
-	return string(r[len(r)-4:])
-}
-
-func describeSource(src config.Source, env, flag, profile string) string {
+func describeSource(src config.Source, profile string) string {
 	switch src {
 	case config.SourceEnv:
-		return "the environment (" + env + ")"
+		return "the environment (TESTCTL_API_KEY)"
 	case config.SourceFlag:
-		return "the " + flag + " flag"
+		return "the --api-key flag"
 	case config.SourceProfile:
-		return fmt.Sprintf("profile %q", profile)
+		return fmt.Sprintf("profile %q of the config file", profile)
+	case config.SourceKeyring:
+		return fmt.Sprintf("the OS keyring (profile %q)", profile)
 	}
 	return string(src)
 }

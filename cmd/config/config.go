@@ -17,7 +17,8 @@ func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 		Use:   "config <command>",
 		Short: "Read and write settings",
 		Long: `Settings resolve, highest first: flag > environment > the active profile of the
-config file > default. The file holds named profiles; --profile or
+config file > default; the API key last from the OS keyring, where ` + "`testctl auth login`" + `
+keeps it. The file holds named profiles; --profile or
 TESTCTL_PROFILE picks one, else current_profile, else "default".
 
 Keys: ` + strings.Join(config.KeyNames(), ", ") + `.
@@ -44,6 +45,16 @@ func MaskKey(key string) string {
 		return "****"
 	}
 	return "****" + string(r[len(r)-4:])
+}
+
+// valueOf is a setting's value and where it comes from, the key kept in the
+// OS keyring included.
+func valueOf(cfg *config.Config, key string) (string, config.Source, error) {
+	if key == config.KeyAPIKey {
+		return cfg.APIKey()
+	}
+	v, src := cfg.GetWithSource(key)
+	return v, src, nil
 }
 
 // display returns a value fit to print: keys are always masked.

@@ -41,7 +41,10 @@ func getRun(_ context.Context, opts *GetOptions) error {
 	if err != nil {
 		return err
 	}
-	value, src := cfg.GetWithSource(opts.Key)
+	value, src, err := valueOf(cfg, opts.Key)
+	if err != nil {
+		return err
+	}
 	ios := opts.Factory.IOStreams
 	fmt.Fprintln(ios.Out, display(opts.Key, value))
 	if ios.IsStderrTTY() {

@@ -44,7 +44,10 @@ func listRun(_ context.Context, opts *ListOptions) error {
 	}
 	var entries []Entry
 	for _, s := range config.Settings() {
-		value, src := cfg.GetWithSource(s.Key)
+		value, src, err := valueOf(cfg, s.Key)
+		if err != nil {
+			return err
+		}
 		entries = append(entries, Entry{Key: s.Key, Value: display(s.Key, value), Source: string(src)})
 	}
 	ios := opts.Factory.IOStreams

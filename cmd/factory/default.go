@@ -12,6 +12,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -24,6 +25,8 @@ type Options struct {
 	Clock     clock.Clock
 	// Transport, when set, carries every HTTP request (tests).
 	Transport http.RoundTripper
+	// Keyring stands in for the OS keyring (tests); nil is the real one.
+	Keyring keyring.Backend
 	// Sandbox configures the emulator that --sandbox starts; its Clock
 	// defaults to the factory's so a fake clock drives both sides.
 	Sandbox sandbox.Options
@@ -75,8 +78,12 @@ type wiring struct {
 
 func (w *wiring) config() (*config.Config, error) {
 	w.once.Do(func() {
+		var store *keyring.Store
+		if store, w.cfgErr = w.keyring(); w.cfgErr != nil {
+			return
+		}
 		w.cfg, w.cfgErr = config.Load(config.Options{
-			Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut,
+			Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut, Keyring: store,
 		})
 		if w.cfgErr != nil {
 			return // a *config.FileError: exit 8
@@ -86,6 +93,18 @@ func (w *wiring) config() (*config.Config, error) {
 		}
 	})
 	return w.cfg, w.cfgErr
+}
+
+// keyring is the OS keyring (or the test's), each call bounded by
+// TESTCTL_KEYRING_TIMEOUT (a hidden setting: 3s unless a slow keyring needs
+// more). The real one is asked only where it can answer: on Linux, with a
+// D-Bus session.
+func (w *wiring) keyring() (*keyring.Store, error) {
+	timeout, err := keyring.ParseTimeout(w.f.Getenv("TESTCTL_KEYRING_TIMEOUT"))
+	if err != nil {
+		return nil, &cmdutil.UsageError{Err: err}
+	}
+	return keyring.New(w.opts.Keyring, timeout, w.opts.LookupEnv), nil
 }
 
 // startSandbox points this invocation at an emulator on a free loopback
@@ -142,7 +161,14 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 			return nil, cmdutil.UsageErrorf("invalid legacy base URL (from %s): %v", cfg.Origin(config.KeyLegacyBaseURL), err)
 		}
 	}
+	// Only a client that needs the key asks the keyring for it: not a dry
+	// run, nor `auth login`'s check of a new key.
 	key := cfg.Get(config.KeyAPIKey)
+	if needKey {
+		if key, _, err = cfg.APIKey(); err != nil {
+			return nil, err
+		}
+	}
 	if needKey && key == "" {
 		return nil, &cmdutil.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
 			"set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)")}

@@ -9,7 +9,9 @@ import (
 // helpTopics are pages of `testctl help TOPIC` that are not commands.
 var helpTopics = []struct{ name, short, long string }{
 	{"environment", "Environment variables that testctl reads", `Settings resolve, highest first: flag > environment > the active profile of
-the config file > default.
+the config file > default. The API key comes last from the OS keyring, where
+'testctl auth login' keeps it; with TESTCTL_API_KEY or --api-key set, the
+keyring is never asked.
 
 TESTCTL_API_KEY          API key, sent as "Authorization: Bearer …" (--api-key).
                          Prefer this or 'testctl auth login' over the flag: flags
@@ -27,6 +29,9 @@ TESTCTL_OUTPUT           output format: table, json or yaml (--output, -o)
 TESTCTL_DEBUG=1          log every HTTP attempt to stderr, key redacted (--debug)
 NO_COLOR                 any value turns colour off (--no-color)
 XDG_CONFIG_HOME          base directory of the default config file
+DBUS_SESSION_BUS_ADDRESS on Linux, the D-Bus session where the keyring (the
+                         Secret Service) answers; unset, the keyring is not
+                         used and 'auth login' stores the key in the config file
 
 With --codehost, 'run start' reads the commit's metadata from the variables of
 GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines,

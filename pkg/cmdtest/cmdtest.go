@@ -18,6 +18,7 @@ import (
 	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -28,6 +29,11 @@ type Env struct {
 	Clock   *clock.Fake
 	Sandbox *sandbox.Instance
 	Dir     string // a scratch directory; the config file lives in Dir/config
+	// Keyring stands in for the OS keyring: an empty keyring.Fake of this
+	// Env's own, so that no test reads or writes the machine's keyring.
+	// keyring.System{} is the real one (asked only with a D-Bus session in
+	// the Env's variables).
+	Keyring keyring.Backend
 	mu      sync.Mutex
 	vars    map[string]string
 }
@@ -62,7 +68,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	t.Cleanup(func() { _ = inst.Close() })
 	dir := t.TempDir()
-	e := &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, vars: map[string]string{
+	e := &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, Keyring: &keyring.Fake{}, vars: map[string]string{
 		"TESTCTL_BASE_URL":        inst.BaseURL,
 		"TESTCTL_LEGACY_BASE_URL": inst.LegacyBaseURL,
 		"TESTCTL_API_KEY":         sandbox.ProjectKey,
@@ -125,7 +131,7 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 		ios.SetNoColorEnv(true)
 	}
 	f, cleanup := factory.New("test", factory.Options{
-		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock,
+		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock, Keyring: e.Keyring,
 		Sandbox: sandbox.Options{Clock: e.Clock},
 	})
 	defer cleanup()

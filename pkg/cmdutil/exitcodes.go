@@ -30,7 +30,7 @@ var ExitCodes = []ExitCodeInfo{
 	{ExitRunError, "a run ended ERROR or CANCELLED",
 		"the run broke, or someone cancelled it"},
 	{ExitAuth, "authentication or authorization failed (401, 403)",
-		"no API key configured, or the service refused it"},
+		"no API key configured, the service refused it, or the OS keyring holding the key failed or did not answer in time (nothing is sent then)"},
 	{ExitNotFound, "not found (404)",
 		"an unknown run, plan, test case, application or runner"},
 	{ExitService, "the service or the network failed: 5xx or 429 after retries, 402, connection errors, an unreadable response",

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/testctl/testctl/pkg/keyring"
 )
 
 // Source says where a setting's value came from.
@@ -21,12 +24,15 @@ const (
 	SourceFlag     Source = "flag"
 	SourceEnv      Source = "env"
 	SourceProfile  Source = "profile"
+	SourceKeyring  Source = "keyring"
 	SourceDefault  Source = "default"
 	SourceNone     Source = "unset"
 )
 
-// Config is the resolved settings of one invocation. Build it with Load.
+// Config is the settings of one invocation, resolved by one viper. Build it
+// with Load.
 type Config struct {
+	v         *viper.Viper
 	flags     *pflag.FlagSet
 	lookupEnv func(string) (string, bool)
 	path      string // "" when no location could be found (no $HOME)
@@ -34,23 +40,24 @@ type Config struct {
 	ownDir    bool   // path is the default location, in testctl's own directory
 	file      *File
 	profile   string
-	profileOf Source
-	overrides map[string]string
+	overrides map[string]bool
+	keyring   *keyring.Store
 
 	warn            io.Writer
 	newProfile      bool // this command creates the profile: don't warn it is missing
 	warnMissingOnce sync.Once
 }
 
-// Options tell Load where flags and the environment come from.
+// Options tell Load where flags, the environment and the keyring come from.
 type Options struct {
 	Flags     *pflag.FlagSet // global flags; may be nil
 	LookupEnv func(string) (string, bool)
-	Warn      io.Writer // where warnings about the file go
+	Warn      io.Writer      // where warnings about the file go
+	Keyring   *keyring.Store // where `auth login` keeps keys; nil: none
 }
 
-// Load reads the config file (if any) and resolves the active profile.
-// Settings are resolved on each Get, in one place: GetWithSource.
+// Load reads the config file (if any) into a new viper, binds the flags,
+// the environment and the defaults to it, and picks the active profile.
 //
 // Without a location for the file (no $HOME, no XDG_CONFIG_HOME, no
 // TESTCTL_CONFIG) Load still succeeds with an empty file, so that settings
@@ -59,7 +66,7 @@ func Load(opts Options) (*Config, error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
-	c := &Config{flags: opts.Flags, lookupEnv: opts.LookupEnv, overrides: map[string]string{}, warn: opts.Warn}
+	c := &Config{flags: opts.Flags, lookupEnv: opts.LookupEnv, overrides: map[string]bool{}, warn: opts.Warn, keyring: opts.Keyring}
 	c.path, c.pathErr = ResolvePath(opts.Flags, opts.LookupEnv)
 	c.file = &File{}
 	if c.path != "" {
@@ -75,9 +82,50 @@ func Load(opts Options) (*Config, error) {
 			fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", c.path, mode, c.path)
 		}
 	}
-	c.profile, c.profileOf = c.resolveProfile()
+	// viper's layers: override (Set) > flag > env > config > default. Flags
+	// given take the override layer and the environment the flag layer, read
+	// through LookupEnv (viper's BindEnv reads only os.Getenv; tests give
+	// each invocation its own environment); the active profile is the config.
+	c.v = viper.New()
+	for _, s := range Settings() {
+		c.v.SetDefault(s.Key, s.Default)
+		if s.Env != "" {
+			_ = c.v.BindFlagValue(s.Key, envValue{s.Env, opts.LookupEnv}) // fails only for a nil value
+		}
+		if v, ok := flagValue(opts.Flags, s.Flag); ok {
+			c.v.Set(s.Key, v)
+		}
+	}
+	c.merge(map[string]string{KeyCurrentProfile: c.file.CurrentProfile})
+	if c.profile = ProfileKey(c.v.GetString(KeyCurrentProfile)); c.profile == "" {
+		c.profile = DefaultProfile // --profile ""
+	}
+	c.merge(c.file.Profiles[c.profile])
 	return c, nil
 }
+
+// merge adds values to viper's config layer; an empty value is no value.
+func (c *Config) merge(values map[string]string) {
+	m := map[string]any{}
+	for k, v := range values {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	_ = c.v.MergeConfigMap(m) // never fails
+}
+
+// envValue is an environment variable as viper's flag layer sees it: set
+// when it is not empty.
+type envValue struct {
+	name      string
+	lookupEnv func(string) (string, bool)
+}
+
+func (e envValue) HasChanged() bool    { return e.ValueString() != "" }
+func (e envValue) Name() string        { return e.name }
+func (e envValue) ValueString() string { v, _ := e.lookupEnv(e.name); return v }
+func (e envValue) ValueType() string   { return "string" }
 
 // ResolvePath finds the config file: --config-file, else TESTCTL_CONFIG,
 // else the default location. It reads no file, so `config path` works
@@ -109,35 +157,6 @@ func flagValue(flags *pflag.FlagSet, name string) (string, bool) {
 	return f.Value.String(), true
 }
 
-func (c *Config) envValue(name string) (string, bool) {
-	if name == "" {
-		return "", false
-	}
-	v, ok := c.lookupEnv(name)
-	return v, ok && v != ""
-}
-
-func (c *Config) resolveProfile() (string, Source) {
-	if p, ok := flagValue(c.flags, "profile"); ok && p != "" {
-		return ProfileKey(p), SourceFlag
-	}
-	if p, ok := c.envValue("TESTCTL_PROFILE"); ok {
-		return ProfileKey(p), SourceEnv
-	}
-	if c.file.CurrentProfile != "" {
-		return ProfileKey(c.file.CurrentProfile), SourceProfile
-	}
-	return DefaultProfile, SourceDefault
-}
-
-func knownProfiles(f *File) string {
-	names := f.ProfileNames()
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
-}
-
 // Path is the config file's location, "" when none could be found.
 func (c *Config) Path() string { return c.path }
 
@@ -161,55 +180,57 @@ func (c *Config) Get(key string) string {
 	return v
 }
 
-// GetWithSource resolves a setting and says where its value came from:
-// the sandbox's override > a flag given on the command line > a non-empty
-// environment variable > the active profile > the default. It is the only
-// place that knows this order.
+// GetWithSource returns viper's value of a setting and the layer it came
+// from. The key stored in the keyring is not looked for here: APIKey.
 func (c *Config) GetWithSource(key string) (string, Source) {
+	value, src := c.v.GetString(key), c.source(key)
 	if key == KeyCurrentProfile {
-		return c.profile, c.profileOf
+		value = c.profile
 	}
-	if v, ok := c.overrides[key]; ok {
-		return v, SourceOverride
+	if src != SourceOverride && src != SourceFlag && src != SourceEnv {
+		c.warnMissingProfile()
 	}
-	s, ok := Lookup(key)
-	if !ok {
-		return "", SourceNone
-	}
-	if v, ok := flagValue(c.flags, s.Flag); ok {
-		return v, SourceFlag
-	}
-	if v, ok := c.envValue(s.Env); ok {
-		return v, SourceEnv
-	}
-	if v := c.profileValue(key); v != "" {
-		return v, SourceProfile
-	}
-	if s.Default != "" {
-		return s.Default, SourceDefault
-	}
-	return "", SourceNone
+	return value, src
 }
 
-// profileValue reads the active profile. The first time a value is looked
-// for in a profile that a flag or TESTCTL_PROFILE named but the file lacks,
-// it warns: a mistyped --profile would otherwise fall back in silence.
-func (c *Config) profileValue(key string) string {
-	values, ok := c.file.Profiles[c.profile]
-	if !ok && (c.profileOf == SourceFlag || c.profileOf == SourceEnv) && !c.newProfile && c.warn != nil {
-		c.warnMissingOnce.Do(func() {
-			fmt.Fprintf(c.warn, "warning: profile %q is not in %s (yet); known profiles: %s\n",
-				c.profile, c.describePath(), knownProfiles(c.file))
-		})
+// source names the layer viper took a value from, which viper does not
+// tell: the highest layer that holds one.
+func (c *Config) source(key string) Source {
+	s, _ := Lookup(key)
+	_, flagged := flagValue(c.flags, s.Flag)
+	for _, layer := range []struct {
+		holds bool
+		src   Source
+	}{
+		{c.overrides[key], SourceOverride}, {flagged, SourceFlag}, {s.Env != "" && c.getenv(s.Env) != "", SourceEnv},
+		{c.v.InConfig(key), SourceProfile}, {s.Default != "", SourceDefault},
+	} {
+		if layer.holds {
+			return layer.src
+		}
 	}
-	return values[key]
+	return SourceNone
 }
 
-func (c *Config) describePath() string {
-	if c.path == "" {
-		return "the config file"
+// warnMissingProfile warns, once, when a value is looked for in a profile
+// that --profile or TESTCTL_PROFILE named but the file lacks: a mistyped
+// --profile would otherwise fall back in silence.
+func (c *Config) warnMissingProfile() {
+	_, inFile := c.file.Profiles[c.profile]
+	src := c.source(KeyCurrentProfile)
+	if inFile || (src != SourceFlag && src != SourceEnv) || c.newProfile || c.warn == nil {
+		return
 	}
-	return c.path
+	c.warnMissingOnce.Do(func() {
+		names, where := strings.Join(c.file.ProfileNames(), ", "), c.path
+		if names == "" {
+			names = "none"
+		}
+		if where == "" {
+			where = "the config file"
+		}
+		fmt.Fprintf(c.warn, "warning: profile %q is not in %s (yet); known profiles: %s\n", c.profile, where, names)
+	})
 }
 
 // Origin names where a setting's value comes from the way a user sets it
@@ -243,4 +264,7 @@ func (c *Config) HTTPTimeout() (time.Duration, error) {
 
 // Override forces a value above every other source; --sandbox uses it to
 // point the invocation at the in-process emulator.
-func (c *Config) Override(key, value string) { c.overrides[key] = value }
+func (c *Config) Override(key, value string) {
+	c.overrides[key] = true
+	c.v.Set(key, value)
+}

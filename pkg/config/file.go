@@ -11,14 +11,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 )
 
 // File is the YAML config file: named profiles and the current one.
 type File struct {
-	CurrentProfile string                       `yaml:"current_profile,omitempty" mapstructure:"current_profile"`
-	Profiles       map[string]map[string]string `yaml:"profiles,omitempty" mapstructure:"profiles"`
+	CurrentProfile string                       `yaml:"current_profile,omitempty"`
+	Profiles       map[string]map[string]string `yaml:"profiles,omitempty"`
 }
 
 // FileError is a config file that could not be read or written. It is the
@@ -90,25 +89,31 @@ func readFile(path string) (*File, fs.FileMode, error) {
 	return f, info.Mode().Perm(), nil
 }
 
-// decodeFile parses the file with viper, which reads it and nothing else:
-// precedence is resolved in one place, Config.GetWithSource. viper folds
-// keys to lower case, so profile names are case-insensitive (ProfileKey);
-// a delimiter no YAML key uses keeps a dotted profile name whole.
+// decodeFile parses the file, folding names to lower case as the viper that
+// resolves the settings folds its keys: "Prod" and "prod" are one profile,
+// "Base_URL" is base_url, and a number is a string like any other value.
 func decodeFile(data []byte) (*File, error) {
-	v := viper.NewWithOptions(viper.KeyDelimiter("\x00"))
-	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+	var raw File
+	if err := yaml.Unmarshal(data, &raw); err != nil {
 		return nil, err
 	}
-	var f File
-	if err := v.Unmarshal(&f); err != nil {
-		return nil, err
+	f := &File{CurrentProfile: raw.CurrentProfile, Profiles: map[string]map[string]string{}}
+	for name, values := range raw.Profiles {
+		p := f.Profiles[ProfileKey(name)]
+		if p == nil {
+			p = map[string]string{}
+			f.Profiles[ProfileKey(name)] = p
+		}
+		for k, v := range values {
+			p[strings.ToLower(k)] = v
+		}
 	}
-	return &f, nil
+	return f, nil
 }
 
-// ProfileKey is the name a profile is stored and looked up under: viper
-// reads keys case-insensitively, so "Prod" and "prod" are one profile.
+// ProfileKey is the name a profile is stored and looked up under: settings
+// are case-insensitive, as viper's keys are, so "Prod" and "prod" are one
+// profile.
 func ProfileKey(name string) string { return strings.ToLower(name) }
 
 // holdsKey reports whether any profile stores an API key.

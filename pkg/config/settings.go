@@ -1,7 +1,8 @@
 // Package config resolves testctl's settings: flag > environment > the active
-// profile of the config file > default. The order lives in one function,
-// Config.GetWithSource, which also says where each value came from; the
-// file is read and written as YAML with named profiles.
+// profile of the config file > default, each layer bound to one viper per
+// invocation (Load), and the API key last from the OS keyring
+// (Config.APIKey). GetWithSource also says where a value came from; the file
+// is read and written as YAML with named profiles.
 package config
 
 import (
@@ -46,7 +47,7 @@ func Settings() []Setting {
 		{Key: KeyProject, Flag: "project", Env: "TESTCTL_PROJECT", Help: "project short id (projectShortId), needed with organization-scoped keys", Validate: ValidateProject},
 		{Key: KeyOutput, Flag: "output", Env: "TESTCTL_OUTPUT", Default: "table", Help: "output format: table, json or yaml", Validate: validateOutput},
 		{Key: KeyHTTPTimeout, Flag: "http-timeout", Default: "30s", Help: "timeout of one HTTP request", Validate: validateTimeout},
-		{Key: KeyCurrentProfile, Flag: "profile", Env: "TESTCTL_PROFILE", Help: "the active profile", Validate: ValidateProfileName},
+		{Key: KeyCurrentProfile, Flag: "profile", Env: "TESTCTL_PROFILE", Default: DefaultProfile, Help: "the active profile", Validate: ValidateProfileName},
 	}
 }
 

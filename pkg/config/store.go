@@ -10,12 +10,13 @@ import (
 // Set stores a value in the active profile (or current_profile at top level)
 // and saves the file.
 func (c *Config) Set(key, value string) error {
-	return c.Store(map[string]string{key: value})
+	return c.Save(map[string]string{key: value})
 }
 
-// Store saves several values in one write, so that `auth login` keeps a key
-// and the base URL it was checked against together or not at all.
-func (c *Config) Store(values map[string]string) error {
+// Save stores several values and removes the keys of unset in one write,
+// so that `auth login` keeps a key and the base URL it was checked against
+// together or not at all.
+func (c *Config) Save(values map[string]string, unset ...string) error {
 	for key, value := range values {
 		s, ok := Lookup(key)
 		if !ok {
@@ -30,6 +31,9 @@ func (c *Config) Store(values map[string]string) error {
 	return c.update(func(f *File) bool {
 		for key, value := range values {
 			f.set(c.profile, key, value)
+		}
+		for _, key := range unset {
+			f.unset(c.profile, key)
 		}
 		return true
 	})
