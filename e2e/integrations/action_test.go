@@ -160,6 +160,22 @@ func TestActionArgsAreSplitNotEvaluated(t *testing.T) {
 	}
 }
 
+// A key in args would reach testctl's argv, where other processes see it:
+// it is refused, and never printed.
+func TestActionRefusesTheKeyInArgs(t *testing.T) {
+	rel, sb := newRelease(t), startSandbox(t)
+	in := sandboxInputs(rel, sb, "pln-passing_sandbox")
+	in["api-key"] = ""
+	in["args"] = "--api-key=" + testKey
+	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	if res.Code != 2 || !strings.Contains(res.Log, "pass the key in the api-key input") {
+		t.Fatalf("exit %d: want 2 and the key refused in args\n%s", res.Code, res.Log)
+	}
+	if strings.Contains(withoutMaskCommands(res.RawLog), testKey) {
+		t.Error("the key given in args was printed")
+	}
+}
+
 func wantOutputs(t *testing.T, res actionResult, want map[string]string) {
 	t.Helper()
 	for k, v := range want {

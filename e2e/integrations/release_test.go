@@ -9,6 +9,7 @@ package integrations_test
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -47,9 +48,7 @@ type release struct {
 // serves it with its checksums.txt.
 func newRelease(t *testing.T) *release {
 	t.Helper()
-	bin := buildTestctl(t)
-	archive := fmt.Sprintf("testctl_%s_%s_%s.tar.gz", releaseVersion, runtime.GOOS, runtime.GOARCH)
-	data := tarGz(t, "testctl", bin)
+	archive, data := releaseArchive(t)
 	sum := sha256.Sum256(data)
 	r := &release{archive: archive, files: map[string][]byte{archive: data}}
 	r.Checksums = hex.EncodeToString(sum[:]) + "  " + archive + "\n"
@@ -81,14 +80,16 @@ func (r *release) tamper() {
 }
 
 var built struct {
-	once sync.Once
-	path string
-	err  error
+	once          sync.Once
+	archive, path string
+	data          []byte
+	err           error
 }
 
-// buildTestctl builds the binary once per test process, stamped with the
-// release's version so a test can tell it is the one installed.
-func buildTestctl(t *testing.T) []byte {
+// releaseArchive builds testctl for the host once per test process, stamped
+// with the release's version so a test can tell it is the one installed,
+// stripped as goreleaser builds it, and packs it under goreleaser's name.
+func releaseArchive(t *testing.T) (name string, data []byte) {
 	t.Helper()
 	built.once.Do(func() {
 		dir, err := os.MkdirTemp("", "testctl-release-")
@@ -96,30 +97,34 @@ func buildTestctl(t *testing.T) []byte {
 			built.err = err
 			return
 		}
-		built.path = filepath.Join(dir, "testctl")
-		cmd := exec.Command("go", "build", "-trimpath", "-o", built.path,
-			"-ldflags", "-X github.com/testctl/testctl/pkg/build.Version="+releaseVersion, ".")
+		defer os.RemoveAll(dir)
+		bin := filepath.Join(dir, "testctl")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", bin,
+			"-ldflags", "-s -w -X github.com/testctl/testctl/pkg/build.Version="+releaseVersion, ".")
 		cmd.Dir = filepath.Join("..", "..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
 		}
+		b, err := os.ReadFile(bin)
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.archive = fmt.Sprintf("testctl_%s_%s_%s.tar.gz", releaseVersion, runtime.GOOS, runtime.GOARCH)
+		built.data, built.err = tarGz("testctl", b)
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
-	b, err := os.ReadFile(built.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return built.archive, built.data
 }
 
 // tarGz packs one executable file at the archive's root, as goreleaser
 // does (it adds README.md, LICENSE, completions and man pages beside it).
-func tarGz(t *testing.T, name string, content []byte) []byte {
-	t.Helper()
-	var buf strings.Builder
-	gz := gzip.NewWriter(&buf)
+func tarGz(name string, content []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	gz, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed) // a valid level cannot fail
 	tw := tar.NewWriter(gz)
 	for _, f := range []struct {
 		name string
@@ -127,19 +132,19 @@ func tarGz(t *testing.T, name string, content []byte) []byte {
 		body []byte
 	}{{"README.md", 0o644, []byte("# testctl\n")}, {name, 0o755, content}} {
 		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body)), ModTime: time.Unix(0, 0)}); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		if _, err := tw.Write(f.body); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	if err := tw.Close(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := gz.Close(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return []byte(buf.String())
+	return buf.Bytes(), nil
 }
 
 // startSandbox serves the sandbox on loopback, a hundred times faster than
