@@ -22,6 +22,8 @@ TESTCTL_OUTPUT           output format: table, json or yaml (--output, -o)
 TESTCTL_DEBUG=1          log every HTTP attempt to stderr, key redacted (--debug)
 NO_COLOR                 any value turns colour off (--no-color)
 XDG_CONFIG_HOME          base directory of the default config file
+TESTCTL_EXIT_CODE_FILE   a file that gets the exit code when testctl ends, for
+                         a CI step that execs testctl (the GitHub Action does)
 
 With --codehost, 'run start' reads the commit's metadata from the variables of
 GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines,
