@@ -139,13 +139,17 @@ func runAction(t *testing.T, job actionJob) actionResult {
 	if err := os.WriteFile(event, []byte(`{"head_commit":{"message":"Fix the checkout total"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	actionPath, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	res := actionResult{Workspace: ws, Outputs: map[string]string{}}
 	summary := filepath.Join(home, "step-summary.md")
 	jobEnv := map[string]string{
 		"PATH": os.Getenv("PATH"), "HOME": home, "XDG_CACHE_HOME": filepath.Join(home, ".cache"),
 		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
 		"CI":              "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": summary,
-		"GITHUB_ACTION_PATH": filepath.Join("..", ".."), "GITHUB_EVENT_PATH": event,
+		"GITHUB_ACTION_PATH": actionPath, "GITHUB_EVENT_PATH": event,
 		"GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567", "GITHUB_REF": "refs/heads/main",
 		"GITHUB_REPOSITORY": "shop/web", "GITHUB_ACTOR": "octocat",
 		"RUNNER_OS": osName, "RUNNER_ARCH": arch, "RUNNER_TEMP": temp, "RUNNER_TOOL_CACHE": job.ToolCache,

@@ -95,8 +95,8 @@ func TestActionCancelledStepIs130WithPartialJUnit(t *testing.T) {
 			time.Sleep(300 * time.Millisecond) // a poll or two into the wait
 			_ = p.Signal(syscall.SIGINT)
 		}})
-	if res.Code != 130 {
-		t.Fatalf("exit %d, want 130\n%s", res.Code, res.Log)
+	if res.Code != 130 || strings.Contains(res.Log, "timed out") {
+		t.Fatalf("exit %d, want 130 from testctl itself, not its timeout\n%s", res.Code, res.Log)
 	}
 	wantOutputs(t, res, map[string]string{"verdict": "interrupted", "exit-code": "130", "junit": "testctl-junit.xml"})
 	junit, err := os.ReadFile(filepath.Join(res.Workspace, "testctl-junit.xml"))

@@ -86,8 +86,8 @@ func TestComponentCancelledJobIs143WithPartialReports(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		_ = p.Signal(syscall.SIGTERM)
 	})
-	if res.Code != 143 {
-		t.Fatalf("exit %d, want 143\n%s", res.Code, res.Log)
+	if res.Code != 143 || strings.Contains(res.Log, "timed out") {
+		t.Fatalf("exit %d, want 143 from testctl itself, not its timeout\n%s", res.Code, res.Log)
 	}
 	junit, err := os.ReadFile(filepath.Join(res.Dir, "testctl-junit.xml"))
 	if err != nil || !strings.Contains(string(junit), "<testsuite") {
