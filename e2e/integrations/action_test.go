@@ -176,6 +176,25 @@ func TestActionRefusesTheKeyInArgs(t *testing.T) {
 	}
 }
 
+// plan and app take one value a line, as YAML block scalars give them; a
+// spec keeps its spaces.
+func TestActionMultiLineInputsAreOneArgumentALine(t *testing.T) {
+	rel, sb := newRelease(t), startSandbox(t)
+	in := sandboxInputs(rel, sb, "pln-passing_sandbox\n  pln-failing_sandbox  \n\n")
+	in["wait"], in["codehost"] = "false", "false"
+	in["app"] = "app_sandbox-web,env=env_sandbox-staging,name=Shop web\n"
+	in["args"] = "--dry-run"
+	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	if res.Code != 0 {
+		t.Fatalf("exit %d\n%s", res.Code, res.Log)
+	}
+	for _, want := range []string{`"testPlanShortId": "pln-passing_sandbox"`, `"testPlanShortId": "pln-failing_sandbox"`, `"name": "Shop web"`} {
+		if !strings.Contains(res.Log, want) {
+			t.Errorf("the request has no %s:\n%s", want, res.Log)
+		}
+	}
+}
+
 func wantOutputs(t *testing.T, res actionResult, want map[string]string) {
 	t.Helper()
 	for k, v := range want {

@@ -139,3 +139,17 @@ func listedRun(t *testing.T, sb *sandbox.Instance, id string) map[string]any {
 	t.Fatalf("run %s is not in the run list", id)
 	return nil
 }
+
+// A key in args would reach testctl's argv: the job refuses it.
+func TestComponentRefusesTheKeyInArgs(t *testing.T) {
+	rel, sb := newRelease(t), startSandbox(t)
+	in := componentInputs(rel, sb, "pln-passing_sandbox")
+	in["args"] = "--api-key " + testKey
+	res := runGitLabJob(t, loadComponent(t, in).Job, nil, nil)
+	if res.Code != 2 || !strings.Contains(res.Log, "the key is the TESTCTL_API_KEY variable") {
+		t.Fatalf("exit %d: want 2 and the key refused in args\n%s", res.Code, res.Log)
+	}
+	if strings.Contains(res.Log, testKey) {
+		t.Error("the key given in args was printed")
+	}
+}
