@@ -126,6 +126,18 @@ func TestActionRefusesATamperedArchive(t *testing.T) {
 	wantOutputs(t, res, map[string]string{"verdict": "", "exit-code": ""})
 }
 
+// A version that has no release stops the step, naming what was missing.
+func TestActionUnknownVersionIsAClearError(t *testing.T) {
+	rel, sb := newRelease(t), startSandbox(t)
+	in := sandboxInputs(rel, sb, "pln-passing_sandbox")
+	in["version"] = "v0.0.9"
+	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	if res.Code == 0 || !strings.Contains(res.Log, "could not download "+rel.URL+"/v0.0.9/testctl_0.0.9_") {
+		t.Fatalf("exit %d: want the missing archive named\n%s", res.Code, res.Log)
+	}
+	wantOutputs(t, res, map[string]string{"verdict": "", "exit-code": ""})
+}
+
 // Bad input is refused before anything starts, with exit 2 and its verdict.
 func TestActionBadBooleanIsUsage(t *testing.T) {
 	rel, sb := newRelease(t), startSandbox(t)
