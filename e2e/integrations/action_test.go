@@ -136,6 +136,12 @@ func TestActionUnknownVersionIsAClearError(t *testing.T) {
 		t.Fatalf("exit %d: want the missing archive named\n%s", res.Code, res.Log)
 	}
 	wantOutputs(t, res, map[string]string{"verdict": "", "exit-code": ""})
+
+	in["version"] = "../../../etc"
+	res = runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	if res.Code == 0 || !strings.Contains(res.Log, "is not a release version") {
+		t.Fatalf("exit %d: want a version that is a path refused\n%s", res.Code, res.Log)
+	}
 }
 
 // Bad input is refused before anything starts, with exit 2 and its verdict.
