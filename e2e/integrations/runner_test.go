@@ -1,7 +1,6 @@
 package integrations_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdtest"
 )
 
 // syncBuffer is a step's combined output, readable while the step runs.
@@ -93,40 +94,14 @@ func envList(env map[string]string) []string {
 	return out
 }
 
-// readOutputFile reads a $GITHUB_OUTPUT or $GITHUB_ENV file as the runner
-// does: NAME=value lines and NAME<<DELIMITER heredocs.
+// readOutputFile reads a $GITHUB_OUTPUT, $GITHUB_ENV or dotenv file as
+// the runner does; a step that wrote none has none.
 func readOutputFile(t *testing.T, path string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return out
-		}
-		t.Fatal(err)
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return map[string]string{}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" {
-			continue
-		}
-		if name, delim, ok := strings.Cut(line, "<<"); ok && !strings.Contains(name, "=") {
-			var value []string
-			for sc.Scan() && sc.Text() != delim {
-				value = append(value, sc.Text())
-			}
-			out[name] = strings.Join(value, "\n")
-			continue
-		}
-		name, value, ok := strings.Cut(line, "=")
-		if !ok {
-			t.Fatalf("%s: line %q is neither NAME=value nor NAME<<DELIMITER", filepath.Base(path), line)
-		}
-		out[name] = value
-	}
-	return out
+	return cmdtest.ReadGitHubOutput(t, path)
 }
 
 // maskLog does what the runner does to a step's log: an ::add-mask::
