@@ -32,6 +32,8 @@ XDG_CONFIG_HOME          base directory of the default config file
 DBUS_SESSION_BUS_ADDRESS on Linux, the D-Bus session where the keyring (the
                          Secret Service) answers; unset, the keyring is not
                          used and 'auth login' stores the key in the config file
+TESTCTL_EXIT_CODE_FILE   a file that gets the exit code when testctl ends, for
+                         a CI step that execs testctl (the GitHub Action does)
 
 With --codehost, 'run start' reads the commit's metadata from the variables of
 GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines,

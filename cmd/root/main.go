@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -44,7 +45,29 @@ func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
 	code := handleError(ctx, f, cmd, err)
+	code = recordExitCode(f, code)
 	f.IOStreams.FlushGuards()
+	return code
+}
+
+// ExitCodeFileEnv names a file that gets the exit code when testctl ends.
+// The GitHub Action execs testctl, so that the runner's SIGINT and SIGTERM
+// reach it, which leaves no shell behind to see the code: a later step
+// reads it from this file to give the exit-code and verdict outputs.
+const ExitCodeFileEnv = "TESTCTL_EXIT_CODE_FILE"
+
+// recordExitCode writes code to $TESTCTL_EXIT_CODE_FILE when it is set. A
+// file that cannot be written is exit 8, as for any CI file: a gate must not
+// pass while the step that reads it finds nothing.
+func recordExitCode(f *cmdutil.Factory, code int) int {
+	path := f.Getenv(ExitCodeFileEnv)
+	if path == "" {
+		return code
+	}
+	if err := os.WriteFile(path, []byte(strconv.Itoa(code)+"\n"), 0o644); err != nil {
+		fmt.Fprintf(f.IOStreams.ErrOut, "error: writing the exit code to %s: %s\n", ExitCodeFileEnv, termtext.Sanitize(err.Error()))
+		code = max(code, cmdutil.ExitLocal)
+	}
 	return code
 }
 
