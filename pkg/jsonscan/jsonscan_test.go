@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestMemberAndElements(t *testing.T) {
+func TestReadPageSplitsItems(t *testing.T) {
 	for _, tt := range []struct {
 		doc, want string // want: the elements joined by " | "; "nil" for none
 	}{
@@ -20,7 +20,7 @@ func TestMemberAndElements(t *testing.T) {
 		{`{"other": [1]}`, `nil`},
 		{`[{"runs": [1]}]`, `nil`},
 	} {
-		got := Elements(Member([]byte(tt.doc), "runs"))
+		got := ReadPage([]byte(tt.doc), "runs", "").Items
 		parts := make([]string, len(got))
 		for i, b := range got {
 			parts[i] = string(b)
@@ -33,7 +33,7 @@ func TestMemberAndElements(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", tt.doc, s, tt.want)
 		}
 	}
-	if v := Member([]byte(`{"total": 12, "s": "a\"b"}`), "total"); string(v) != "12" {
+	if v := ReadPage([]byte(`{"total": 12, "s": "a\"b"}`), "runs", "").Total; string(v) != "12" {
 		t.Errorf("total: %q", v)
 	}
 }
@@ -70,45 +70,7 @@ func FuzzAppendIndent(f *testing.F) {
 			checkIndent(t, doc)
 		} else {
 			AppendIndent(nil, doc, "", "  ") // must not panic
-			Elements(Member(doc, "a"))
 			ReadPage(doc, "a", "b")
-		}
-	})
-}
-
-func TestValid(t *testing.T) {
-	for _, doc := range append(indentCases, ``, ` `, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[,1]`, `01`, `1.`, `.5`, `-`, `1e`,
-		`1e+`, `"\x"`, "\"\x01\"", `"\u12G4"`, `tru`, `nul`, `[1] [2]`, `{"a":1}}`, `"\ud800"`, "\"\xff\"", `[[]]`, `{"":{}}`,
-		`-0.0e-0`, strings.Repeat("[", 10001)+strings.Repeat("]", 10001), strings.Repeat("[", 10000)+strings.Repeat("]", 10000)) {
-		if got, want := Valid([]byte(doc)), json.Valid([]byte(doc)); got != want {
-			t.Errorf("Valid(%.60q) = %v, encoding/json says %v", doc, got, want)
-		}
-	}
-}
-
-func FuzzValid(f *testing.F) {
-	for _, doc := range append(indentCases, `{"a":1,}`, `[1e+5, -0.5, "\u00e9\n"]`, `{"a" : [true, false, null]}`) {
-		f.Add([]byte(doc))
-	}
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		if got, want := Valid(doc), json.Valid(doc); got != want {
-			t.Errorf("Valid(%q) = %v, encoding/json says %v", doc, got, want)
-		}
-	})
-}
-
-func BenchmarkValid(b *testing.B) {
-	doc := []byte(`{"runs": [` + strings.Repeat(`{"shortId": "r0001", "status": "COMPLETED", "result": "PASSED", "branch": "feature/checkout-v2", "passedCount": 4, "failedCount": 1, "url": "https://app.example.com/runs/r0001"},`, 99) +
-		`{"shortId": "r0100"}], "total": 100000, "limit": 100, "offset": 0}`)
-	b.SetBytes(int64(len(doc)))
-	b.Run("jsonscan", func(b *testing.B) {
-		for b.Loop() {
-			Valid(doc)
-		}
-	})
-	b.Run("encoding/json", func(b *testing.B) {
-		for b.Loop() {
-			json.Valid(doc)
 		}
 	})
 }
