@@ -11,7 +11,7 @@ import (
 // path (/ ? #). Every command taking a run short id checks it here.
 func ValidateRunID(id string) error {
 	if id == "" {
-		return FlagErrorf("empty run short id (is the variable holding it set?)")
+		return FlagErrorf(`empty run short id "" (is the variable holding it set?)`)
 	}
 	if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("/?#", r) }) {
 		return FlagErrorf("invalid run short id %q", id)
