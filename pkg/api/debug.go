@@ -33,20 +33,12 @@ func (c *Client) debugWrite(block string) {
 	_, _ = io.WriteString(c.Debug, block)
 }
 
-// redact removes the key wherever it might have been echoed back.
-func (c *Client) redact(s string) string {
-	if c.APIKey == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.APIKey, "[REDACTED]")
-}
-
 func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 	if c.Debug == nil {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "> %s %s (attempt %d)\n", req.Method, c.redact(req.URL.String()), attempt)
+	fmt.Fprintf(&b, "> %s %s (attempt %d)\n", req.Method, c.redactText(req.URL.String()), attempt)
 	names := make([]string, 0, len(req.Header))
 	for name := range req.Header {
 		names = append(names, name)
@@ -57,10 +49,10 @@ func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 		if name == "Authorization" {
 			value = "Bearer [REDACTED]"
 		}
-		fmt.Fprintf(&b, "> %s: %s\n", name, c.redact(value))
+		fmt.Fprintf(&b, "> %s: %s\n", name, c.redactText(value))
 	}
 	if len(body) > 0 {
-		fmt.Fprintf(&b, "> %s\n", c.redact(clip(body)))
+		fmt.Fprintf(&b, "> %s\n", c.redactText(clip(body)))
 	}
 	c.debugWrite(b.String())
 }
@@ -75,7 +67,7 @@ func (c *Client) logResponse(resp *http.Response, body []byte, took time.Duratio
 		fmt.Fprintf(&b, "< Retry-After: %s\n", ra)
 	}
 	if len(body) > 0 {
-		fmt.Fprintf(&b, "< %s\n", c.redact(clip(body)))
+		fmt.Fprintf(&b, "< %s\n", c.redactText(clip(body)))
 	}
 	c.debugWrite(b.String())
 }
