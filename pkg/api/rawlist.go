@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -56,7 +55,7 @@ func (c *Client) getRawList(ctx context.Context, path string, q url.Values, key,
 	switch {
 	case len(body) == 0:
 		return nil, bad(errors.New("empty body"))
-	case !json.Valid(body):
+	case !jsonscan.Valid(body):
 		return nil, bad(errors.New("invalid JSON"))
 	case body[0] != '{':
 		return nil, bad(errors.New("expected a JSON object"))

@@ -1,10 +1,11 @@
-// Package jsonscan splits and lays out JSON documents already known to be
-// valid (the client checks every answer with json.Valid), byte by byte and
-// without decoding them: a list page's items, their ids and the total
-// (ReadPage), an indented copy (AppendIndent). encoding/json does both
-// (Unmarshal into json.RawMessage, Indent) several times slower, and
-// `run list --all -o json` does little else (docs/benchmarks.md). Given
-// invalid JSON it does not fail or panic, but its results mean nothing.
+// Package jsonscan reads and lays out JSON in single byte loops, without
+// decoding it: Valid (the same answers as json.Valid), and, for documents
+// already known to be valid, a list page's items, their ids and the total
+// (ReadPage) and an indented copy (AppendIndent). encoding/json does each
+// several times slower (Valid, Unmarshal into json.RawMessage, Indent), and
+// they are most of what `run list --all -o json` does (docs/benchmarks.md).
+// Given invalid JSON, ReadPage and AppendIndent do not fail or panic, but
+// their results mean nothing.
 package jsonscan
 
 import "bytes"

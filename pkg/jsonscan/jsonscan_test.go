@@ -75,6 +75,43 @@ func FuzzAppendIndent(f *testing.F) {
 	})
 }
 
+func TestValid(t *testing.T) {
+	for _, doc := range append(indentCases, ``, ` `, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[,1]`, `01`, `1.`, `.5`, `-`, `1e`,
+		`1e+`, `"\x"`, "\"\x01\"", `"\u12G4"`, `tru`, `nul`, `[1] [2]`, `{"a":1}}`, `"\ud800"`, "\"\xff\"", `[[]]`, `{"":{}}`,
+		`-0.0e-0`, strings.Repeat("[", 10001)+strings.Repeat("]", 10001), strings.Repeat("[", 10000)+strings.Repeat("]", 10000)) {
+		if got, want := Valid([]byte(doc)), json.Valid([]byte(doc)); got != want {
+			t.Errorf("Valid(%.60q) = %v, encoding/json says %v", doc, got, want)
+		}
+	}
+}
+
+func FuzzValid(f *testing.F) {
+	for _, doc := range append(indentCases, `{"a":1,}`, `[1e+5, -0.5, "\u00e9\n"]`, `{"a" : [true, false, null]}`) {
+		f.Add([]byte(doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if got, want := Valid(doc), json.Valid(doc); got != want {
+			t.Errorf("Valid(%q) = %v, encoding/json says %v", doc, got, want)
+		}
+	})
+}
+
+func BenchmarkValid(b *testing.B) {
+	doc := []byte(`{"runs": [` + strings.Repeat(`{"shortId": "r0001", "status": "COMPLETED", "result": "PASSED", "branch": "feature/checkout-v2", "passedCount": 4, "failedCount": 1, "url": "https://app.example.com/runs/r0001"},`, 99) +
+		`{"shortId": "r0100"}], "total": 100000, "limit": 100, "offset": 0}`)
+	b.SetBytes(int64(len(doc)))
+	b.Run("jsonscan", func(b *testing.B) {
+		for b.Loop() {
+			Valid(doc)
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		for b.Loop() {
+			json.Valid(doc)
+		}
+	})
+}
+
 func TestReadPage(t *testing.T) {
 	doc := []byte(`{"runs": [9], "novel": {"runs": 1, "total": 3}, "total": 7, "runs": [{"shortId": "a", "x": [1, "]"]}, ` +
 		`{"status": "R", "shortId": "b\u00e9\"q", "shortId": "c"}, {}, 5, {"shortId": 1}]}`)
