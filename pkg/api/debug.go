@@ -3,8 +3,9 @@ package api
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,12 +40,7 @@ func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "> %s %s (attempt %d)\n", req.Method, c.redactText(req.URL.String()), attempt)
-	names := make([]string, 0, len(req.Header))
-	for name := range req.Header {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(req.Header)) {
 		value := strings.Join(req.Header[name], ", ")
 		if name == "Authorization" {
 			value = "Bearer [REDACTED]"
