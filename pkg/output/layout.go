@@ -81,8 +81,7 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 			widths[i] = max(widths[i], rows[r][i].width)
 		}
 	}
-	dropToFit(t.dropped, widths, whole, drop, t.width)
-	fit(widths, whole, t.dropped, t.width-len(columnGap)*(kept(t.dropped)-1))
+	fit(widths, whole, t.dropped, dropToFit(t.dropped, widths, whole, drop, t.width))
 	t.widths = widths
 
 	// Fixed widths keep a later Render aligned with this one. A column
@@ -155,23 +154,14 @@ func prepare(f field) cell {
 	return c
 }
 
-func kept(dropped []bool) int {
-	n := 0
-	for _, d := range dropped {
-		if !d {
-			n++
-		}
-	}
-	return n
-}
-
 // dropToFit leaves out columns (see DropWhenNarrow), lowest rank first,
 // while the columns kept would not fit room even shortened to their least:
 // minColumnWidth, or their whole width when that is less or they are kept
-// whole. A column once dropped stays dropped in later renders.
-func dropToFit(dropped []bool, widths []int, whole []bool, drop []int, room int) {
+// whole. A column once dropped stays dropped in later renders. It returns
+// the room left for the kept columns' text, the gaps between them taken.
+func dropToFit(dropped []bool, widths []int, whole []bool, drop []int, width int) int {
 	for {
-		least, next := -len(columnGap), -1
+		least, gaps, next := 0, -len(columnGap), -1
 		for i, w := range widths {
 			if dropped[i] {
 				continue
@@ -179,13 +169,13 @@ func dropToFit(dropped []bool, widths []int, whole []bool, drop []int, room int)
 			if !whole[i] {
 				w = min(w, minColumnWidth)
 			}
-			least += w + len(columnGap)
+			least, gaps = least+w, gaps+len(columnGap)
 			if drop[i] > 0 && (next < 0 || drop[i] < drop[next]) {
 				next = i
 			}
 		}
-		if least <= room || next < 0 {
-			return
+		if least+gaps <= width || next < 0 || gaps == 0 { // one column is always kept
+			return width - gaps
 		}
 		dropped[next] = true
 	}
