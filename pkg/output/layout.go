@@ -71,7 +71,7 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	all := make([]cell, n)
 	rows := make([][]cell, len(t.rows))
 	whole := make([]bool, ncols)
-	drop := make([]int, ncols)
+	drop := make([]uint8, ncols)
 	for r, row := range t.rows {
 		rows[r], all = all[:len(row):len(row)], all[len(row):]
 		for i, f := range row {
@@ -159,7 +159,7 @@ func prepare(f field) cell {
 // minColumnWidth, or their whole width when that is less or they are kept
 // whole. A column once dropped stays dropped in later renders. It returns
 // the room left for the kept columns' text, the gaps between them taken.
-func dropToFit(dropped []bool, widths []int, whole []bool, drop []int, width int) int {
+func dropToFit(dropped []bool, widths []int, whole []bool, drop []uint8, width int) int {
 	for {
 		least, gaps, next := 0, -len(columnGap), -1
 		for i, w := range widths {

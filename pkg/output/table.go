@@ -47,7 +47,7 @@ type field struct {
 	text  string // sanitised
 	color func(string) string
 	whole bool
-	drop  int
+	drop  uint8 // DropWhenNarrow's rank; small, so a field stays 32 bytes
 }
 
 // FieldOption changes how one field is shown on a terminal.
@@ -72,7 +72,7 @@ func WithoutTruncation() FieldOption {
 // would not fit even shortened as far as they go. Dropped columns are
 // printed off a terminal, where nothing is cut.
 func DropWhenNarrow(rank int) FieldOption {
-	return func(f *field) { f.drop = rank }
+	return func(f *field) { f.drop = uint8(min(max(rank, 0), 255)) }
 }
 
 // NewTable starts a table for ios.Out; headers may be given in any case.
