@@ -14,7 +14,7 @@ import (
 type RetryPolicy struct {
 	MaxRetries int           // retries after the first attempt
 	BaseDelay  time.Duration // first backoff ceiling; doubles per retry
-	MaxDelay   time.Duration // ceiling of one backoff
+	MaxDelay   time.Duration // ceiling of one backoff (never below BaseDelay)
 }
 
 // DefaultRetryPolicy matches what the service's own CI integration tolerates.

@@ -8,7 +8,7 @@ import (
 // ValidateRunID rejects what cannot be a run short id before anything is
 // sent: an empty argument from an unset CI variable, or one with spaces,
 // control characters or the characters that would change the request's
-// path (/ ? #). Every command taking a run short id checks it here.
+// path (/ ? #): the one check of a run short id, for every command taking one.
 func ValidateRunID(id string) error {
 	if id == "" {
 		return FlagErrorf(`empty run short id "" (is the variable holding it set?)`)
