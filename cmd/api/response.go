@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -118,12 +119,7 @@ func printBody(ios *iostreams.IOStreams, out output.Options, body []byte) error 
 func printHeaders(ios *iostreams.IOStreams, resp *apiclient.Response) {
 	st := ios.ErrStyles()
 	fmt.Fprintf(ios.ErrOut, "%s\n", st.Bold(fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))))
-	names := make([]string, 0, len(resp.Header))
-	for n := range resp.Header {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(resp.Header)) {
 		for _, v := range resp.Header[n] {
 			fmt.Fprintf(ios.ErrOut, "%s: %s\n", st.Muted(termtext.SanitizeLine(n)), termtext.SanitizeLine(v))
 		}

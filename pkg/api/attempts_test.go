@@ -88,3 +88,22 @@ func TestLongRetryAfterEndsAStartAtOnce(t *testing.T) {
 		t.Errorf("%d POSTs, slept %s: want one and no wait", rec.count(), slept)
 	}
 }
+
+func TestBackoffDoublesFromBaseUpToTheLimit(t *testing.T) {
+	for _, tt := range []struct {
+		n           int
+		base, limit time.Duration
+		want        time.Duration
+	}{
+		{1, time.Second, 30 * time.Second, time.Second},
+		{3, time.Second, 30 * time.Second, 4 * time.Second},
+		{6, time.Second, 30 * time.Second, 30 * time.Second},
+		{1000, time.Second, 30 * time.Second, 30 * time.Second}, // no overflow
+		{4, 2 * time.Minute, time.Minute, 2 * time.Minute},      // never below base
+		{2, 0, 0, 0},
+	} {
+		if got := Backoff(tt.n, tt.base, tt.limit); got != tt.want {
+			t.Errorf("Backoff(%d, %s, %s) = %s, want %s", tt.n, tt.base, tt.limit, got, tt.want)
+		}
+	}
+}

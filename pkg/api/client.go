@@ -205,7 +205,7 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	hc.CheckRedirect = c.checkRedirect
 	resp, err := hc.Do(req)
 	if err != nil {
-		c.debugf("< error after %s: %v\n", time.Since(start).Round(time.Millisecond), c.redact(err.Error()))
+		c.debugf("< error after %s: %v\n", time.Since(start).Round(time.Millisecond), c.redactText(err.Error()))
 		return nil, err
 	}
 	defer resp.Body.Close()
@@ -246,8 +246,8 @@ func (c *Client) redactBody(data []byte) []byte {
 	return bytes.ReplaceAll(data, []byte(c.APIKey), []byte("[REDACTED]"))
 }
 
-// redactText is redactBody for the text of an error: the HTTP layer quotes
-// URLs, and a redirect's Location can carry the key.
+// redactText is redactBody for text: an error (the HTTP layer quotes URLs,
+// and a redirect's Location can carry the key) or the --debug log.
 func (c *Client) redactText(s string) string { return string(c.redactBody([]byte(s))) }
 
 func httpError(method, path string, resp *Response) *HTTPError {

@@ -3,8 +3,9 @@ package api
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -33,34 +34,21 @@ func (c *Client) debugWrite(block string) {
 	_, _ = io.WriteString(c.Debug, block)
 }
 
-// redact removes the key wherever it might have been echoed back.
-func (c *Client) redact(s string) string {
-	if c.APIKey == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.APIKey, "[REDACTED]")
-}
-
 func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 	if c.Debug == nil {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "> %s %s (attempt %d)\n", req.Method, c.redact(req.URL.String()), attempt)
-	names := make([]string, 0, len(req.Header))
-	for name := range req.Header {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	fmt.Fprintf(&b, "> %s %s (attempt %d)\n", req.Method, c.redactText(req.URL.String()), attempt)
+	for _, name := range slices.Sorted(maps.Keys(req.Header)) {
 		value := strings.Join(req.Header[name], ", ")
 		if name == "Authorization" {
 			value = "Bearer [REDACTED]"
 		}
-		fmt.Fprintf(&b, "> %s: %s\n", name, c.redact(value))
+		fmt.Fprintf(&b, "> %s: %s\n", name, c.redactText(value))
 	}
 	if len(body) > 0 {
-		fmt.Fprintf(&b, "> %s\n", c.redact(clip(body)))
+		fmt.Fprintf(&b, "> %s\n", c.redactText(clip(body)))
 	}
 	c.debugWrite(b.String())
 }
@@ -75,7 +63,7 @@ func (c *Client) logResponse(resp *http.Response, body []byte, took time.Duratio
 		fmt.Fprintf(&b, "< Retry-After: %s\n", ra)
 	}
 	if len(body) > 0 {
-		fmt.Fprintf(&b, "< %s\n", c.redact(clip(body)))
+		fmt.Fprintf(&b, "< %s\n", c.redactText(clip(body)))
 	}
 	c.debugWrite(b.String())
 }

@@ -14,7 +14,7 @@ import (
 type RetryPolicy struct {
 	MaxRetries int           // retries after the first attempt
 	BaseDelay  time.Duration // first backoff ceiling; doubles per retry
-	MaxDelay   time.Duration // ceiling of one backoff
+	MaxDelay   time.Duration // ceiling of one backoff (never below BaseDelay)
 }
 
 // DefaultRetryPolicy matches what the service's own CI integration tolerates.
@@ -49,16 +49,26 @@ func notSent(err error) bool {
 }
 
 // backoff returns the wait before retry number attempt (1-based): full jitter
-// over an exponentially growing ceiling, or the server's Retry-After when given.
+// over Backoff's ceiling, or the server's Retry-After when given.
 func (p RetryPolicy) backoff(attempt int, retryAfter time.Duration, rnd func() float64) time.Duration {
 	if retryAfter > 0 {
 		return min(retryAfter, maxRetryAfter)
 	}
-	ceiling := float64(p.BaseDelay) * math.Pow(2, float64(attempt-1))
-	if p.MaxDelay > 0 && ceiling > float64(p.MaxDelay) {
-		ceiling = float64(p.MaxDelay)
+	return time.Duration(rnd() * float64(Backoff(attempt, p.BaseDelay, p.MaxDelay)))
+}
+
+// Backoff is the ceiling of the pause before retry number n (1-based):
+// base, doubled for each retry before it, at most max(limit, base). Callers
+// choose their jitter under it: the client takes a random share of it (full
+// jitter), a wait at least half of it, so it never polls faster than half
+// its interval.
+func Backoff(n int, base, limit time.Duration) time.Duration {
+	ceiling := max(base, limit)
+	d := base
+	for i := 1; i < n && d < ceiling; i++ {
+		d *= 2
 	}
-	return time.Duration(rnd() * ceiling)
+	return min(d, ceiling)
 }
 
 // ParseRetryAfter reads a Retry-After header in seconds or as an HTTP

@@ -1,5 +1,7 @@
 package iostreams
 
+import "io"
+
 // SetColorDisabled records --no-color.
 func (s *IOStreams) SetColorDisabled(v bool) {
 	s.mu.Lock()
@@ -36,23 +38,18 @@ func (s *IOStreams) colorAllowed() bool {
 // Styles returns the styles for text written to Out. They are rebuilt only
 // when a setter changed whether colour is on, so calling Styles per row is
 // cheap.
-func (s *IOStreams) Styles() *Styles {
-	on := s.ColorEnabled()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.styles == nil || s.styles.enabled != on {
-		s.styles = newStyles(s.Out, on)
-	}
-	return s.styles
-}
+func (s *IOStreams) Styles() *Styles { return s.cachedStyles(&s.styles, s.Out, s.ColorEnabled()) }
 
 // ErrStyles returns the styles for text written to ErrOut.
 func (s *IOStreams) ErrStyles() *Styles {
-	on := s.ErrColorEnabled()
+	return s.cachedStyles(&s.errStyles, s.ErrOut, s.ErrColorEnabled())
+}
+
+func (s *IOStreams) cachedStyles(cache **Styles, w io.Writer, on bool) *Styles {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.errStyles == nil || s.errStyles.enabled != on {
-		s.errStyles = newStyles(s.ErrOut, on)
+	if *cache == nil || (*cache).enabled != on {
+		*cache = newStyles(w, on)
 	}
-	return s.errStyles
+	return *cache
 }

@@ -1,27 +1,14 @@
-// Package jsonscan reads and lays out JSON documents that are already known
-// to be valid (the client checks every answer), byte by byte and without
-// decoding them: the member of an object, the elements of an array, an
-// indented copy. It is what lets testctl print the service's own documents
-// at about the cost of copying them. Given invalid JSON it does not fail
-// or panic, but its results mean nothing.
+// Package jsonscan reads and lays out JSON in single byte loops, without
+// decoding it: Valid (the same answers as json.Valid), and, for documents
+// already known to be valid, a list page's items, their ids and the total
+// (ReadPage) and an indented copy (AppendIndent). encoding/json does each
+// several times slower (Valid, Unmarshal into json.RawMessage, Indent), and
+// they are most of what `run list --all -o json` does (docs/benchmarks.md).
+// Given invalid JSON, ReadPage and AppendIndent do not fail or panic, but
+// their results mean nothing.
 package jsonscan
 
 import "bytes"
-
-// Member returns the value of member key of the top-level object doc (the
-// last one, as encoding/json decodes a repeated key), or nil. A key written
-// with escapes is not recognised.
-func Member(doc []byte, key string) []byte {
-	var found []byte
-	walkObject(doc, skipSpace(doc, 0), func(name []byte, i int) int {
-		end := skipValue(doc, i)
-		if string(name) == key {
-			found = doc[i:end]
-		}
-		return end
-	})
-	return found
-}
 
 // walkObject calls value with the name of each member of the object at
 // doc[i] and the index where its value starts; value returns the index
@@ -43,17 +30,6 @@ func walkObject(doc []byte, i int, value func(name []byte, i int) int) int {
 		}
 	}
 	return min(i+1, len(doc))
-}
-
-// Elements splits the array arr into its elements; nil when arr is not an
-// array.
-func Elements(arr []byte) [][]byte {
-	i := skipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return nil
-	}
-	out, _, _ := items(arr, i, "")
-	return out
 }
 
 // AppendIndent appends doc to dst laid out as json.Indent lays it out (each

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestMemberAndElements(t *testing.T) {
+func TestReadPageSplitsItems(t *testing.T) {
 	for _, tt := range []struct {
 		doc, want string // want: the elements joined by " | "; "nil" for none
 	}{
@@ -20,7 +20,7 @@ func TestMemberAndElements(t *testing.T) {
 		{`{"other": [1]}`, `nil`},
 		{`[{"runs": [1]}]`, `nil`},
 	} {
-		got := Elements(Member([]byte(tt.doc), "runs"))
+		got := ReadPage([]byte(tt.doc), "runs", "").Items
 		parts := make([]string, len(got))
 		for i, b := range got {
 			parts[i] = string(b)
@@ -33,7 +33,7 @@ func TestMemberAndElements(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", tt.doc, s, tt.want)
 		}
 	}
-	if v := Member([]byte(`{"total": 12, "s": "a\"b"}`), "total"); string(v) != "12" {
+	if v := ReadPage([]byte(`{"total": 12, "s": "a\"b"}`), "runs", "").Total; string(v) != "12" {
 		t.Errorf("total: %q", v)
 	}
 }
@@ -70,7 +70,6 @@ func FuzzAppendIndent(f *testing.F) {
 			checkIndent(t, doc)
 		} else {
 			AppendIndent(nil, doc, "", "  ") // must not panic
-			Elements(Member(doc, "a"))
 			ReadPage(doc, "a", "b")
 		}
 	})

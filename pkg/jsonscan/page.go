@@ -12,8 +12,9 @@ type Page struct {
 }
 
 // ReadPage reads the top-level object doc: the members itemsKey and
-// "total", and the idKey member of each item. As with Member, a repeated
-// key counts once, the last time.
+// "total", and the idKey member of each item ("": none). A repeated key
+// counts once, the last time, as encoding/json decodes it; a key written
+// with escapes is not recognised.
 func ReadPage(doc []byte, itemsKey, idKey string) Page {
 	var p Page
 	walkObject(doc, skipSpace(doc, 0), func(name []byte, i int) int {
@@ -42,7 +43,7 @@ func items(doc []byte, i int, idKey string) ([][]byte, []string, int) {
 	out, ids := [][]byte{}, []string{}
 	for i = skipSpace(doc, i+1); i < len(doc) && doc[i] != ']'; {
 		start, id := i, ""
-		if doc[i] == '{' {
+		if doc[i] == '{' && idKey != "" {
 			i = walkObject(doc, i, func(name []byte, i int) int {
 				end := skipValue(doc, i)
 				if string(name) == idKey {

@@ -40,11 +40,12 @@ type cell struct {
 
 // renderTTY sizes the columns and shortens cells itself, then hands
 // finished strings to tablewriter, which pads and joins them. The sizing is
-// ours because tablewriter's own (WithMaxWidth) gives every column an equal
-// share of the width, cutting narrow columns that fit; and its truncation
-// works on coloured text, leaving the "…" uncoloured after an added reset.
-// Here a cell is cut before its colour is applied, so tablewriter, told
-// not to wrap, trim or reformat, passes every cell through unchanged.
+// ours because tablewriter's own (WithMaxWidth, Widths.Global) first cuts
+// every cell to an equal share of the width, shortening narrow columns that
+// would fit; and its truncation works on coloured text, leaving the "…"
+// uncoloured after an added reset. Here a cell is cut before its colour is
+// applied, so tablewriter, told not to wrap, trim or reformat, passes every
+// cell through unchanged.
 func (t *Table) renderTTY(w *bufio.Writer) error {
 	ncols := len(t.headers)
 	for _, r := range t.rows {
@@ -52,6 +53,7 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	}
 	widths := make([]int, ncols)
 	copy(widths, t.widths)
+	t.dropped = append(t.dropped, make([]bool, max(ncols-len(t.dropped), 0))...)
 
 	var header []cell
 	if !t.started && len(t.headers) > 0 {
@@ -69,24 +71,29 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	all := make([]cell, n)
 	rows := make([][]cell, len(t.rows))
 	whole := make([]bool, ncols)
+	drop := make([]uint8, ncols)
 	for r, row := range t.rows {
 		rows[r], all = all[:len(row):len(row)], all[len(row):]
 		for i, f := range row {
 			whole[i] = whole[i] || f.whole
+			drop[i] = max(drop[i], f.drop)
 			rows[r][i] = prepare(f)
 			widths[i] = max(widths[i], rows[r][i].width)
 		}
 	}
-	fitShrinkable(widths, whole, t.width-len(columnGap)*(ncols-1))
+	fit(widths, whole, t.dropped, dropToFit(t.dropped, widths, whole, drop, t.width))
 	t.widths = widths
 
 	// Fixed widths keep a later Render aligned with this one. A column
 	// tablewriter is told is 0 wide disappears, gap and all, so 1 is the least.
 	fixed := tw.NewMapper[int, int]()
 	for i, cw := range widths {
-		fixed.Set(i, max(cw, 1))
+		if !t.dropped[i] {
+			fixed.Set(fixed.Len(), max(cw, 1))
+		}
 	}
-	tbl := tablewriter.NewTable(&trimWriter{w: w},
+	var out bytes.Buffer
+	tbl := tablewriter.NewTable(&out,
 		tablewriter.WithRenderer(renderer.NewBlueprint(gap)),
 		tablewriter.WithColumnWidths(fixed),
 		tablewriter.WithPadding(tw.PaddingNone),
@@ -99,25 +106,37 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 	)
 	if header != nil {
-		tbl.Header(fitted(header, widths))
+		tbl.Header(t.fitted(header, widths))
 	}
 	for _, row := range rows {
-		if err := tbl.Append(fitted(row, widths)); err != nil {
+		if err := tbl.Append(t.fitted(row, widths)); err != nil {
 			return err
 		}
 	}
-	return tbl.Render()
+	if err := tbl.Render(); err != nil {
+		return err
+	}
+	// tablewriter pads the last column too; lines never end in blanks.
+	for line := range bytes.Lines(out.Bytes()) {
+		w.Write(bytes.TrimRight(line, " \n"))
+		w.WriteByte('\n')
+	}
+	return nil
 }
 
-// fitted returns a row's styled cells, each shortened to its column width.
-func fitted(row []cell, widths []int) []string {
-	out := make([]string, len(row))
+// fitted returns a row's styled cells, each shortened to its column width,
+// without the dropped columns.
+func (t *Table) fitted(row []cell, widths []int) []string {
+	out := make([]string, 0, len(row))
 	for i, c := range row {
+		if t.dropped[i] {
+			continue
+		}
 		if c.width > widths[i] {
 			text := truncate(c.text, max(widths[i]-c.extra, 1))
 			c = prepare(field{text: text, color: c.color})
 		}
-		out[i] = c.styled
+		out = append(out, c.styled)
 	}
 	return out
 }
@@ -135,67 +154,49 @@ func prepare(f field) cell {
 	return c
 }
 
-// trimWriter drops the blanks tablewriter pads the last column with, so
-// lines never end in white space. It holds blanks back until it sees what
-// follows them, in case a line arrives in more than one Write.
-type trimWriter struct {
-	w      *bufio.Writer
-	blanks int
-}
-
-func (t *trimWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		line, rest, nl := bytes.Cut(p, []byte{'\n'})
-		text := bytes.TrimRight(line, " ")
-		if len(text) > 0 {
-			for ; t.blanks > 0; t.blanks-- {
-				t.w.WriteByte(' ')
+// dropToFit leaves out columns (see DropWhenNarrow), lowest rank first,
+// while the columns kept would not fit room even shortened to their least:
+// minColumnWidth, or their whole width when that is less or they are kept
+// whole. A column once dropped stays dropped in later renders. It returns
+// the room left for the kept columns' text, the gaps between them taken.
+func dropToFit(dropped []bool, widths []int, whole []bool, drop []uint8, width int) int {
+	for {
+		least, gaps, next := 0, -len(columnGap), -1
+		for i, w := range widths {
+			if dropped[i] {
+				continue
 			}
-			t.w.Write(text)
+			if !whole[i] {
+				w = min(w, minColumnWidth)
+			}
+			least, gaps = least+w, gaps+len(columnGap)
+			if drop[i] > 0 && (next < 0 || drop[i] < drop[next]) {
+				next = i
+			}
 		}
-		t.blanks += len(line) - len(text)
-		if nl {
-			t.blanks = 0
-			t.w.WriteByte('\n')
+		if least+gaps <= width || next < 0 || gaps == 0 { // one column is always kept
+			return width - gaps
 		}
-		p = rest
-	}
-	return n, nil // bufio.Writer keeps the first error for Flush
-}
-
-// fitShrinkable is fit over the columns not marked whole; whole columns
-// keep their width and leave the others less room.
-func fitShrinkable(widths []int, whole []bool, room int) {
-	var shrinkable []int
-	for i, w := range widths {
-		if whole[i] {
-			room -= w
-		} else {
-			shrinkable = append(shrinkable, w)
-		}
-	}
-	fit(shrinkable, room)
-	j := 0
-	for i := range widths {
-		if !whole[i] {
-			widths[i] = shrinkable[j]
-			j++
-		}
+		dropped[next] = true
 	}
 }
 
-// fit shortens the widest columns, evenly, until they add up to at most
-// room, never taking a column below minColumnWidth.
-func fit(widths []int, room int) {
+// fit shortens the widest columns that are neither kept whole nor dropped,
+// evenly, until all the kept ones add up to at most room, never taking a
+// column below minColumnWidth.
+func fit(widths []int, whole, dropped []bool, room int) {
 	excess := -room
-	for _, w := range widths {
-		excess += w
+	for i, w := range widths {
+		if !dropped[i] {
+			excess += w
+		}
 	}
+	shrinkable := func(i int) bool { return !whole[i] && !dropped[i] }
 	for excess > 0 {
 		top, second, count := 0, 0, 0
-		for _, w := range widths {
+		for i, w := range widths {
 			switch {
+			case !shrinkable(i):
 			case w > top:
 				top, second, count = w, top, 1
 			case w == top:
@@ -210,7 +211,7 @@ func fit(widths []int, room int) {
 		target := max(second, minColumnWidth)
 		if count*(top-target) < excess {
 			for i := range widths {
-				if widths[i] == top {
+				if shrinkable(i) && widths[i] == top {
 					widths[i] = target
 				}
 			}
@@ -219,7 +220,7 @@ func fit(widths []int, room int) {
 		}
 		cut, rest := excess/count, excess%count
 		for i := range widths {
-			if widths[i] == top {
+			if shrinkable(i) && widths[i] == top {
 				widths[i] -= cut
 				if rest > 0 {
 					widths[i]--

@@ -37,8 +37,9 @@ type Table struct {
 	headers []string
 	rows    [][]field
 	row     []field
-	widths  []int // the column widths of the previous Render on a TTY
-	started bool  // the header has been written
+	widths  []int  // the column widths of the previous Render on a TTY
+	dropped []bool // the columns a narrow terminal left out, on a TTY
+	started bool   // the header has been written
 	buf     *bufio.Writer
 }
 
@@ -46,6 +47,7 @@ type field struct {
 	text  string // sanitised
 	color func(string) string
 	whole bool
+	drop  uint8 // DropWhenNarrow's rank; small, so a field stays 32 bytes
 }
 
 // FieldOption changes how one field is shown on a terminal.
@@ -63,6 +65,14 @@ func WithColor(fn func(string) string) FieldOption {
 // the terminal; the others give way, and a line may wrap if they cannot.
 func WithoutTruncation() FieldOption {
 	return func(f *field) { f.whole = true }
+}
+
+// DropWhenNarrow lets a terminal too narrow for every column leave this
+// field's column out: columns are dropped, rank 1 first, while the others
+// would not fit even shortened as far as they go. Dropped columns are
+// printed off a terminal, where nothing is cut.
+func DropWhenNarrow(rank int) FieldOption {
+	return func(f *field) { f.drop = uint8(min(max(rank, 0), 255)) }
 }
 
 // NewTable starts a table for ios.Out; headers may be given in any case.

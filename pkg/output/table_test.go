@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"fmt"
 	"regexp"
 	"strings"
@@ -222,7 +221,8 @@ func TestFit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := append([]int(nil), tt.widths...)
-		fit(got, tt.room)
+		none := make([]bool, len(got))
+		fit(got, none, none, tt.room)
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("fit(%v, %d) = %v, want %v", tt.widths, tt.room, got, tt.want)
 		}
@@ -273,19 +273,6 @@ func TestStyledWidth(t *testing.T) {
 	}
 }
 
-func TestTrimWriter(t *testing.T) {
-	var b strings.Builder
-	bw := bufio.NewWriter(&b)
-	w := &trimWriter{w: bw}
-	for _, p := range []string{"a  b   ", "  \n", "c ", " ", "d  \n\n   \ne"} {
-		w.Write([]byte(p))
-	}
-	bw.Flush()
-	if want := "a  b\nc  d\n\n\ne"; b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
-	}
-}
-
 func TestTableTTYKeepsWholeFieldsWhole(t *testing.T) {
 	const id = "5a4db001-0000-4000-8000-000000000001"
 	for _, width := range []int{20, 50, 80} {
@@ -304,5 +291,54 @@ func TestTableTTYKeepsWholeFieldsWhole(t *testing.T) {
 		if width >= 50 && twwidth.Width(line) > width {
 			t.Errorf("width %d: the other column did not give way (%d wide):\n%s", width, twwidth.Width(line), out)
 		}
+	}
+}
+
+// A terminal too narrow for every column drops the columns marked
+// droppable, lowest rank first, only as far as needed: no line is wider
+// than the terminal, a whole field stays whole, and off a terminal every
+// column is printed.
+func TestTableTTYDropsColumnsThatCannotFit(t *testing.T) {
+	const id = "5a4db001-0000-4000-8000-000000000001"
+	render := func(tty bool, width int) string {
+		ios, out := newIOS(tty, width)
+		tb := NewTable(ios, "id", "name", "labels", "application", "result")
+		for range 2 {
+			tb.AddField(id, WithoutTruncation())
+			tb.AddField("Log in with email and password", DropWhenNarrow(4))
+			tb.AddField("auth,smoke", DropWhenNarrow(1))
+			tb.AddField("app_sandbox-web", DropWhenNarrow(2))
+			tb.AddField("PASSED", WithColor(ios.Styles().Status), DropWhenNarrow(3))
+			tb.EndRow()
+		}
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	for _, tt := range []struct {
+		width  int
+		header string
+	}{
+		{200, "ID NAME LABELS APPLICATION RESULT"},
+		{80, "ID NAME LABELS APPLICATI… RESULT"}, // shortened, all there
+		{70, "ID NAME APPLICATION RESULT"},
+		{62, "ID NAME RESULT"},
+		{50, "ID NAME"},
+		{40, "ID"},
+	} {
+		got := ansi.Strip(render(true, tt.width))
+		lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+		if h := strings.Join(strings.Fields(lines[0]), " "); h != tt.header {
+			t.Errorf("width %d: header %q, want %q:\n%s", tt.width, h, tt.header, got)
+		}
+		for _, l := range lines {
+			if w := twwidth.Width(l); w > tt.width || !strings.HasPrefix(l, "ID") && !strings.HasPrefix(l, id) {
+				t.Errorf("width %d: line of %d columns: %q", tt.width, w, l)
+			}
+		}
+	}
+	if got := render(false, 40); !strings.HasPrefix(got, "ID\tNAME\tLABELS\tAPPLICATION\tRESULT\n"+id+"\t") {
+		t.Errorf("off a terminal every column is printed:\n%s", got)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/testctl/testctl/pkg/atomicfile"
 )
 
 // keep is how many runs the record remembers, newest first: enough for a
@@ -62,23 +64,10 @@ func (r Record) Add(runs ...Run) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(r.Path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(r.Path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".started-runs.*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), r.Path)
+	return atomicfile.Write(r.Path, data, 0o600)
 }
 
 // Find returns the newest run with that short id started on service.

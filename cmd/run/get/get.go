@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 	"github.com/testctl/testctl/pkg/runwait"
 )
 
@@ -16,8 +15,6 @@ const (
 	TestCasesAll    = "all"
 	TestCasesFailed = "failed"
 )
-
-var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // Options are the inputs of `run get`.
 type Options struct {
@@ -77,8 +74,8 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 
 func validate(o *Options, changed func(string) bool) error {
 	o.ShortID = strings.TrimSpace(o.ShortID)
-	if o.ShortID == "" || strings.ContainsAny(o.ShortID, "/?# \t\r\n") {
-		return cmdutil.FlagErrorf("%q is not a run short id", o.ShortID)
+	if err := cmdutil.ValidateRunID(o.ShortID); err != nil {
+		return err
 	}
 	o.TestCases = strings.ToLower(strings.TrimSpace(o.TestCases))
 	if o.TestCases != TestCasesAll && o.TestCases != TestCasesFailed {
@@ -89,7 +86,7 @@ func validate(o *Options, changed func(string) bool) error {
 		return cmdutil.FlagErrorf("--legacy needs --project-uuid: the legacy address names the project by its UUID")
 	case !o.Legacy && o.ProjectUUID != "":
 		return cmdutil.FlagErrorf("--project-uuid applies to --legacy only; the current address takes the project from the key or --project")
-	case o.Legacy && !uuidPattern.MatchString(o.ProjectUUID):
+	case o.Legacy && !cmdutil.IsUUID(o.ProjectUUID):
 		return cmdutil.FlagErrorf("--project-uuid %q is not a UUID", o.ProjectUUID)
 	case o.Legacy && o.Issues:
 		return cmdutil.FlagErrorf("--issues is not available with --legacy: the legacy address has no issues")

@@ -37,7 +37,8 @@ func TestGetFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"r1", "--test-cases", "passed"}, `invalid --test-cases "passed": valid values are all, failed`},
-		{[]string{"r1/../x"}, "is not a run short id"},
+		{[]string{"r1/../x"}, `invalid run short id "r1/../x"`},
+		{[]string{""}, "empty run short id"},
 		{[]string{"r1", "--legacy"}, "--legacy needs --project-uuid"},
 		{[]string{"r1", "--project-uuid", uuid}, "--project-uuid applies to --legacy only"},
 		{[]string{"r1", "--legacy", "--project-uuid", "proj-demo_sandbox"}, `--project-uuid "proj-demo_sandbox" is not a UUID`},

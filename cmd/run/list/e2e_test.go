@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
@@ -154,4 +156,30 @@ func TestListEmpty(t *testing.T) {
 	if l := decode(t, r.Stdout); len(l.Runs) != 0 || l.Total != 0 {
 		t.Errorf("%+v", l)
 	}
+}
+
+// Issue 24: on a 50-column terminal no row wraps. The commit, plan, other
+// and passed counts give way before the branch is cut; the short id is
+// whole, and off a terminal every column is printed.
+func TestListTableFitsANarrowTerminal(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Run("run", "start", "--plan", "pln-failing_sandbox", "--codehost", "--actor", "a", "--branch", "feature/checkout-with-saved-cards",
+		"--commit", "0123456789abcdef", "--commit-message", "m", "--repository", "r").Expect(t, 0)
+	e.Clock.Advance(5 * 60e9)
+	for _, color := range [][]string{{"--no-color"}, nil} {
+		args := append([]string{"run", "list", "-L", "10"}, color...)
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 50}, args...).Expect(t, 0)
+		lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
+		if len(lines) != 11 || !strings.HasPrefix(ansi.Strip(lines[0]), "SHORT ID  STATUS  ") {
+			t.Fatalf("want a header and 10 rows:\n%s", r.Stdout)
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 50 {
+				t.Errorf("%d columns: %q", w, ansi.Strip(l))
+			}
+		}
+		cmdtest.Contains(t, "narrow row", ansi.Strip(r.Stdout), "  FAILED  ", "  feature", "  5m ago\n")
+	}
+	r := e.Run("run", "list", "-L", "1").Expect(t, 0)
+	cmdtest.Contains(t, "plain row", r.Stdout, "\tfeature/checkout-with-saved-cards\t0123456\tpln-failing_sandbox\t")
 }

@@ -44,7 +44,9 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 
 The table shows STATUS/RESULT (a finished run's result alone on a terminal),
 counts of passed, failed and other (errored, skipped, cancelled) test cases,
-and when the run was created: relative on a terminal, RFC 3339 elsewhere.`,
+and when the run was created: relative on a terminal, RFC 3339 elsewhere. A
+terminal too narrow for every column leaves out COMMIT, then PLAN, OTHER,
+PASS and BRANCH, as far as needed.`,
 		Example: `  testctl run list
   testctl run list --status COMPLETED --result FAILED --branch main --limit 50
   testctl run list --plan pln-checkout_a1b2 --trigger CODEHOST

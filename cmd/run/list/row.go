@@ -32,14 +32,17 @@ func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 	case result != "":
 		state += "/" + result
 	}
-	t.AddField(r.ShortID)
-	t.AddField(state, output.WithColor(f.stateColor(r.Status, result)))
-	t.AddField(orDash(deref(r.Branch)))
-	t.AddField(orDash(shortCommit(deref(r.CommitHash))))
-	t.AddField(orDash(deref(r.TestPlanShortID)))
-	t.AddField(strconv.Itoa(r.PassedCount), output.WithColor(f.styles.Success))
+	// A terminal too narrow for every column (rank 1 goes first) keeps
+	// what tells runs apart and how they went: the id, state, failures
+	// and age.
+	t.AddField(r.ShortID, output.WithoutTruncation())
+	t.AddField(state, output.WithColor(f.stateColor(r.Status, result)), output.WithoutTruncation())
+	t.AddField(orDash(deref(r.Branch)), output.DropWhenNarrow(5))
+	t.AddField(orDash(shortCommit(deref(r.CommitHash))), output.DropWhenNarrow(1))
+	t.AddField(orDash(deref(r.TestPlanShortID)), output.DropWhenNarrow(2))
+	t.AddField(strconv.Itoa(r.PassedCount), output.WithColor(f.styles.Success), output.DropWhenNarrow(4))
 	t.AddField(strconv.Itoa(r.FailedCount), output.WithColor(f.failedColor(r.FailedCount)))
-	t.AddField(strconv.Itoa(r.ErroredCount + r.SkippedCount + r.CancelledCount))
+	t.AddField(strconv.Itoa(r.ErroredCount+r.SkippedCount+r.CancelledCount), output.DropWhenNarrow(3))
 	t.AddField(f.created(r.CreatedAt))
 	t.EndRow()
 }

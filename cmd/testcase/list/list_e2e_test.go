@@ -159,3 +159,24 @@ func TestUnknownApplicationIsNotFound(t *testing.T) {
 	r := e.Run("testcase", "list", "--app", "app_elsewhere").Expect(t, 5)
 	cmdtest.Contains(t, "stderr", r.Stderr, "app_elsewhere")
 }
+
+// Issue 24: on a 50-column terminal no row wraps. The full id (what run
+// start --test-case takes) and the name stay; the other columns give way.
+// Off a terminal every column is printed.
+func TestTableFitsANarrowTerminal(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, color := range [][]string{{"--no-color"}, nil} {
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 50}, append([]string{"testcase", "list"}, color...)...).Expect(t, 0)
+		lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
+		if len(lines) < 2 || !strings.HasPrefix(ansi.Strip(lines[0]), "ID  ") || !strings.Contains(lines[1], sandbox.TestCaseLogin+"  Log in") {
+			t.Fatalf("want the header, then the full id and name:\n%s", r.Stdout)
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 50 {
+				t.Errorf("%d columns: %q", w, ansi.Strip(l))
+			}
+		}
+	}
+	r := e.Run("testcase", "list").Expect(t, 0)
+	cmdtest.Contains(t, "plain table", r.Stdout, "ID\tNAME\tENABLED\tLABELS\tAPPLICATION\tLAST RESULT\tLAST RUN\n")
+}

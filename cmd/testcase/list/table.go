@@ -24,19 +24,21 @@ func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 	return func(t *output.Table, tc api.TestCase) {
 		t.AddField(tc.ID, output.WithoutTruncation())
 		t.AddField(tc.Name)
+		// A terminal too narrow for every column drops them, rank 1
+		// first: the id and name stay.
 		if tc.IsEnabled {
-			t.AddField("yes")
+			t.AddField("yes", output.DropWhenNarrow(1))
 		} else {
-			t.AddField("no", output.WithColor(st.Muted))
+			t.AddField("no", output.WithColor(st.Muted), output.DropWhenNarrow(1))
 		}
-		t.AddField(strings.Join(tc.Labels, ","))
-		t.AddField(tc.ApplicationShortID)
+		t.AddField(strings.Join(tc.Labels, ","), output.DropWhenNarrow(3))
+		t.AddField(tc.ApplicationShortID, output.DropWhenNarrow(2))
 		verdict, when := lastRun(tc.LastRun)
-		t.AddField(verdict, output.WithColor(st.Status))
+		t.AddField(verdict, output.WithColor(st.Status), output.DropWhenNarrow(5))
 		if tty {
 			when = relative(now, when)
 		}
-		t.AddField(when)
+		t.AddField(when, output.DropWhenNarrow(4))
 	}
 }
 

@@ -22,39 +22,16 @@ func CheckPrefixed(flag, value, prefix string) error {
 	return nil
 }
 
-// IsUUID reports whether s is a UUID in its canonical 8-4-4-4-12 hex form,
-// the only form the dependency fields take.
-func IsUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !isHex(c) {
-				return false
-			}
-		}
-	}
-	return true
-}
+// IsUUID is cmdutil.IsUUID, for the callers that still name it here.
+func IsUUID(s string) bool { return cmdutil.IsUUID(s) }
 
 // CheckUUID returns a usage error naming flag unless value is a UUID.
 func CheckUUID(flag, value string) error {
-	if !IsUUID(value) {
+	if !cmdutil.IsUUID(value) {
 		return cmdutil.FlagErrorf("--%s %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 			"dependencies are the internal ids of project test cases, see `testctl testcase list -o json`", flag, value)
 	}
 	return nil
-}
-
-func isHex(c byte) bool {
-	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
 }
 
 func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }

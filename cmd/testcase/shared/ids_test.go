@@ -5,23 +5,6 @@ import (
 	"testing"
 )
 
-func TestIsUUID(t *testing.T) {
-	for s, want := range map[string]bool{
-		"5a4db001-0000-4000-8000-000000000001":  true,
-		"5A4DB000-0000-4000-8000-00000000000A":  true,
-		"5a4db000-0000-4000-8000-00000000000":   false,
-		"5a4db000-0000-4000-8000-0000000000001": false,
-		"5a4db000x0000-4000-8000-000000000001":  false,
-		"5a4db000-0000-4000-8000-00000000000g":  false,
-		"{5a4db000-0000-4000-8000-00000000001}": false,
-		"":                                      false,
-	} {
-		if IsUUID(s) != want {
-			t.Errorf("IsUUID(%q) = %v", s, !want)
-		}
-	}
-}
-
 func TestCheckPrefixed(t *testing.T) {
 	for v, ok := range map[string]bool{"app_x": true, "app_": false, "app": false, "cfg_x": false, "app_a b": false, "app_\x1b[31m": false} {
 		if err := CheckPrefixed("app", v, "app_"); (err == nil) != ok {

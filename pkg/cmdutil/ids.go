@@ -1,0 +1,40 @@
+package cmdutil
+
+import (
+	"strings"
+	"unicode"
+)
+
+// ValidateRunID rejects what cannot be a run short id before anything is
+// sent: an empty argument from an unset CI variable, or one with spaces,
+// control characters or the characters that would change the request's
+// path (/ ? #): the one check of a run short id, for every command taking one.
+func ValidateRunID(id string) error {
+	if id == "" {
+		return FlagErrorf(`empty run short id "" (is the variable holding it set?)`)
+	}
+	if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("/?#", r) }) {
+		return FlagErrorf("invalid run short id %q", id)
+	}
+	return nil
+}
+
+// IsUUID reports whether s is a UUID in its canonical 8-4-4-4-12 hex form.
+func IsUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
