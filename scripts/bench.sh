@@ -5,6 +5,8 @@
 #   start-up   `testctl version` against a Go hello world (and against a binary
 #              that only links the libraries the contract names)
 #   request    `testctl run get ID -o json` against curl fetching the same URL
+#   story      `testctl run report` of a run with 10 failed test cases (the
+#              evidence) against `testctl run get` of the same run
 #   scale      `run list --all` over 100,000 runs and `testcase list --all`
 #              against curl fetching the same pages; peak RSS
 #   polling    requests `run wait` sends, how soon it notices the end, faults
@@ -29,7 +31,7 @@ RUNS=${BENCH_RUNS:-100}
 ROUNDS=${BENCH_ROUNDS:-3}
 HISTORY=${BENCH_HISTORY:-100000}
 TESTCASES=${BENCH_TESTCASES:-2000}
-PARTS=${BENCH_PARTS:-startup request scale polling size go}
+PARTS=${BENCH_PARTS:-startup request story scale polling size go}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 KEY=sandbox-project-key
 
@@ -199,6 +201,26 @@ mapfile -t m < <(measure "$T run get $id -o json" \
 r=$(calc "${m[0]} / ${m[1]}")
 row "request: curl GET run detail (baseline)" "-" "$(ms "${m[1]}") ms" "1.00" "-"
 row "request: testctl run get -o json" "<= 1.5x curl" "$(ms "${m[0]}") ms" "$r" "$(yes_if "$r <= 1.5")"
+fi
+
+# ------------------------------------------------------------------ story
+# The failure story of a run with 10 failed test cases (run report: the run,
+# its issues and three logs per failed test case, a few at a time) against
+# one run get of the same run.
+if part story; then
+say "sandbox with a plan of 10 failing test cases"
+start_sandbox story --failing-test-cases 10 --speed 100
+sid=$(TESTCTL_BASE_URL=$URL_story timeout 120 "$T" run start --plan pln-regressions_sandbox --wait --evidence 0 -q 2>/dev/null || true)
+sid=$(echo "$sid" | head -n 1)
+[ -n "$sid" ] || { echo "bench: the regressions run did not start" >&2; exit 1; }
+before=$(curl -sS --max-time 10 --noproxy '*' "$URL_story/_sandbox/stats" | tr -d ' \n' | grep -o '"requests":{[^}]*}' | grep -o ':[0-9]*' | tr -d : | paste -sd+ | bc)
+TESTCTL_BASE_URL=$URL_story "$T" run report "$sid" >/dev/null 2>&1 || true
+after=$(curl -sS --max-time 10 --noproxy '*' "$URL_story/_sandbox/stats" | tr -d ' \n' | grep -o '"requests":{[^}]*}' | grep -o ':[0-9]*' | tr -d : | paste -sd+ | bc)
+say "failure story: run report $sid ($((after - before)) requests) vs run get"
+mapfile -t m < <(measure "env TESTCTL_BASE_URL=$URL_story $T run report $sid" "env TESTCTL_BASE_URL=$URL_story $T run get $sid -o json")
+r=$(calc "${m[0]} / ${m[1]}")
+row "story: testctl run get, 10 failed test cases (baseline)" "-" "$(ms "${m[1]}") ms" "1.00" "-"
+row "story: testctl run report, $((after - before)) requests" "<= 1.5x run get" "$(ms "${m[0]}") ms" "$r" "$(yes_if "$r <= 1.5")"
 fi
 
 # ------------------------------------------------------------------ scale

@@ -11,6 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/output"
@@ -189,7 +190,7 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 		APIKey:            key,
 		ProjectShortID:    project,
 		AllowInsecureHTTP: w.f.Globals.AllowInsecureHTTP,
-		HTTPClient:        &http.Client{Timeout: timeout, Transport: w.opts.Transport},
+		HTTPClient:        &http.Client{Timeout: timeout, Transport: w.transport()},
 		UserAgent:         api.UserAgent(w.f.AppVersion),
 		Clock:             w.f.Clock,
 		Retry:             api.DefaultRetryPolicy,
@@ -233,4 +234,18 @@ func (w *wiring) output() (output.Options, error) {
 		return output.Options{}, &cmdutil.FlagError{Err: err}
 	}
 	return o, nil
+}
+
+// transport is the tests' transport, else Go's default one keeping up to
+// evidence.DefaultConcurrency connections to the service alive (the
+// default keeps two): the evidence of a failure is read that many
+// requests at a time, and over TLS a new connection per request would
+// cost more than the request.
+func (w *wiring) transport() http.RoundTripper {
+	if w.opts.Transport != nil {
+		return w.opts.Transport
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = evidence.DefaultConcurrency
+	return t
 }

@@ -81,6 +81,8 @@ func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 // read is one run as it stands.
 func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Record {
 	r := verdict.Record{ShortID: t.ShortID, URL: t.URL, Plan: t.Plan}
+	// Without its issues: they are evidence, read apart, and a service
+	// failing to give them must not cost the verdict.
 	d, err := c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
 	if err == nil {
 		err = runwait.CheckRunDetail(d, t.ShortID)

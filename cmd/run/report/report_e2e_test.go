@@ -61,9 +61,22 @@ func TestReportTellsWhyARunFailed(t *testing.T) {
 	cmdtest.Contains(t, "step summary", string(md), "## ❌ testctl: failed (exit 1)", "<details><summary><b>FAILED</b> Pay with a declined card")
 	// The annotation names the plan and carries the first line of evidence.
 	cmdtest.Contains(t, "annotations", r.Stderr, "::error title=testctl run "+id+" (Checkout regression (failing))%3A Pay with a declined card::FAILED")
-	if n := e.Requests(getLogs); n != 3*2 {
-		t.Errorf("%d log reads, want 3 for each of the 2 failed test cases", n)
+	// Network and console for each failed browser test.
+	if n := e.Requests(getLogs); n != 2*2 {
+		t.Errorf("%d log reads, want 2 for each of the 2 failed test cases", n)
 	}
+	if n := e.Requests("GET /v1/run/{shortId}"); n != 2 {
+		t.Errorf("%d reads of the run, want 2 (the verdict, then its issues)", n)
+	}
+}
+
+// An API test's evidence is its failed API calls: read when its network
+// log, which a test without a browser does not have, is empty.
+func TestReportOfAnAPITestShowsItsCalls(t *testing.T) {
+	e := cmdtest.New(t)
+	id := ended(t, e, sandbox.PlanFlaky)
+	r := e.Run("run", "report", id).Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "Health endpoint answers 200", "API GET", "503", "--kind api-calls")
 }
 
 // A run that passed fetches no evidence at all.
