@@ -55,6 +55,13 @@ func openReport(t *testing.T, browser string, r Report, width int) *page {
 	if err := Write(path, r); err != nil {
 		t.Fatal(err)
 	}
+	return openFile(t, browser, path, width)
+}
+
+// openFile opens a report file in a headless browser and fails the test
+// if the page asks the network for anything or writes to its console.
+func openFile(t *testing.T, browser, path string, width int) *page {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
 		chromedp.WindowSize(width, 900), chromedp.Flag("disable-gpu", true))
 	// A browser that hangs ends the test, not the whole go test run.

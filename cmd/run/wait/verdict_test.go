@@ -140,3 +140,14 @@ func TestUnwritableJUnitExits8(t *testing.T) {
 	r := e.Run("run", "wait", id).Expect(t, 8)
 	cmdtest.Contains(t, "stderr", r.Stderr, "writing the step outputs")
 }
+
+// The HTML report too: written whatever the verdict, and its failure is a
+// local failure, combined with the verdict's code.
+func TestUnwritableHTMLExits8(t *testing.T) {
+	e := cmdtest.New(t)
+	for plan := range map[string]bool{sandbox.PlanPassing: true, sandbox.PlanFailing: true} {
+		id := startRun(t, e, plan)
+		r := e.Run("run", "wait", id, "--html", "/proc/testctl-report.html").Expect(t, 8)
+		cmdtest.Contains(t, "stderr", r.Stderr, "error: writing the HTML report")
+	}
+}
