@@ -32,7 +32,7 @@ type progressView interface {
 // animation; --debug writes to stderr too, and the two would garble. The
 // line-per-change view prints a heartbeat every pulse.every of silence.
 func newProgressView(ios *iostreams.IOStreams, debug bool, runs int, pulse heartbeat) progressView {
-	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true}
+	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true, namePlans: runs > 1}
 	if ios.ErrColorEnabled() && !debug {
 		p.prefixRuns = runs > 1
 		v := &liveView{ios: ios, lf: p}
@@ -48,6 +48,7 @@ func newProgressView(ios *iostreams.IOStreams, debug bool, runs int, pulse heart
 type lineFormat struct {
 	st         *iostreams.Styles
 	prefixRuns bool // name the run on every line (several runs, or a log)
+	namePlans  bool // several runs: say whose plan each status line is
 }
 
 func (p lineFormat) status(s *runState, elapsed time.Duration) string {
@@ -55,6 +56,9 @@ func (p lineFormat) status(s *runState, elapsed time.Duration) string {
 	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(report.StatusText(d))))
 	if api.IsTerminalStatus(d.Status) {
 		line += fmt.Sprintf("%s: %s", report.FinishedWhen(s.alreadyFinished, elapsed), report.CountCases(d.RunTestCases))
+	}
+	if t := s.target.Plan.Title(); p.namePlans && t != "" && !s.target.Plan.TestCases {
+		line += " — plan " + termtext.SanitizeLine(t)
 	}
 	return line
 }
