@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/testctl/testctl/pkg/atomicfile"
 )
 
 // File is the YAML config file: named profiles and the current one.
@@ -169,36 +171,10 @@ func (f *File) write(path string) error {
 	if err := enc.Encode(f); err != nil {
 		return &FileError{Op: "writing", Path: path, Err: err}
 	}
-	if err := replaceFile(target, buf.Bytes()); err != nil {
+	if err := atomicfile.Write(target, buf.Bytes(), 0o600); err != nil {
 		return &FileError{Op: "writing", Path: path, Err: err}
 	}
 	return nil
-}
-
-// replaceFile writes data to a temporary file beside path and renames it
-// over path, so that a reader sees the old file or the new one, never half.
-func replaceFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.yaml")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // linkTarget follows path's symbolic links to the file they name, which may

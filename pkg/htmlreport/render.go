@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -10,9 +11,9 @@ import (
 	"html"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/testctl/testctl/pkg/atomicfile"
 )
 
 // The page's style and script, inlined into every report: a report opens
@@ -104,30 +105,14 @@ func hashSource(s string) string {
 
 // Write writes the report to path atomically: a reader (a CI upload step, a
 // browser) sees the previous file or the whole new one, never half of it.
-func Write(path string, r Report) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
+func Write(path string, r Report) error {
+	var b bytes.Buffer
+	if err := Render(&b, r); err != nil {
 		return fmt.Errorf("writing the HTML report %s: %w", path, err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("writing the HTML report %s: %w", path, err)
-		}
-	}()
-	if err = Render(f, r); err != nil {
-		return err
+	// A report is meant to be read by the CI's other steps and tools.
+	if err := atomicfile.Write(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing the HTML report %s: %w", path, err)
 	}
-	// CreateTemp makes the file private; a report is meant to be read.
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }

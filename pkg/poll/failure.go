@@ -78,12 +78,7 @@ func (l *Loop) maxFailures() int {
 // and so that many clients do not retry in step. A server's Retry-After is
 // a floor.
 func retryDelay(n int, interval, retryAfter time.Duration, jitter func() float64) time.Duration {
-	ceiling := max(interval, maxRetryCeiling)
-	d := interval
-	for i := 1; i < n && d < ceiling; i++ {
-		d *= 2
-	}
-	d = min(d, ceiling)
+	d := api.Backoff(n, interval, maxRetryCeiling)
 	d = d/2 + time.Duration(jitter()*float64(d/2))
 	return max(d, retryAfter)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/atomicfile"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -20,7 +21,7 @@ func WriteJUnitFile(path string, v verdict.Verdict, ev Evidence) error {
 	if err := WriteJUnit(&b, v, ev); err != nil {
 		return err
 	}
-	return writeFile(path, b.Bytes())
+	return atomicfile.Write(path, b.Bytes(), 0o644) // read by the CI's other steps
 }
 
 // WriteJUnit writes a JUnit XML report of v: one testsuite per run, one

@@ -1,9 +1,6 @@
 package shared
 
 import (
-	"strings"
-	"unicode"
-
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
@@ -12,11 +9,8 @@ import (
 // slashes that would change the request path.
 func ValidateRunIDs(ids []string) error {
 	for _, id := range ids {
-		if id == "" {
-			return cmdutil.FlagErrorf("empty run short id (is the variable holding it set?)")
-		}
-		if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' }) {
-			return cmdutil.FlagErrorf("invalid run short id %q", id)
+		if err := cmdutil.ValidateRunID(id); err != nil {
+			return err
 		}
 	}
 	return nil
