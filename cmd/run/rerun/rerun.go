@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/cmd/run/shared"
-	tcshared "github.com/testctl/testctl/cmd/testcase/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/reconcile"
@@ -94,7 +93,7 @@ func validate(o *Options, changed func(string) bool) error {
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)
-		if !tcshared.IsUUID(o.TestCaseIDs[i]) {
+		if !cmdutil.IsUUID(o.TestCaseIDs[i]) {
 			return cmdutil.FlagErrorf("--test-case %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 				"a rerun takes the ids of project test cases, see `testctl testcase list -o json`", id)
 		}

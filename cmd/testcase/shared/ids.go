@@ -22,8 +22,6 @@ func CheckPrefixed(flag, value, prefix string) error {
 	return nil
 }
 
-// IsUUID is cmdutil.IsUUID, for the callers that still name it here.
-func IsUUID(s string) bool { return cmdutil.IsUUID(s) }
 
 // CheckUUID returns a usage error naming flag unless value is a UUID.
 func CheckUUID(flag, value string) error {
