@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // Wire models for every resource of service-api.md section 2. Field names are
 // the service's own, so JSON output of testctl carries them unchanged.
 // Nullable fields are pointers; enum values are plain strings so that values
@@ -380,4 +382,17 @@ type APICallEntry struct {
 type ErrorBody struct {
 	Message    string `json:"message,omitempty"`
 	StatusText string `json:"statusText,omitempty"`
+}
+
+// Time reads one of the service's optional timestamps; zero when absent or
+// unreadable (a report then has no time rather than a wrong one).
+func Time(s *string) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }

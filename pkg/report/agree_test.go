@@ -169,3 +169,7 @@ func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+func strp(s string) *string { return &s }
+
+func decide(recs []verdict.Record) verdict.Verdict { return verdict.Decide(recs, verdict.Options{}) }

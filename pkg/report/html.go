@@ -61,7 +61,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 		if h.Result != nil {
 			e.Result = *h.Result
 		}
-		if start, end := serviceTime(h.StartedAt), serviceTime(h.FinishedAt); !start.IsZero() && end.After(start) {
+		if start, end := api.Time(h.StartedAt), api.Time(h.FinishedAt); !start.IsZero() && end.After(start) {
 			e.Duration = end.Sub(start)
 		}
 		e.CreatedAt, _ = time.Parse(time.RFC3339Nano, h.CreatedAt)
@@ -91,17 +91,4 @@ func htmlCase(c verdict.Case, ev Evidence) htmlreport.Case {
 		hc.Evidence = &e
 	}
 	return hc
-}
-
-// serviceTime reads one of the service's timestamps; zero when absent or
-// unreadable.
-func serviceTime(s *string) time.Time {
-	if s == nil {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, *s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

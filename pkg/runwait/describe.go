@@ -56,19 +56,6 @@ func nameRuns(ctx context.Context, c *api.Client, recs []verdict.Record, lookUp 
 		if r.URL == "" {
 			r.URL = s.URL
 		}
-		r.StartedAt, r.FinishedAt = serviceTime(s.StartedAt), serviceTime(s.FinishedAt)
+		r.StartedAt, r.FinishedAt = api.Time(s.StartedAt), api.Time(s.FinishedAt)
 	}
-}
-
-// serviceTime reads one of the service's timestamps; zero when absent or
-// unreadable (a report then has no time rather than a wrong one).
-func serviceTime(s *string) time.Time {
-	if s == nil {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, *s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

@@ -120,9 +120,13 @@ func ValidateInterval(name string, d time.Duration, baseURL string) error {
 // optional (`run start`, `run rerun`): with --wait they are validated, and
 // without it any of them given is a mistake worth saying before a run
 // starts. changed reports whether a flag was given.
-func (o *Options) ValidateWith(baseURL string, wait bool, changed func(string) bool) error {
+func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, changed func(string) bool) error {
 	if wait {
-		return o.Validate(baseURL)
+		url, err := baseURL()
+		if err != nil {
+			return err
+		}
+		return o.Validate(url)
 	}
 	for _, name := range flagNames {
 		if changed(name) {

@@ -47,11 +47,7 @@ func validate(o *Options, changed func(string) bool) error {
 	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	baseURL, err := o.Factory.BaseURL()
-	if err != nil {
-		return err
-	}
-	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
+	return o.WaitOptions.ValidateWith(o.Factory.BaseURL, o.Wait, changed)
 }
 
 func validateTarget(o *Options) error {

@@ -125,29 +125,20 @@ func TestUsageErrorsSendNothing(t *testing.T) {
 	}
 }
 
-// A verdict whose report could not be written exits with the larger code:
-// 8 for a local failure, even over a pass or a failed run.
-func TestUnwritableJUnitExits8(t *testing.T) {
+// A verdict whose report (JUnit, HTML) could not be written exits with
+// the larger code: 8 for a local failure, even over a pass or a failed run.
+func TestUnwritableReportExits8(t *testing.T) {
 	e := cmdtest.New(t)
-	for plan := range map[string]bool{sandbox.PlanPassing: true, sandbox.PlanFailing: true} {
-		id := startRun(t, e, plan)
-		r := e.Run("run", "wait", id, "--junit", "/proc/testctl-report.xml").Expect(t, 8)
-		cmdtest.Contains(t, "stderr", r.Stderr, "error: writing the JUnit report")
+	for _, report := range []struct{ flag, what string }{{"--junit", "JUnit"}, {"--html", "HTML"}} {
+		for plan := range map[string]bool{sandbox.PlanPassing: true, sandbox.PlanFailing: true} {
+			id := startRun(t, e, plan)
+			r := e.Run("run", "wait", id, report.flag, "/proc/testctl-report").Expect(t, 8)
+			cmdtest.Contains(t, "stderr", r.Stderr, "error: writing the "+report.what+" report")
+		}
 	}
 	id := startRun(t, e, sandbox.PlanPassing)
 	e.GitHubActions()
 	e.Setenv("GITHUB_OUTPUT", "/proc/testctl-output")
 	r := e.Run("run", "wait", id).Expect(t, 8)
 	cmdtest.Contains(t, "stderr", r.Stderr, "writing the step outputs")
-}
-
-// The HTML report too: written whatever the verdict, and its failure is a
-// local failure, combined with the verdict's code.
-func TestUnwritableHTMLExits8(t *testing.T) {
-	e := cmdtest.New(t)
-	for plan := range map[string]bool{sandbox.PlanPassing: true, sandbox.PlanFailing: true} {
-		id := startRun(t, e, plan)
-		r := e.Run("run", "wait", id, "--html", "/proc/testctl-report.html").Expect(t, 8)
-		cmdtest.Contains(t, "stderr", r.Stderr, "error: writing the HTML report")
-	}
 }
