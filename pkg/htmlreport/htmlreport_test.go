@@ -389,3 +389,23 @@ func TestHugeEvidenceStaysBounded(t *testing.T) {
 		t.Error("the page is not told that its size limit was reached")
 	}
 }
+
+// Escape sequences and control characters from the service never reach
+// the page: a coloured console message shows as its words.
+func TestServiceTextIsSanitised(t *testing.T) {
+	r := failingReport()
+	r.Runs[0].PlanName = "Checkout \x1b[31mred\x1b[0m \u202eevil"
+	var b strings.Builder
+	if err := Render(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, bad := range []string{`\u001b`, "\x1b", `\u202e`, "\u202e"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page carries %q", bad)
+		}
+	}
+	if !strings.Contains(page, "Checkout red evil") {
+		t.Error("the plan's name lost its words")
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"html"
 	"io"
 	"io/fs"
+	"reflect"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/atomicfile"
@@ -52,7 +53,9 @@ const DataElementID = "testctl-report-data"
 
 // Render writes the report's page to w.
 func Render(w io.Writer, r Report) error {
-	data, err := json.Marshal(buildPage(r))
+	page := buildPage(r)
+	sanitize(reflect.ValueOf(&page))
+	data, err := json.Marshal(page)
 	if err != nil {
 		return fmt.Errorf("encoding the HTML report's data: %w", err)
 	}
