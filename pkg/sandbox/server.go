@@ -78,6 +78,7 @@ type Server struct {
 	loseQueue  []string // lost-answer kinds LoseNextAnswers scripted
 
 	mu          sync.RWMutex
+	captures    sync.Map // run test case short id -> capture
 	runs        map[string]*run
 	runOrder    []*run // oldest first
 	created     []*testCase
