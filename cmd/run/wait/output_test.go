@@ -293,3 +293,19 @@ func TestSuiteNameDoesNotDependOnTheRunList(t *testing.T) {
 		t.Errorf("no plan short id in the properties:\n%s", data)
 	}
 }
+
+// On a terminal the failure story is the same, each line of evidence cut
+// to the terminal's width (the commands stay whole, to be copied).
+func TestFailureStoryOnATerminal(t *testing.T) {
+	e := cmdtest.New(t)
+	id := startRun(t, e, sandbox.PlanFailing)
+	r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 70}, "run", "wait", id, "--no-color").Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "1. ✗ Apply an expired coupon FAILED", "2. ✗ Pay with a declined card FAILED",
+		"POST /api/payments 502", "more: testctl logs "+id+"-3 --kind network --status errors")
+	story := r.Stderr[strings.Index(r.Stderr, "1. ✗"):]
+	for _, line := range strings.Split(story, "\n") {
+		if n := len([]rune(line)); n > 70 && !strings.Contains(line, "testctl ") && strings.HasPrefix(line, "      +") {
+			t.Errorf("a line of evidence of %d columns on a 70-column terminal: %q", n, line)
+		}
+	}
+}
