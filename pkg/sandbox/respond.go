@@ -20,7 +20,7 @@ const maxBodyBytes = 1 << 20
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
+	// compact, as the service answers: a client indents what it prints
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		http.Error(w, `{"message":"sandbox: cannot encode response"}`, http.StatusInternalServerError)

@@ -167,7 +167,7 @@ func TestGetRunShapes(t *testing.T) {
 	if _, ok := raw["issues"]; ok {
 		t.Errorf("issues present without being asked: %s", rec.Body)
 	}
-	if body := send(t, s, "GET", "/v1/run/"+id+"?issues=true", ProjectKey, nil).Body.String(); !strings.Contains(body, `"issues": []`) {
+	if body := send(t, s, "GET", "/v1/run/"+id+"?issues=true", ProjectKey, nil).Body.String(); !strings.Contains(body, `"issues":[]`) {
 		t.Errorf("issues=true before any issue should give [], got %s", body)
 	}
 
