@@ -119,19 +119,12 @@ func duration(ms *int32) string {
 	return fmt.Sprintf("%.1fs", float64(*ms)/1000)
 }
 
-// source is where a console message was logged: file:line:column.
+// source is where a console message was logged: file:line:column, or "-".
 func source(e api.ConsoleEntry) string {
-	if e.Source == nil || *e.Source == "" {
-		return "-"
+	if s := evidence.Source(e); s != "" {
+		return s
 	}
-	s := *e.Source
-	if e.Line != nil {
-		s += ":" + strconv.Itoa(int(*e.Line))
-		if e.Column != nil {
-			s += ":" + strconv.Itoa(int(*e.Column))
-		}
-	}
-	return s
+	return "-"
 }
 
 // truncationMarks names the bodies the service cut, so a reader knows

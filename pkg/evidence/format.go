@@ -408,3 +408,19 @@ func shellWord(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// Source is where a console message was logged, file:line:column; "" when
+// the service did not say.
+func Source(e api.ConsoleEntry) string {
+	if e.Source == nil || *e.Source == "" {
+		return ""
+	}
+	s := *e.Source
+	if e.Line != nil {
+		s += ":" + strconv.Itoa(int(*e.Line))
+		if e.Column != nil {
+			s += ":" + strconv.Itoa(int(*e.Column))
+		}
+	}
+	return s
+}

@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -139,7 +138,7 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 	})
 	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return logRank(c.Level) },
 		func(c api.ConsoleEntry) pageLog {
-			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(logSource(c), maxURL), AtS: c.RelativeTimestampSeconds}
+			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(evidence.Source(c), maxURL), AtS: c.RelativeTimestampSeconds}
 		})
 	p.APICalls = newPart(e.APICalls, limit(maxAPICalls), func(a api.APICallEntry) int { return failedFirst(!a.Success) }, func(a api.APICallEntry) pageAPI {
 		out := pageAPI{
@@ -218,16 +217,3 @@ func logRank(level string) int {
 	return 2
 }
 
-func logSource(c api.ConsoleEntry) string {
-	if c.Source == nil || *c.Source == "" {
-		return ""
-	}
-	s := *c.Source
-	if c.Line != nil {
-		s += ":" + strconv.Itoa(int(*c.Line))
-		if c.Column != nil {
-			s += ":" + strconv.Itoa(int(*c.Column))
-		}
-	}
-	return s
-}
