@@ -65,12 +65,6 @@ func TestSeveralPlansOneVerdictOneJUnitFile(t *testing.T) {
 	}
 }
 
-func TestSeveralPlansExitWithTheLargestCode(t *testing.T) {
-	e := cmdtest.New(t)
-	e.Run("run", "start", "--plan", sandbox.PlanPassing, "--plan", sandbox.PlanErroring, "--wait").Expect(t, 3)
-	e.Run("run", "start", "--plan", sandbox.PlanPassing, "--plan", sandbox.PlanSkipped, "--wait").Expect(t, 0)
-}
-
 func TestSeveralPlansQuietPrintsAnIDALineInPlanOrder(t *testing.T) {
 	e := cmdtest.New(t)
 	r := e.Run("run", "start", "--plan", sandbox.PlanPassing, "--plan", sandbox.PlanFailing, "--plan", sandbox.PlanSkipped, "-q").Expect(t, 0)
