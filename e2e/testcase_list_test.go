@@ -146,12 +146,6 @@ func TestNoMatch(t *testing.T) {
 	}
 }
 
-func TestUnknownApplicationIsNotFound(t *testing.T) {
-	e := cmdtest.New(t)
-	r := e.Run("testcase", "list", "--app", "app_elsewhere").Expect(t, 5)
-	cmdtest.Contains(t, "stderr", r.Stderr, "app_elsewhere")
-}
-
 // Issue 24: on a 50-column terminal no row wraps. The full id (what run
 // start --test-case takes) and the name stay; the other columns give way.
 // Off a terminal every column is printed.
