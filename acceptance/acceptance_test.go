@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdtest"
 )
 
 func TestMain(m *testing.M) {
@@ -43,7 +45,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("TESTCTL_CONFIG", filepath.Join(env.WorkDir, ".config", "testctl", "config.yaml"))
 			return nil
 		},
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exitcode": exitCode,
+			"ghoutput": gitHubOutput,
+		},
 	})
 }
 
@@ -69,5 +74,38 @@ func exitCode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// gitHubOutput reads a $GITHUB_OUTPUT file the way the runner does (a
+// heredoc value is one output, a later value replaces an earlier one) and
+// checks that the output NAME is set, to a value matching REGEXP when one
+// is given. With !, that it is not (or not to a value matching REGEXP).
+//
+//	ghoutput FILE NAME [REGEXP]
+func gitHubOutput(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: ghoutput FILE NAME [REGEXP]")
+	}
+	outputs, err := cmdtest.ParseGitHubOutput([]byte(ts.ReadFile(args[0])))
+	ts.Check(err)
+	val, set := outputs[args[1]]
+	if !set {
+		if !neg {
+			ts.Fatalf("output %s is not set in %s", args[1], args[0])
+		}
+		return
+	}
+	matches := true
+	if len(args) == 3 {
+		re, err := regexp.Compile("(?m)" + args[2])
+		ts.Check(err)
+		matches = re.MatchString(val)
+	}
+	switch {
+	case matches && neg:
+		ts.Fatalf("output %s is %q", args[1], val)
+	case !matches && !neg:
+		ts.Fatalf("output %s is %q, which does not match %q", args[1], val, args[2])
 	}
 }

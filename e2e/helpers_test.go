@@ -5,6 +5,7 @@ package e2e_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"net"
 	"net/http"
 	"strings"
@@ -144,4 +145,48 @@ func runGuarded(t *testing.T, e *cmdtest.Env, args ...string) cmdtest.Result {
 		t.Fatalf("%v still running after %s", args, hangGuard)
 		return cmdtest.Result{}
 	}
+}
+
+// Routes whose requests the tests count.
+const (
+	postRun = "POST /v1/run"
+	getLogs = "GET /v1/run-test-case/{shortId}/logs"
+)
+
+// dryRun returns the body run start --dry-run -o json would send.
+func dryRun(t *testing.T, e *cmdtest.Env, ro cmdtest.RunOptions, args ...string) map[string]any {
+	t.Helper()
+	r := e.RunWith(ro, append([]string{"run", "start", "--dry-run", "-o", "json"}, args...)...).Expect(t, 0)
+	var d struct {
+		Method, URL string
+		Body        map[string]any
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	if d.Method != "POST" || d.URL != e.Sandbox.BaseURL+"/v1/run" {
+		t.Errorf("dry run %s %s", d.Method, d.URL)
+	}
+	if n := e.Requests(postRun); n != 0 {
+		t.Fatalf("--dry-run sent %d POSTs", n)
+	}
+	return d.Body
+}
+
+// finishedRun starts a plan, waits for its verdict and returns its short id.
+func finishedRun(t *testing.T, e *cmdtest.Env, plan string, code int) string {
+	t.Helper()
+	r := e.Run("run", "start", "--plan", plan, "--wait", "-q").Expect(t, code)
+	return strings.TrimSpace(r.Stdout)
+}
+
+// reruns is how many reruns reached the sandbox.
+func reruns(e *cmdtest.Env) int { return e.Requests("POST /v1/run/{shortId}") }
+
+// runsStarted is how many runs the sandbox has started.
+func runsStarted(e *cmdtest.Env) int { return e.Sandbox.Server.Stats().RunsStarted }
+
+// testCase is the sandbox's project test case n (1 to 10).
+func testCase(n int) string {
+	return strings.ReplaceAll("5a4db00N-0000-4000-8000-00000000000N", "N", string("0123456789a"[n]))
 }

@@ -1,6 +1,7 @@
 package cmdtest
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -17,15 +18,25 @@ func (e *Env) GitHubActions() (outputPath string) {
 	return outputPath
 }
 
-// ReadGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does:
-// name=value lines, or name<<DELIM, value lines, DELIM; a later value of a
-// name replaces an earlier one.
+// ReadGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does
+// (see ParseGitHubOutput), and fails the test when it cannot.
 func ReadGitHubOutput(t testing.TB, path string) map[string]string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	out, err := ParseGitHubOutput(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// ParseGitHubOutput reads the contents of a $GITHUB_OUTPUT file the way the
+// runner does: name=value lines, or name<<DELIM, value lines, DELIM; a later
+// value of a name replaces an earlier one.
+func ParseGitHubOutput(data []byte) (map[string]string, error) {
 	out := map[string]string{}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
@@ -38,16 +49,16 @@ func ReadGitHubOutput(t testing.TB, path string) map[string]string {
 				val = append(val, lines[i])
 			}
 			if i == len(lines) {
-				t.Fatalf("heredoc %s never closed:\n%s", name, data)
+				return nil, fmt.Errorf("heredoc %s never closed:\n%s", name, data)
 			}
 			out[name] = strings.Join(val, "\n")
 			continue
 		}
 		name, val, ok := strings.Cut(lines[i], "=")
 		if !ok {
-			t.Fatalf("malformed output line %q in:\n%s", lines[i], data)
+			return nil, fmt.Errorf("malformed output line %q in:\n%s", lines[i], data)
 		}
 		out[name] = val
 	}
-	return out
+	return out, nil
 }

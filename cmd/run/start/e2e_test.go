@@ -2,10 +2,7 @@ package start_test
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -176,32 +173,4 @@ func TestNotifyAndNoNotify(t *testing.T) {
 	// The service judges types it knows; its 400 is a usage error too.
 	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--notify", "pager").Expect(t, 2)
 	cmdtest.Contains(t, "stderr", r.Stderr, "notifications[0].type")
-}
-
-// A 500 answer to the POST may mean the run was created: it is sent again
-// only once the run list has shown nothing new for the visibility delay,
-// and never a third time.
-func TestStartAfterA500IsSentOnceMoreAtMost(t *testing.T) {
-	var posts, lists atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && r.URL.Path == "/v1/run" {
-			lists.Add(1)
-			_, _ = w.Write([]byte(`{"runs":[],"total":0,"limit":100,"offset":0}`))
-			return
-		}
-		posts.Add(1)
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = w.Write([]byte(`{"message":"boom"}`))
-	}))
-	defer srv.Close()
-	e := cmdtest.New(t)
-	e.Setenv("TESTCTL_BASE_URL", srv.URL)
-	r := e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 6)
-	cmdtest.Contains(t, "stderr", r.Stderr, "boom", "sending POST /v1/run once more", "failed twice and no run appeared within 30s")
-	if n := posts.Load(); n != 2 {
-		t.Errorf("%d POSTs reached the server, want 2", n)
-	}
-	if n := lists.Load(); n < 3 {
-		t.Errorf("the run list was read %d times, want before the POST and after each lost answer", n)
-	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/testctl/testctl/pkg/cmdtest"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/sandbox"
-	"github.com/testctl/testctl/pkg/startedruns"
 )
 
 const getRun = "GET /v1/run/{shortId}"
@@ -27,16 +26,6 @@ func startRun(t *testing.T, e *cmdtest.Env, plan string) string {
 		t.Fatalf("starting %s: %v", plan, err)
 	}
 	return resp.Run.ShortID
-}
-
-// noteStarted keeps id in the local record of started runs, as `run start`
-// on this machine would have, at the current fake time.
-func noteStarted(t *testing.T, e *cmdtest.Env, id string) {
-	t.Helper()
-	run := startedruns.Run{Service: e.Getenv("TESTCTL_BASE_URL"), ShortID: id, CreatedAt: e.Clock.Now()}
-	if err := startedruns.ForEnv(e.Getenv).Add(run); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // elapsedSince is how much fake time passed since start.

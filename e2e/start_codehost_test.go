@@ -1,4 +1,4 @@
-package start_test
+package e2e_test
 
 import (
 	"encoding/json"
@@ -141,44 +141,5 @@ func TestCodehostWithNothingToDetect(t *testing.T) {
 	cmdtest.Contains(t, "stderr", r.Stderr, "the CODEHOST trigger needs --branch, --commit, --commit-message, --repository", "GitHub Actions")
 	if n := e.Requests(postRun); n != 0 {
 		t.Errorf("%d POSTs", n)
-	}
-}
-
-// Under GitHub Actions a --codehost that finds no commit (a job without
-// actions/checkout) says why where the CI user looks: an annotation and
-// the step summary, not only the log; and it writes no output.
-func TestCodehostFailureIsOnTheWorkflowPage(t *testing.T) {
-	t.Chdir(t.TempDir())
-	e := cmdtest.New(t)
-	outputs := e.GitHubActions()
-	summary := e.WriteFile("gh/summary.md", "")
-	e.Setenv("GITHUB_STEP_SUMMARY", summary)
-	e.Setenv("GITHUB_SHA", "") // the job's metadata is missing
-	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--codehost").Expect(t, 2)
-	cmdtest.Contains(t, "stderr", r.Stderr, "::error title=testctl%3A run start started nothing::", "CODEHOST trigger needs")
-	md, _ := os.ReadFile(summary)
-	cmdtest.Contains(t, "step summary", string(md), "## ❌ testctl: run start started nothing (exit 2)", "CODEHOST trigger needs")
-	if out, _ := os.ReadFile(outputs); len(out) != 0 {
-		t.Errorf("outputs written for a run that never started:\n%s", out)
-	}
-}
-
-// $GITHUB_OUTPUT gets each key once: at the end of a command that waits,
-// at the start of one that does not (a later step waits).
-func TestStepOutputsWrittenOnce(t *testing.T) {
-	e := cmdtest.New(t)
-	outputs := e.GitHubActions()
-	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--wait").Expect(t, 0)
-	out, _ := os.ReadFile(outputs)
-	for _, key := range []string{"run_short_id<<", "run_url<<", "runs_json<<", "run_result<<"} {
-		if n := strings.Count(string(out), key); n != 1 {
-			t.Errorf("%s written %d times, want once:\n%s", key, n, out)
-		}
-	}
-	outputs = e.GitHubActions()
-	e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 0)
-	got := cmdtest.ReadGitHubOutput(t, outputs)
-	if got["run_short_id"] == "" || got["run_url"] == "" || got["run_result"] != "" {
-		t.Errorf("outputs of a start that does not wait: %v", got)
 	}
 }

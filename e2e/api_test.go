@@ -1,4 +1,4 @@
-package api_test
+package e2e_test
 
 import (
 	"encoding/json"
@@ -8,14 +8,6 @@ import (
 	"github.com/testctl/testctl/pkg/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
-
-func totalRequests(e *cmdtest.Env) int {
-	n := 0
-	for _, c := range e.Sandbox.Server.Stats().Requests {
-		n += c
-	}
-	return n
-}
 
 func TestGetWithQueryFields(t *testing.T) {
 	e := cmdtest.New(t)

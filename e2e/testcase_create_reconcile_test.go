@@ -1,4 +1,4 @@
-package create_test
+package e2e_test
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 func createLost(t *testing.T, e *cmdtest.Env, faults ...cmdtest.WriteFault) (cmdtest.Result, int) {
 	t.Helper()
 	before := e.Sandbox.Server.Stats().TestCasesCreated
-	e.FaultWrites(route, faults...)
+	e.FaultWrites(postTestCase, faults...)
 	r := e.Run(create()...)
 	return r, e.Sandbox.Server.Stats().TestCasesCreated - before
 }

@@ -1,7 +1,10 @@
-package start_test
+package e2e_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -129,5 +132,33 @@ func TestLostAnswersOfSeveralPlansAdoptEachItsRun(t *testing.T) {
 	for _, plan := range []string{"pln-passing_sandbox", "pln-failing_sandbox", "pln-skipped_sandbox"} {
 		got := e.Run("run", "list", "--plan", plan, "--limit", "1", "--jq", ".runs[].shortId").Expect(t, 0)
 		cmdtest.Contains(t, "stdout", r.Stdout, strings.TrimSpace(got.Stdout))
+	}
+}
+
+// A 500 answer to the POST may mean the run was created: it is sent again
+// only once the run list has shown nothing new for the visibility delay,
+// and never a third time.
+func TestStartAfterA500IsSentOnceMoreAtMost(t *testing.T) {
+	var posts, lists atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/v1/run" {
+			lists.Add(1)
+			_, _ = w.Write([]byte(`{"runs":[],"total":0,"limit":100,"offset":0}`))
+			return
+		}
+		posts.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte(`{"message":"boom"}`))
+	}))
+	defer srv.Close()
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox").Expect(t, 6)
+	cmdtest.Contains(t, "stderr", r.Stderr, "boom", "sending POST /v1/run once more", "failed twice and no run appeared within 30s")
+	if n := posts.Load(); n != 2 {
+		t.Errorf("%d POSTs reached the server, want 2", n)
+	}
+	if n := lists.Load(); n < 3 {
+		t.Errorf("the run list was read %d times, want before the POST and after each lost answer", n)
 	}
 }

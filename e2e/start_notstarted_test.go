@@ -1,4 +1,4 @@
-package start_test
+package e2e_test
 
 import (
 	"net/http"

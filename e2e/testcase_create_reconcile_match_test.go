@@ -1,4 +1,4 @@
-package create_test
+package e2e_test
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ import (
 // nothing else new within the delay the create is sent once more.
 func TestLostCreateNeverAdoptsAnotherGoal(t *testing.T) {
 	e := cmdtest.New(t)
-	e.OtherJob(route, cmdtest.LoseRequest, nil, func(body map[string]any) { body["goal"] = "Apply WINTER-2024 and see it refused" })
+	e.OtherJob(postTestCase, cmdtest.LoseRequest, nil, func(body map[string]any) { body["goal"] = "Apply WINTER-2024 and see it refused" })
 	r := e.Run(create()...).Expect(t, 0)
 	id := strings.TrimSpace(r.Stdout)
 	cmdtest.Contains(t, "stderr", r.Stderr, "sending POST /v1/test-cases once more")
@@ -26,7 +26,7 @@ func TestLostCreateNeverAdoptsAnotherGoal(t *testing.T) {
 // beside it.
 func TestLostCreateAdoptsItsOwnBesideAnotherGoal(t *testing.T) {
 	e := cmdtest.New(t)
-	e.OtherJob(route, cmdtest.LoseAnswer, nil, func(body map[string]any) { body["goal"] = "Apply WINTER-2024 and see it refused" })
+	e.OtherJob(postTestCase, cmdtest.LoseAnswer, nil, func(body map[string]any) { body["goal"] = "Apply WINTER-2024 and see it refused" })
 	r := e.Run(create()...).Expect(t, 0)
 	id := strings.TrimSpace(r.Stdout)
 	cmdtest.Contains(t, "stderr", r.Stderr, "the answer was lost, but test case "+id+" was created: using it")

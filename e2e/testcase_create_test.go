@@ -1,4 +1,4 @@
-package create_test
+package e2e_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-const route = "POST /v1/test-cases"
+const postTestCase = "POST /v1/test-cases"
 
 func create(extra ...string) []string {
 	return append([]string{"testcase", "create", "--app", "app_sandbox-web", "--name", "Apply a coupon",
@@ -48,7 +48,7 @@ func TestNameLimitIsInCharacters(t *testing.T) {
 	e := cmdtest.New(t)
 	r := e.Run("testcase", "create", "--app", "app_sandbox-web", "--goal", "g", "--name", strings.Repeat("ü", 81)).Expect(t, 2)
 	cmdtest.Contains(t, "stderr", r.Stderr, "--name is 81 characters")
-	if e.Requests(route) != 0 {
+	if e.Requests(postTestCase) != 0 {
 		t.Fatal("an 81-character name was sent")
 	}
 	name := strings.Repeat("名", 80) // 240 bytes
@@ -78,7 +78,7 @@ func TestInvalidInputSendsNothing(t *testing.T) {
 			t.Errorf("%q: stdout %q", tc.args, r.Stdout)
 		}
 	}
-	if n := e.Requests(route); n != 0 {
+	if n := e.Requests(postTestCase); n != 0 {
 		t.Errorf("%d create requests reached the sandbox", n)
 	}
 }
@@ -110,7 +110,7 @@ func TestDryRunSendsNothing(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || doc.Method != "POST" || doc.Body["goal"] == nil {
 		t.Errorf("-o json dry run: %v %+v", err, doc)
 	}
-	if n := e.Requests(route); n != 0 {
+	if n := e.Requests(postTestCase); n != 0 {
 		t.Errorf("a dry run sent %d requests", n)
 	}
 }

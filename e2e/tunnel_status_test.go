@@ -1,4 +1,4 @@
-package status_test
+package e2e_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-const route = "GET /v1/remote-tunnels/{runnerId}/status"
+const getTunnelStatus = "GET /v1/remote-tunnels/{runnerId}/status"
 
 func TestEachState(t *testing.T) {
 	e := cmdtest.New(t)
@@ -67,7 +67,7 @@ func TestWaitUntilReached(t *testing.T) {
 	if slept, _ := e.Clock.Slept(); slept != 20*time.Second {
 		t.Errorf("slept %s, want 20s", slept)
 	}
-	if n := e.Requests(route); n != 5 {
+	if n := e.Requests(getTunnelStatus); n != 5 {
 		t.Errorf("%d polls, want 5 (0, 5, 10, 15, 20 s)", n)
 	}
 
@@ -87,7 +87,7 @@ func TestWaitUntilTimesOut(t *testing.T) {
 	if slept, _ := e.Clock.Slept(); slept != 25*time.Second {
 		t.Errorf("slept %s, want exactly the timeout", slept)
 	}
-	if n := e.Requests(route); n != 4 {
+	if n := e.Requests(getTunnelStatus); n != 4 {
 		t.Errorf("%d polls, want 4 (0, 10, 20, 25 s)", n)
 	}
 
@@ -118,7 +118,7 @@ func TestWaitStopsOnPermanentErrors(t *testing.T) {
 	}
 }
 
-func TestInvalidFlagsSendNothing(t *testing.T) {
+func TestTunnelStatusInvalidFlagsSendNothing(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, args := range [][]string{
 		{"tunnel", "status", "runner-healthy", "--wait-until", "up"},
@@ -131,7 +131,7 @@ func TestInvalidFlagsSendNothing(t *testing.T) {
 			t.Errorf("%q: stdout %q", args, r.Stdout)
 		}
 	}
-	if n := e.Requests(route); n != 0 {
+	if n := e.Requests(getTunnelStatus); n != 0 {
 		t.Errorf("%d requests reached the sandbox", n)
 	}
 }

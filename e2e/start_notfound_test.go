@@ -1,4 +1,4 @@
-package start_test
+package e2e_test
 
 import (
 	"strings"
@@ -6,18 +6,6 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
-
-// The help's id hints show both forms the service accepts, the form of the
-// sandbox's ids included.
-func TestHelpShowsBothIDForms(t *testing.T) {
-	e := cmdtest.New(t)
-	r := e.Run("run", "start", "--help").Expect(t, 0)
-	cmdtest.Contains(t, "run start --help", r.Stdout, "pln_<id> or pln-<slug>_<id>", "proj_<id> or proj-<slug>_<id>")
-	r = e.Run("run", "list", "--help").Expect(t, 0)
-	cmdtest.Contains(t, "run list --help", r.Stdout, "pln_<id> or pln-<slug>_<id>")
-	r = e.Run("help", "environment").Expect(t, 0)
-	cmdtest.Contains(t, "help environment", r.Stdout, "proj_<id> or proj-<slug>_<id>")
-}
 
 // A plan the service does not know (404) says where plan ids are found:
 // the plans of recent runs, and under --sandbox the fixtures' names. The

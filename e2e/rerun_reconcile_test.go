@@ -1,4 +1,4 @@
-package rerun_test
+package e2e_test
 
 import (
 	"strings"

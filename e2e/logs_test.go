@@ -1,4 +1,4 @@
-package logs_test
+package e2e_test
 
 import (
 	"context"
@@ -12,11 +12,9 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-const route = "GET /v1/run-test-case/{shortId}/logs"
-
-// finishedRun runs the passing plan to its end on the fake clock and
+// finishedTestCases runs the passing plan to its end on the fake clock and
 // returns its run test case short ids by test case name.
-func finishedRun(t *testing.T, e *cmdtest.Env) map[string]string {
+func finishedTestCases(t *testing.T, e *cmdtest.Env) map[string]string {
 	t.Helper()
 	c := &api.Client{BaseURL: e.Getenv("TESTCTL_BASE_URL"), APIKey: sandbox.ProjectKey, Clock: e.Clock}
 	ctx := context.Background()
@@ -44,7 +42,7 @@ const (
 
 func TestNetworkTableAndFiltersOnTheWire(t *testing.T) {
 	e := cmdtest.New(t)
-	id := finishedRun(t, e)[login]
+	id := finishedTestCases(t, e)[login]
 	r := e.Run("logs", id, "--kind", "network", "--debug").Expect(t, 0)
 	cmdtest.Contains(t, "debug log", r.Stderr, "kind=network")
 	if strings.Contains(r.Stderr, "statusFilter") {
@@ -72,7 +70,7 @@ func TestNetworkTableAndFiltersOnTheWire(t *testing.T) {
 
 func TestHasMoreFooterAndMessage(t *testing.T) {
 	e := cmdtest.New(t)
-	id := finishedRun(t, e)[search]
+	id := finishedTestCases(t, e)[search]
 	r := e.Run("logs", id, "--kind", "network").Expect(t, 0)
 	// One note, in the flags' names: the service's own (urlPattern,
 	// statusFilter) would name parameters nobody types.
@@ -97,7 +95,7 @@ func TestHasMoreFooterAndMessage(t *testing.T) {
 	}
 	// Nothing captured or nothing matching: no header, only the service's
 	// message, on stderr.
-	r = e.Run("logs", finishedRun(t, e)[health], "--kind", "console").Expect(t, 0)
+	r = e.Run("logs", finishedTestCases(t, e)[health], "--kind", "console").Expect(t, 0)
 	cmdtest.Contains(t, "stderr", r.Stderr, "API test")
 	if r.Stdout != "" {
 		t.Errorf("stdout of an empty result: %q", r.Stdout)
@@ -111,7 +109,7 @@ func TestHasMoreFooterAndMessage(t *testing.T) {
 
 func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 	e := cmdtest.New(t)
-	id := finishedRun(t, e)[login]
+	id := finishedTestCases(t, e)[login]
 	check := func(name, out string) {
 		t.Helper()
 		if strings.ContainsAny(out, "\x1b\x07\u009b") || strings.Contains(out, "pwned") || strings.Contains(out, "evil") {
@@ -138,7 +136,7 @@ func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 
 func TestConsoleLevelFilters(t *testing.T) {
 	e := cmdtest.New(t)
-	id := finishedRun(t, e)[login]
+	id := finishedTestCases(t, e)[login]
 	r := e.Run("logs", id, "--kind", "console", "--debug").Expect(t, 0)
 	if strings.Contains(r.Stdout, "\twarning\t") || strings.Contains(r.Stdout, "\tinfo\t") || strings.Contains(r.Stderr, "includeWarnings") {
 		t.Errorf("warnings or info without the flags:\n%s", r.Stdout)
@@ -156,7 +154,7 @@ func TestConsoleLevelFilters(t *testing.T) {
 
 func TestAPICalls(t *testing.T) {
 	e := cmdtest.New(t)
-	id := finishedRun(t, e)[health]
+	id := finishedTestCases(t, e)[health]
 	r := e.Run("logs", id, "--kind", "api-calls", "--debug").Expect(t, 0)
 	cmdtest.Contains(t, "debug log", r.Stderr, "kind=apiCalls")
 	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tSUCCESS\tDURATION\tURL\tTRUNCATED\tERROR\n+0s\tGET\t200\tyes\t",
@@ -181,7 +179,7 @@ func TestAPICalls(t *testing.T) {
 	}
 }
 
-func TestInvalidFlagsSendNothing(t *testing.T) {
+func TestLogsInvalidFlagsSendNothing(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, args := range [][]string{
 		{"logs", "x-1"},
@@ -199,7 +197,7 @@ func TestInvalidFlagsSendNothing(t *testing.T) {
 			t.Errorf("%q: %s", args, r.Output())
 		}
 	}
-	if n := e.Requests(route); n != 0 {
+	if n := e.Requests(getLogs); n != 0 {
 		t.Errorf("%d logs requests reached the sandbox", n)
 	}
 }
@@ -239,6 +237,6 @@ func TestRunIDGetsTheRunsTestCases(t *testing.T) {
 // kind to read as testctl spells it.
 func TestAPITestNoteNamesTheFlag(t *testing.T) {
 	e := cmdtest.New(t)
-	r := e.Run("logs", finishedRun(t, e)[health], "--kind", "network").Expect(t, 0)
+	r := e.Run("logs", finishedTestCases(t, e)[health], "--kind", "network").Expect(t, 0)
 	cmdtest.Contains(t, "stderr", r.Stderr, "read --kind api-calls.")
 }

@@ -1,4 +1,4 @@
-package start_test
+package e2e_test
 
 import (
 	"encoding/json"
@@ -63,12 +63,6 @@ func TestSeveralPlansOneVerdictOneJUnitFile(t *testing.T) {
 	if _, ok := got["run_short_id"]; ok {
 		t.Errorf("run_short_id written for two runs: %q", got)
 	}
-}
-
-func TestSeveralPlansExitWithTheLargestCode(t *testing.T) {
-	e := cmdtest.New(t)
-	e.Run("run", "start", "--plan", sandbox.PlanPassing, "--plan", sandbox.PlanErroring, "--wait").Expect(t, 3)
-	e.Run("run", "start", "--plan", sandbox.PlanPassing, "--plan", sandbox.PlanSkipped, "--wait").Expect(t, 0)
 }
 
 func TestSeveralPlansQuietPrintsAnIDALineInPlanOrder(t *testing.T) {

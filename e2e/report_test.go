@@ -1,4 +1,4 @@
-package report_test
+package e2e_test
 
 import (
 	"net/http"
@@ -13,8 +13,6 @@ import (
 	"github.com/testctl/testctl/pkg/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
-
-const getLogs = "GET /v1/run-test-case/{shortId}/logs"
 
 // ended starts a run of plan and lets it end on the sandbox's clock.
 func ended(t *testing.T, e *cmdtest.Env, plan string) string {

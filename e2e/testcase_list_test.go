@@ -1,4 +1,4 @@
-package list_test
+package e2e_test
 
 import (
 	"encoding/json"
@@ -11,17 +11,9 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-const route = "GET /v1/test-cases"
+const getTestCases = "GET /v1/test-cases"
 
-func totalRequests(e *cmdtest.Env) int {
-	n := 0
-	for _, c := range e.Sandbox.Server.Stats().Requests {
-		n += c
-	}
-	return n
-}
-
-func TestInvalidFlagsSendNothing(t *testing.T) {
+func TestTestCaseListInvalidFlagsSendNothing(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, args := range [][]string{
 		{"--app", "web"}, {"--enabled", "maybe"}, {"--limit", "-3"}, {"--offset", "-1"}, {"--label", " "},
@@ -90,7 +82,7 @@ func TestAllStreamsEveryPageAsOneDocument(t *testing.T) {
 		}
 		seen[tc.ID] = true
 	}
-	if n := e.Requests(route); n != 4 {
+	if n := e.Requests(getTestCases); n != 4 {
 		t.Errorf("%d pages requested, want 4 (3+3+3+1)", n)
 	}
 
@@ -152,12 +144,6 @@ func TestNoMatch(t *testing.T) {
 	if r.Stderr != "" || !strings.Contains(r.Stdout, `"testCases": []`) {
 		t.Errorf("json: %q %q", r.Stdout, r.Stderr)
 	}
-}
-
-func TestUnknownApplicationIsNotFound(t *testing.T) {
-	e := cmdtest.New(t)
-	r := e.Run("testcase", "list", "--app", "app_elsewhere").Expect(t, 5)
-	cmdtest.Contains(t, "stderr", r.Stderr, "app_elsewhere")
 }
 
 // Issue 24: on a 50-column terminal no row wraps. The full id (what run
