@@ -216,4 +216,3 @@ func logRank(level string) int {
 	}
 	return 2
 }
-

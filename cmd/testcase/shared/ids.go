@@ -22,7 +22,6 @@ func CheckPrefixed(flag, value, prefix string) error {
 	return nil
 }
 
-
 // CheckUUID returns a usage error naming flag unless value is a UUID.
 func CheckUUID(flag, value string) error {
 	if !cmdutil.IsUUID(value) {
