@@ -3,6 +3,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -17,8 +18,6 @@ import (
 
 // Options are the inputs of `api`.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	Path      string
 	Method    string // after defaulting: GET, or POST with fields or input
 	Fields    []string
@@ -33,7 +32,7 @@ type Options struct {
 
 // NewCmdAPI builds `api PATH`.
 func NewCmdAPI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "api PATH",
 		Short: "Make a raw request to the service",
@@ -73,10 +72,12 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 		Args: cmdutil.ExactArgs(1, "a path", "testctl api /v1/applications"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
-			if err := opts.parse(cmd); err != nil {
+			if err := opts.parse(cmd, f.IOStreams.In); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, apiRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return apiRun(ctx, f, o)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -90,10 +91,11 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 	return cmd
 }
 
-// parse checks the flags and builds the query and body.
-func (o *Options) parse(cmd *cobra.Command) error {
+// parse checks the flags and builds the query and body, reading --input -
+// from stdin.
+func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 	if o.InputFile != "" {
-		body, err := readInput(o.Factory, o.InputFile)
+		body, err := readInput(stdin, o.InputFile)
 		if err != nil {
 			return err
 		}
@@ -153,10 +155,10 @@ func (o *Options) parse(cmd *cobra.Command) error {
 
 // readInput reads --input and makes sure it is one JSON document: the
 // service decodes bodies strictly, and a 400 after the fact says less.
-func readInput(f *cmdutil.Factory, name string) ([]byte, error) {
+func readInput(stdin io.Reader, name string) ([]byte, error) {
 	var r io.Reader
 	if name == "-" {
-		r = f.IOStreams.In
+		r = stdin
 	} else {
 		file, err := os.Open(name)
 		if err != nil {

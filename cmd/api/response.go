@@ -18,8 +18,7 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-func apiRun(ctx context.Context, opts *Options) error {
-	f := opts.Factory
+func apiRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	out, err := f.Output()
 	if err != nil {
 		return err

@@ -14,19 +14,19 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/keyring"
 )
 
 // LoginOptions are the inputs of `auth login`.
 type LoginOptions struct {
-	Factory         *cmdutil.Factory
 	NoVerify        bool
 	InsecureStorage bool
 }
 
 // NewCmdLogin builds `auth login`.
 func NewCmdLogin(f *cmdutil.Factory, runF func(*LoginOptions) error) *cobra.Command {
-	opts := &LoginOptions{Factory: f}
+	opts := &LoginOptions{}
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Store an API key in the OS keyring",
@@ -60,7 +60,9 @@ version kept in the file moves to the keyring.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, loginRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *LoginOptions) error {
+				return loginRun(ctx, f, o)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoVerify, "no-verify", false, "store the key without checking it against the service")
@@ -68,9 +70,9 @@ version kept in the file moves to the keyring.`,
 	return cmd
 }
 
-func loginRun(ctx context.Context, opts *LoginOptions) error {
-	ios := opts.Factory.IOStreams
-	cfg, err := opts.Factory.Config()
+func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error {
+	ios := f.IOStreams
+	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
@@ -95,11 +97,11 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 		return cmdutil.FlagErrorf("the API key contains spaces or control characters; copy it again")
 	}
 	if !opts.NoVerify {
-		if err := verifyKey(ctx, opts.Factory, key); err != nil {
+		if err := verifyKey(ctx, f, key); err != nil {
 			return err
 		}
 	}
-	where, err := storeKey(opts, cfg, key, values)
+	where, err := storeKey(ios, opts, cfg, key, values)
 	if err != nil {
 		return err
 	}
@@ -116,7 +118,7 @@ func loginRun(ctx context.Context, opts *LoginOptions) error {
 // storeKey keeps the key in the keyring and the service flags in the file,
 // removing a key an earlier version kept there; or, with --insecure-storage
 // or a keyring that cannot take it, all in the file, saying why.
-func storeKey(opts *LoginOptions, cfg *config.Config, key string, values map[string]string) (where string, err error) {
+func storeKey(ios *iostreams.IOStreams, opts *LoginOptions, cfg *config.Config, key string, values map[string]string) (where string, err error) {
 	inFile := fmt.Sprintf("profile %q of the config file %s", cfg.Profile(), cfg.Path())
 	if !opts.InsecureStorage {
 		kerr := cfg.StoreKeyInKeyring(key)
@@ -131,7 +133,6 @@ func storeKey(opts *LoginOptions, cfg *config.Config, key string, values map[str
 		if ke := (*keyring.Error)(nil); errors.As(kerr, &ke) {
 			why = "it " + ke.Reason()
 		}
-		ios := opts.Factory.IOStreams
 		fmt.Fprintf(ios.ErrOut, "%s the OS keyring cannot take the key (%s): storing it in the config file instead, "+
 			"readable by anyone who can read that file; pass --insecure-storage to choose the file without this warning\n", ios.ErrStyles().WarningIcon(), why)
 	}

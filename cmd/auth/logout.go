@@ -14,25 +14,26 @@ import (
 
 // LogoutOptions are the inputs of `auth logout`.
 type LogoutOptions struct {
-	Factory *cmdutil.Factory
 }
 
 // NewCmdLogout builds `auth logout`.
 func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Command {
-	opts := &LogoutOptions{Factory: f}
+	opts := &LogoutOptions{}
 	return &cobra.Command{
 		Use:     "logout",
 		Short:   "Remove the stored API key from the OS keyring and the config file",
 		Example: `  testctl auth logout --profile staging`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, logoutRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *LogoutOptions) error {
+				return logoutRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func logoutRun(_ context.Context, opts *LogoutOptions) error {
-	cfg, err := opts.Factory.Config()
+func logoutRun(_ context.Context, f *cmdutil.Factory, opts *LogoutOptions) error {
+	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func logoutRun(_ context.Context, opts *LogoutOptions) error {
 	if errors.Is(kerr, keyring.ErrNoSession) {
 		kerr = nil // no keyring here, so no key in it
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	if inFile {
 		fmt.Fprintf(ios.ErrOut, "%s Removed the API key from profile %q of the config file %s\n", ios.ErrStyles().SuccessIcon(), cfg.Profile(), cfg.Path())
 	}

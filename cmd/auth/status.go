@@ -15,7 +15,6 @@ import (
 
 // StatusOptions are the inputs of `auth status`.
 type StatusOptions struct {
-	Factory *cmdutil.Factory
 }
 
 // Status is what `auth status` reports, also its JSON shape.
@@ -32,7 +31,7 @@ type Status struct {
 
 // NewCmdStatus builds `auth status`.
 func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
-	opts := &StatusOptions{Factory: f}
+	opts := &StatusOptions{}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show which key is in use and where it comes from",
@@ -44,13 +43,15 @@ read.`,
   testctl auth status -o json --jq .keySource`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, statusRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *StatusOptions) error {
+				return statusRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func statusRun(_ context.Context, opts *StatusOptions) error {
-	cfg, out, err := opts.Factory.ConfigAndOutput()
+func statusRun(_ context.Context, f *cmdutil.Factory, opts *StatusOptions) error {
+	cfg, out, err := f.ConfigAndOutput()
 	if err != nil {
 		return err
 	}
@@ -64,7 +65,7 @@ func statusRun(_ context.Context, opts *StatusOptions) error {
 		BaseURL: base, BaseURLSource: string(baseSrc), Project: cfg.Get(config.KeyProject), ConfigFile: cfg.Path(),
 		KeyLastFour: strings.TrimPrefix(configcmd.MaskKey(key), "****"),
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	if out.IsStructured() {
 		if err := output.Print(ios.Out, out, st); err != nil {
 			return err

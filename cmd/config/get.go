@@ -11,13 +11,12 @@ import (
 
 // GetOptions are the inputs of `config get`.
 type GetOptions struct {
-	Factory *cmdutil.Factory
-	Key     string
+	Key string
 }
 
 // NewCmdGet builds `config get KEY`.
 func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
-	opts := &GetOptions{Factory: f}
+	opts := &GetOptions{}
 	return &cobra.Command{
 		Use:   "get KEY",
 		Short: "Print a setting's effective value",
@@ -31,13 +30,15 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
 			if err := checkKey(opts.Key); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, getRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *GetOptions) error {
+				return getRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func getRun(_ context.Context, opts *GetOptions) error {
-	cfg, err := opts.Factory.Config()
+func getRun(_ context.Context, f *cmdutil.Factory, opts *GetOptions) error {
+	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func getRun(_ context.Context, opts *GetOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	fmt.Fprintln(ios.Out, display(opts.Key, value))
 	if ios.IsStderrTTY() {
 		fmt.Fprintf(ios.ErrOut, "%s\n", ios.ErrStyles().Muted(fmt.Sprintf("(from %s)", src)))

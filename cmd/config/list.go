@@ -11,7 +11,6 @@ import (
 
 // ListOptions are the inputs of `config list`.
 type ListOptions struct {
-	Factory *cmdutil.Factory
 }
 
 // Entry is one row of `config list`, also its JSON shape.
@@ -23,7 +22,7 @@ type Entry struct {
 
 // NewCmdList builds `config list`.
 func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Factory: f}
+	opts := &ListOptions{}
 	return &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
@@ -32,13 +31,15 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
   testctl config list -o json --jq '.[] | select(.source == "env") | .key'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, listRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *ListOptions) error {
+				return listRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func listRun(_ context.Context, opts *ListOptions) error {
-	cfg, out, err := opts.Factory.ConfigAndOutput()
+func listRun(_ context.Context, f *cmdutil.Factory, opts *ListOptions) error {
+	cfg, out, err := f.ConfigAndOutput()
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func listRun(_ context.Context, opts *ListOptions) error {
 		}
 		entries = append(entries, Entry{Key: s.Key, Value: display(s.Key, value), Source: string(src)})
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	if out.IsStructured() {
 		return output.Print(ios.Out, out, entries)
 	}

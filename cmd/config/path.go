@@ -12,7 +12,6 @@ import (
 
 // PathOptions are the inputs of `config path`.
 type PathOptions struct {
-	Factory *cmdutil.Factory
 }
 
 // Location is the JSON shape of `config path`.
@@ -22,7 +21,7 @@ type Location struct {
 
 // NewCmdPath builds `config path`.
 func NewCmdPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Command {
-	opts := &PathOptions{Factory: f}
+	opts := &PathOptions{}
 	return &cobra.Command{
 		Use:   "path",
 		Short: "Print the config file's location",
@@ -30,13 +29,15 @@ func NewCmdPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Comman
   testctl config path -o json --jq .path`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, pathRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *PathOptions) error {
+				return pathRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func pathRun(_ context.Context, opts *PathOptions) error {
-	cfg, out, err := opts.Factory.ConfigAndOutput()
+func pathRun(_ context.Context, f *cmdutil.Factory, opts *PathOptions) error {
+	cfg, out, err := f.ConfigAndOutput()
 	if err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func pathRun(_ context.Context, opts *PathOptions) error {
 	if err != nil {
 		return &cmdutil.UsageError{Err: err}
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	if out.IsStructured() {
 		return output.Print(ios.Out, out, Location{Path: path})
 	}

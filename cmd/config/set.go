@@ -12,13 +12,12 @@ import (
 
 // SetOptions are the inputs of `config set`.
 type SetOptions struct {
-	Factory    *cmdutil.Factory
 	Key, Value string
 }
 
 // NewCmdSet builds `config set KEY VALUE`.
 func NewCmdSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
-	opts := &SetOptions{Factory: f}
+	opts := &SetOptions{}
 	return &cobra.Command{
 		Use:   "set KEY VALUE",
 		Short: "Store a setting in the active profile",
@@ -45,27 +44,29 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 					return cmdutil.FlagErrorf("invalid %s: %v", opts.Key, err)
 				}
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, setRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *SetOptions) error {
+				return setRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func setRun(_ context.Context, opts *SetOptions) error {
-	cfg, err := opts.Factory.Config()
+func setRun(_ context.Context, f *cmdutil.Factory, opts *SetOptions) error {
+	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
 	if err := cfg.Set(opts.Key, opts.Value); err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	where := profileNote(cfg)
 	if opts.Key == config.KeyCurrentProfile {
 		where = cfg.Path()
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Set %s to %s (%s)\n", ios.ErrStyles().SuccessIcon(), opts.Key, opts.Value, where)
 	if s, _ := config.Lookup(opts.Key); s.Env != "" {
-		if v, ok := opts.Factory.LookupEnv(s.Env); ok && v != "" {
+		if v, ok := f.LookupEnv(s.Env); ok && v != "" {
 			fmt.Fprintf(ios.ErrOut, "%s %s is set in the environment and takes precedence over the config file\n", ios.ErrStyles().WarningIcon(), s.Env)
 		}
 	}

@@ -11,13 +11,12 @@ import (
 
 // UnsetOptions are the inputs of `config unset`.
 type UnsetOptions struct {
-	Factory *cmdutil.Factory
-	Key     string
+	Key string
 }
 
 // NewCmdUnset builds `config unset KEY`.
 func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Command {
-	opts := &UnsetOptions{Factory: f}
+	opts := &UnsetOptions{}
 	return &cobra.Command{
 		Use:               "unset KEY",
 		Short:             "Remove a setting from the active profile",
@@ -29,13 +28,15 @@ func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Comm
 			if err := checkKey(opts.Key); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, unsetRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *UnsetOptions) error {
+				return unsetRun(ctx, f, o)
+			})
 		},
 	}
 }
 
-func unsetRun(_ context.Context, opts *UnsetOptions) error {
-	cfg, err := opts.Factory.Config()
+func unsetRun(_ context.Context, f *cmdutil.Factory, opts *UnsetOptions) error {
+	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func unsetRun(_ context.Context, opts *UnsetOptions) error {
 	if err != nil {
 		return err
 	}
-	ios := opts.Factory.IOStreams
+	ios := f.IOStreams
 	if !removed {
 		fmt.Fprintf(ios.ErrOut, "%s was not set in %s\n", opts.Key, profileNote(cfg))
 		return nil

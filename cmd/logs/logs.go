@@ -19,8 +19,6 @@ import (
 
 // Options are the inputs of `logs`.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	ShortID string
 	// Query holds the kind as the service spells it (apiCalls) and only
 	// the filters that apply to it.
@@ -45,7 +43,7 @@ func wireKind(kind string) (string, bool) {
 
 // NewCmdLogs builds `logs RUN_TEST_CASE_SHORTID`.
 func NewCmdLogs(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	var kind string
 	cmd := &cobra.Command{
 		Use:   "logs RUN_TEST_CASE_SHORTID --kind network|console|api-calls",
@@ -83,7 +81,9 @@ holding token, key, secret, password or session) are masked in every format.`,
 			if err := opts.parse(cmd, args[0], kind); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, logsRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return logsRun(ctx, f, o)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -153,8 +153,7 @@ func (o *Options) parse(cmd *cobra.Command, shortID, kind string) error {
 	return nil
 }
 
-func logsRun(ctx context.Context, opts *Options) error {
-	f := opts.Factory
+func logsRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err

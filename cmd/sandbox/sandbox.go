@@ -25,8 +25,6 @@ const DefaultAddr = "127.0.0.1:8787"
 
 // Options are the inputs of `testctl sandbox`.
 type Options struct {
-	Factory   *cmdutil.Factory
-	Ctx       context.Context
 	Addr      string
 	Speed     float64
 	FaultRate float64
@@ -49,7 +47,7 @@ type Options struct {
 
 // NewCmdSandbox builds `testctl sandbox`.
 func NewCmdSandbox(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Serve an emulator of the service to try testctl without an account",
@@ -89,12 +87,13 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
   testctl sandbox --addr 127.0.0.1:0 --history 10000 --latency 200ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.Ctx = cmd.Context()
 			opts.SeedGiven = cmd.Flags().Changed("seed")
 			if err := opts.validate(); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, sandboxRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return sandboxRun(ctx, f, o)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -132,7 +131,7 @@ func (o *Options) validate() error {
 	return nil
 }
 
-func sandboxRun(_ context.Context, o *Options) error {
+func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	history := o.History
 	if history == 0 {
 		history = -1 // the package reads 0 as "default"
@@ -143,18 +142,18 @@ func sandboxRun(_ context.Context, o *Options) error {
 	if !o.SeedGiven {
 		idSeed = sandbox.ProcessIDSeed()
 	}
-	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: o.Factory.Clock, Speed: o.Speed,
+	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: f.Clock, Speed: o.Speed,
 		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay,
 		FailingTestCases: o.FailingTestCases})
 	if err != nil {
 		return listenError(o.Addr, err)
 	}
-	errOut := o.Factory.IOStreams.ErrOut
+	errOut := f.IOStreams.ErrOut
 	printBanner(errOut, inst, o)
 	if o.onReady != nil {
 		o.onReady(inst)
 	}
-	<-o.Ctx.Done()
+	<-ctx.Done()
 	err = inst.Close()
 	st := inst.Server.Stats()
 	total := 0

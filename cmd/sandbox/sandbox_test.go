@@ -40,7 +40,7 @@ func parse(t *testing.T, args ...string) (*Options, error) {
 func TestFlags(t *testing.T) {
 	o, err := parse(t)
 	if err != nil || o.Addr != DefaultAddr || o.Speed != 1 || o.FaultRate != 0 || o.Latency != 0 ||
-		o.History != sandbox.DefaultHistory || o.Seed != 0 || o.Ctx == nil {
+		o.History != sandbox.DefaultHistory || o.Seed != 0 {
 		t.Fatalf("defaults %+v %v", o, err)
 	}
 	o, err = parse(t, "--addr", "127.0.0.1:0", "--speed", "60", "--fault-rate", "0.25", "--latency", "150ms",
@@ -79,10 +79,10 @@ func TestServesUntilCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ready := make(chan *sandbox.Instance, 1)
-	opts := &Options{Factory: f, Ctx: ctx, Addr: "127.0.0.1:0", Speed: 1, History: 0, Seed: 3,
+	opts := &Options{Addr: "127.0.0.1:0", Speed: 1, History: 0, Seed: 3,
 		onReady: func(i *sandbox.Instance) { ready <- i }}
 	done := make(chan error, 1)
-	go func() { done <- sandboxRun(ctx, opts) }()
+	go func() { done <- sandboxRun(ctx, f, opts) }()
 	var inst *sandbox.Instance
 	select {
 	case inst = <-ready:

@@ -15,14 +15,13 @@ import (
 
 // Options are the inputs of `version`.
 type Options struct {
-	Factory *cmdutil.Factory
-	JSON    bool
+	JSON bool
 }
 
 // NewCmdVersion builds `testctl version`. It reads no config: it must work,
 // and fast, on a machine where nothing is set up.
 func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and build date",
@@ -32,14 +31,16 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command
 			if o := cmd.Flags().Lookup("output"); o != nil && o.Value.String() == "json" {
 				opts.JSON = true
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, run)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return run(ctx, f, o)
+			})
 		},
 	}
 }
 
-func run(_ context.Context, opts *Options) error {
+func run(_ context.Context, f *cmdutil.Factory, opts *Options) error {
 	info := build.Current()
-	out := opts.Factory.IOStreams.Out
+	out := f.IOStreams.Out
 	if opts.JSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")

@@ -2,6 +2,7 @@
 package get
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,7 +19,6 @@ const (
 
 // Options are the inputs of `run get`.
 type Options struct {
-	Factory     *cmdutil.Factory
 	ShortID     string
 	TestCases   string // all or failed
 	Issues      bool
@@ -29,7 +29,7 @@ type Options struct {
 
 // NewCmdGet builds `run get SHORTID`.
 func NewCmdGet(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "get SHORTID",
 		Short: "Show a run's status, result and test cases",
@@ -52,7 +52,9 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 			if err := validate(opts, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, getRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return getRun(ctx, f, o)
+			})
 		},
 	}
 	fs := cmd.Flags()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -13,14 +14,13 @@ import (
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-func getRun(ctx context.Context, o *Options) error {
-	f := o.Factory
+func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}
 	if o.Legacy {
-		return getLegacy(ctx, o, out, client)
+		return getLegacy(ctx, f.IOStreams, o, out, client)
 	}
 	d, err := client.GetRun(ctx, o.ShortID, api.GetRunOptions{TestCases: o.TestCases, Issues: o.Issues})
 	if err != nil {
@@ -54,8 +54,7 @@ func getRun(ctx context.Context, o *Options) error {
 
 // getLegacy reads the deprecated address, for services or scripts that have
 // not moved to /v1 yet, and says so every time.
-func getLegacy(ctx context.Context, o *Options, out output.Options, client *api.Client) error {
-	ios := o.Factory.IOStreams
+func getLegacy(ctx context.Context, ios *iostreams.IOStreams, o *Options, out output.Options, client *api.Client) error {
 	if client.LegacyBaseURL == "" {
 		return cmdutil.UsageErrorf("--legacy needs a legacy base URL. Set one of:\n" +
 			"  --legacy-base-url https://…                 (this command only)\n" +

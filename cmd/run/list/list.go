@@ -2,6 +2,7 @@
 package list
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,6 @@ var planPattern = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
 
 // Options are the inputs of `run list`.
 type Options struct {
-	Factory *cmdutil.Factory
 	Status  string
 	Result  string
 	Trigger string
@@ -34,7 +34,7 @@ func triggers() []string { return []string{api.TriggerAPI, api.TriggerCodehost} 
 
 // NewCmdList builds `run list`.
 func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "list [flags]",
 		Short: "List runs, newest first",
@@ -56,7 +56,9 @@ PASS and BRANCH, as far as needed.`,
 			if err := validate(opts, cmd.Flags().Changed("limit")); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, listRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return listRun(ctx, f, o)
+			})
 		},
 	}
 	fs := cmd.Flags()

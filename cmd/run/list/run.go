@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/paginate"
 )
 
-func listRun(ctx context.Context, o *Options) error {
-	f := o.Factory
+func listRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err

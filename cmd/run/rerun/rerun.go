@@ -16,8 +16,6 @@ import (
 
 // Options are the inputs of `run rerun`.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	ShortID     string
 	FailedOnly  bool
 	TestCaseIDs []string
@@ -30,7 +28,7 @@ type Options struct {
 
 // NewCmdRerun builds `run rerun SHORTID`.
 func NewCmdRerun(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "rerun SHORTID [--failed-only | --test-case UUID...] [flags]",
 		Short: "Start a new run of a finished run, or of its failed test cases",
@@ -66,10 +64,12 @@ with its code.`,
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
-			if err := validate(opts, cmd.Flags().Changed); err != nil {
+			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, rerun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return rerun(ctx, f, o)
+			})
 		},
 	}
 	fs := cmd.Flags()
@@ -84,7 +84,7 @@ with its code.`,
 
 // validate checks everything the command line alone can tell, before
 // anything is sent.
-func validate(o *Options, changed func(string) bool) error {
+func validate(o *Options, changed func(string) bool, baseURL func() (string, error)) error {
 	if err := shared.ValidateRunIDs([]string{o.ShortID}); err != nil {
 		return err
 	}
@@ -101,11 +101,10 @@ func validate(o *Options, changed func(string) bool) error {
 	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	return o.WaitOptions.ValidateWith(o.Factory.BaseURL, o.Wait, changed)
+	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
 }
 
-func rerun(ctx context.Context, o *Options) error {
-	f := o.Factory
+func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	out, err := f.Output()
 	if err != nil {
 		return err

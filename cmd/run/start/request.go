@@ -18,8 +18,7 @@ var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-
 // requests): it reads the JSON files,
 // detects code-host metadata and enforces the CODEHOST rule, all before
 // anything is sent. source says where detected metadata came from.
-func buildRequest(ctx context.Context, o *Options) (req api.StartRunRequest, source string, err error) {
-	f := o.Factory
+func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.StartRunRequest, source string, err error) {
 	req = api.StartRunRequest{
 		Trigger: o.Trigger, TestCaseIDs: o.TestCaseIDs,
 		Applications: o.Applications, Notifications: o.Notifications,

@@ -16,14 +16,13 @@ import (
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-func startRun(ctx context.Context, o *Options) error {
-	f := o.Factory
+func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	ios := f.IOStreams
 	out, err := f.Output()
 	if err != nil {
 		return err
 	}
-	req, source, err := buildRequest(ctx, o)
+	req, source, err := buildRequest(ctx, f, o)
 	if err != nil {
 		for _, problem := range report.WriteStartRefused(f.Getenv, ios.WorkflowCommands(), "run start", err) {
 			fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
@@ -35,7 +34,7 @@ func startRun(ctx context.Context, o *Options) error {
 	}
 	reqs := requests(req, o.Plans)
 	if o.DryRun {
-		return dryRun(o, out, reqs)
+		return dryRun(f, o, out, reqs)
 	}
 	client, err := f.APIClient()
 	if err != nil {
@@ -102,8 +101,8 @@ func startRun(ctx context.Context, o *Options) error {
 }
 
 // dryRun prints the request(s) that would be sent.
-func dryRun(o *Options, out output.Options, reqs []api.StartRunRequest) error {
-	client, err := o.Factory.PublicAPIClient()
+func dryRun(f *cmdutil.Factory, o *Options, out output.Options, reqs []api.StartRunRequest) error {
+	client, err := f.PublicAPIClient()
 	if err != nil {
 		return err
 	}
@@ -114,7 +113,7 @@ func dryRun(o *Options, out output.Options, reqs []api.StartRunRequest) error {
 		}
 		bodies[i] = req
 	}
-	return shared.PrintDryRun(o.Factory, out, "/v1/run", bodies...)
+	return shared.PrintDryRun(f, out, "/v1/run", bodies...)
 }
 
 // again is a start like this one, of a plan that did start, for the note

@@ -2,6 +2,8 @@
 package start
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -13,8 +15,6 @@ import (
 // Options are the inputs of `run start`, as parsed from the command line.
 // Applications and Notifications hold the parsed --app and --notify values.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	Plans       []string // one run per plan
 	TestCaseIDs []string // one run of them all
 
@@ -41,7 +41,7 @@ type Options struct {
 
 // NewCmdStart builds `run start`.
 func NewCmdStart(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "start {--plan PLN... | --test-case ID...} [flags]",
 		Short: "Start a test run from a plan or from test cases",
@@ -101,17 +101,19 @@ exit code.`,
   testctl run start --plan pln-checkout_a1b2 --notify slack:#qa --parameters params.json --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := validate(opts, cmd.Flags().Changed); err != nil {
+			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, startRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return startRun(ctx, f, o)
+			})
 		},
 	}
-	addFlags(cmd, opts)
+	addFlags(cmd, f, opts)
 	return cmd
 }
 
-func addFlags(cmd *cobra.Command, opts *Options) {
+func addFlags(cmd *cobra.Command, f *cmdutil.Factory, opts *Options) {
 	fs := cmd.Flags()
 	fs.StringArrayVar(&opts.Plans, "plan", nil, "test plan short `ID` to run, pln_<id> or pln-<slug>_<id>; repeat it to start one run per plan at once")
 	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
@@ -131,7 +133,7 @@ func addFlags(cmd *cobra.Command, opts *Options) {
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(opts.Factory))
+	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(f))
 	_ = cmd.RegisterFlagCompletionFunc("trigger", cmdutil.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")

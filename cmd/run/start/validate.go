@@ -19,8 +19,9 @@ const notificationNone = "none"
 
 // validate checks everything the command line alone can tell, before any
 // file is read or request sent, and parses --app and --notify into opts.
-// changed reports whether a flag was given.
-func validate(o *Options, changed func(string) bool) error {
+// changed reports whether a flag was given; baseURL, asked only with
+// --wait, is the service the wait flags are checked against.
+func validate(o *Options, changed func(string) bool, baseURL func() (string, error)) error {
 	if err := validateTarget(o); err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func validate(o *Options, changed func(string) bool) error {
 	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	return o.WaitOptions.ValidateWith(o.Factory.BaseURL, o.Wait, changed)
+	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
 }
 
 func validateTarget(o *Options) error {

@@ -22,8 +22,6 @@ const createPath = "/v1/test-cases"
 
 // Options are the inputs of `testcase create`.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	Name, Goal, App string
 	ExpectedResult  string
 	Configs         []string
@@ -38,7 +36,7 @@ type Options struct {
 
 // NewCmdCreate builds `testcase create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "create --name NAME --goal GOAL --app APP",
 		Short: "Create a test case from a goal",
@@ -75,7 +73,9 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
 				return err
 			}
 			opts.Request = req
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, createRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return createRun(ctx, f, o)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -91,8 +91,7 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
 	return cmd
 }
 
-func createRun(ctx context.Context, opts *Options) error {
-	f := opts.Factory
+func createRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	out, err := f.Output()
 	if err != nil {
 		return err

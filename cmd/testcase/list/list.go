@@ -15,8 +15,6 @@ import (
 
 // Options are the inputs of `testcase list`.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	App     string
 	Labels  []string
 	Enabled *bool // nil: both
@@ -25,7 +23,7 @@ type Options struct {
 
 // NewCmdList builds `testcase list`.
 func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	var enabled string
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -53,7 +51,9 @@ LABELS, LAST RUN and LAST RESULT, as far as needed.`,
 			if err := opts.parse(cmd, enabled); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, listRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return listRun(ctx, f, o)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -92,8 +92,7 @@ func (o *Options) parse(cmd *cobra.Command, enabled string) error {
 	return o.Flags.Check(cmd.Flags().Changed("limit"))
 }
 
-func listRun(ctx context.Context, opts *Options) error {
-	f := opts.Factory
+func listRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err

@@ -26,8 +26,6 @@ const (
 
 // Options are the inputs of `tunnel status`.
 type Options struct {
-	Factory *cmdutil.Factory
-
 	RunnerID  string
 	WaitUntil string // "", healthy or degraded
 	Timeout   time.Duration
@@ -36,7 +34,7 @@ type Options struct {
 
 // NewCmdStatus builds `tunnel status RUNNER_ID`.
 func NewCmdStatus(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{Factory: f}
+	opts := &Options{}
 	cmd := &cobra.Command{
 		Use:   "status RUNNER_ID",
 		Short: "Show a tunnel's health, or wait until it is healthy",
@@ -57,10 +55,12 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
     testctl run start --plan pln-smoke_a1b2 --wait`,
 		Args: cmdutil.ExactArgs(1, "a runner id", "testctl tunnel status runner-ci-42"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.parse(cmd, args[0]); err != nil {
+			if err := opts.parse(cmd, args[0], f.BaseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, statusRun)
+			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
+				return statusRun(ctx, f, o)
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -72,7 +72,7 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 	return cmd
 }
 
-func (o *Options) parse(cmd *cobra.Command, runnerID string) error {
+func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (string, error)) error {
 	o.RunnerID = strings.TrimSpace(runnerID)
 	if o.RunnerID == "" || strings.ContainsFunc(o.RunnerID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
 		return cmdutil.FlagErrorf("%q is not a runner id", runnerID)
@@ -100,21 +100,20 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string) error {
 	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
 		return err
 	}
-	baseURL, err := o.Factory.BaseURL()
+	baseURL, err := baseURLOf()
 	if err != nil {
 		return err
 	}
 	return runwait.ValidateInterval("interval", o.Interval, baseURL)
 }
 
-func statusRun(ctx context.Context, opts *Options) error {
-	f := opts.Factory
+func statusRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return err
 	}
 	if opts.WaitUntil != "" {
-		return waitRun(ctx, opts, out, client)
+		return waitRun(ctx, f, opts, out, client)
 	}
 	st, err := client.GetTunnelStatus(ctx, opts.RunnerID)
 	if err != nil {

@@ -28,8 +28,7 @@ func rank(health string) int {
 // as `run wait` (backoff, Retry-After, a cap on failures in a row). Progress
 // goes to stderr, one line per change rather than per poll, so CI logs stay
 // short; the final state goes to stdout like a plain status call.
-func waitRun(ctx context.Context, opts *Options, out output.Options, client *api.Client) error {
-	f := opts.Factory
+func waitRun(ctx context.Context, f *cmdutil.Factory, opts *Options, out output.Options, client *api.Client) error {
 	ios := f.IOStreams
 	client = client.WithRetries(0) // the loop is the retry
 	var last *api.TunnelStatus

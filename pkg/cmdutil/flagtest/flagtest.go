@@ -52,16 +52,12 @@ func Parser[O any](newCmd func(*cmdutil.Factory, func(*O) error) *cobra.Command)
 	}
 }
 
-// Want parses args and fails the test unless the Options equal want. The
-// Factory, which every parse sets, is left out of the comparison.
+// Want parses args and fails the test unless the Options equal want.
 func Want[O any](t testing.TB, parse func(testing.TB, ...string) (*O, error), want O, args ...string) {
 	t.Helper()
 	got, err := parse(t, args...)
 	if err != nil {
 		t.Fatalf("%q: %v", args, err)
-	}
-	if f := reflect.ValueOf(got).Elem().FieldByName("Factory"); f.IsValid() {
-		f.SetZero()
 	}
 	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("%q: %+v, want %+v", args, *got, want)
