@@ -60,11 +60,15 @@ or SIGTERM the runs go on and the command to resume waiting is printed, with
 the flags that chose the service (--profile, --base-url, …; never the key);
 under --sandbox the runs end with the embedded sandbox instead.
 
---retry-failed N reruns the failed test cases of a run that ended COMPLETED
-with FAILED (POST /v1/run/{shortId} with failedOnly) and waits for the rerun,
-up to N times; ERROR and CANCELLED runs are not retried. The last attempt
-gives the verdict, and every attempt's short id and URL is printed and kept in
-the reports. A test case that failed and then passed is flaky: it gets a
+--retry-failed N reruns the test cases of a run that ended COMPLETED with
+FAILED that did not pass, together with those skipped (a test case that waits
+for a failed one is skipped), by their project test case ids when the test
+case list names each once, else with failedOnly (POST /v1/run/{shortId}); it
+waits for the rerun, up to N times; ERROR and CANCELLED runs are not retried.
+The verdict is over every test case, each with its last result across the
+attempts: one that never ran again keeps its first (a skip fails the run with
+--fail-on-skipped). Every attempt's short id and URL is printed and kept in
+the reports, and JUnit reports each test case from the run it last ran in. A test case that failed and then passed is flaky: it gets a
 section of its own in the summary ("passed on retry 1 of 2"), a ::warning
 annotation in GitHub Actions and, in the JUnit report, a passing testcase
 carrying a <flakyFailure> with its first failure (the Surefire convention).
