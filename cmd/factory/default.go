@@ -72,6 +72,10 @@ type wiring struct {
 	cfgErr  error
 	sandbox *sandbox.Instance
 
+	// tr is the one transport of the command's clients, made on first use.
+	trMu sync.Mutex
+	tr   *http.Transport
+
 	// retryMu keeps the retry notes of concurrent requests (the pages --all
 	// fetches ahead, the runs several --plan start) whole lines.
 	retryMu sync.Mutex
@@ -135,6 +139,13 @@ func (w *wiring) startSandbox() error {
 }
 
 func (w *wiring) cleanup() {
+	w.trMu.Lock()
+	if w.tr != nil {
+		// A kept-alive connection left open would outlive the command:
+		// a served sandbox or test server waits for it to close.
+		w.tr.CloseIdleConnections()
+	}
+	w.trMu.Unlock()
 	if w.sandbox != nil {
 		_ = w.sandbox.Close()
 	}
@@ -245,7 +256,11 @@ func (w *wiring) transport() http.RoundTripper {
 	if w.opts.Transport != nil {
 		return w.opts.Transport
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = evidence.DefaultConcurrency
-	return t
+	w.trMu.Lock()
+	defer w.trMu.Unlock()
+	if w.tr == nil {
+		w.tr = http.DefaultTransport.(*http.Transport).Clone()
+		w.tr.MaxIdleConnsPerHost = evidence.DefaultConcurrency
+	}
+	return w.tr
 }
