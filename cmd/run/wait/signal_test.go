@@ -13,17 +13,17 @@ import (
 // (resume hint, partial JUnit, summary, outputs) with its own code, 143.
 func TestSIGTERMExits143WithEverything130Does(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanSlow)
+	id := e.StartRun(t, sandbox.PlanSlow)
 	out := e.GitHubActions()
 	junit := e.Dir + "/partial.xml"
-	ctx := terminateAt(e.Clock, e.Clock.Now().Add(20*time.Second))
+	ctx := cmdtest.TerminateAt(e.Clock, e.Clock.Now().Add(20*time.Second))
 	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id, "--junit", junit).Expect(t, 143)
 	cmdtest.Contains(t, "stderr", r.Stderr, "Run "+id+": still RUNNING when the wait was terminated",
 		"terminated: run "+id+" still RUNNING. The run goes on; resume waiting with:\n  testctl run wait "+id)
 	if strings.Contains(r.Stderr, "interrupted") {
 		t.Errorf("SIGTERM reported as an interruption:\n%s", r.Stderr)
 	}
-	doc := readJUnitFile(t, junit)
+	doc := cmdtest.ReadJUnitFile(t, junit)
 	if cases := doc.Suites[0].Cases; doc.Errors != 1 || cases[len(cases)-1].Error.Type != "TERMINATED" {
 		t.Errorf("partial report: %+v", doc)
 	}
@@ -36,7 +36,7 @@ func TestSIGTERMExits143WithEverything130Does(t *testing.T) {
 // the key.
 func TestResumeHintCarriesTheServiceFlags(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanSlow)
+	id := e.StartRun(t, sandbox.PlanSlow)
 	config := e.WriteFile("prod.yaml", "profiles:\n  prod:\n    base_url: "+e.Getenv("TESTCTL_BASE_URL")+"\n")
 	e.Setenv("TESTCTL_BASE_URL", "")
 	r := e.Run("--config-file", config, "--profile", "prod", "--api-key", sandbox.ProjectKey,

@@ -28,14 +28,14 @@ func TestEachPlanExitsWithItsVerdict(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.plan+strings.Join(c.flags, ""), func(t *testing.T) {
 			e := cmdtest.New(t)
-			id := startRun(t, e, c.plan)
+			id := e.StartRun(t, c.plan)
 			start := e.Clock.Now()
 			// --evidence 0: the evidence's own read of the run is not polling.
 			r := e.Run(append([]string{"run", "wait", id, "--evidence", "0"}, c.flags...)...).Expect(t, c.code)
 			cmdtest.Contains(t, "stderr", r.Stderr, c.says)
-			checkBudget(t, e.Requests(getRun), elapsedSince(e, start), 5*time.Second, 0)
-			if elapsedSince(e, start) > 15*time.Second {
-				t.Errorf("completion noticed after %s", elapsedSince(e, start))
+			cmdtest.CheckBudget(t, e.Requests(cmdtest.GetRun), e.ElapsedSince(start), 5*time.Second, 0)
+			if e.ElapsedSince(start) > 15*time.Second {
+				t.Errorf("completion noticed after %s", e.ElapsedSince(start))
 			}
 		})
 	}
@@ -43,7 +43,7 @@ func TestEachPlanExitsWithItsVerdict(t *testing.T) {
 
 func TestSeveralRunsExitWithTheLargestCode(t *testing.T) {
 	e := cmdtest.New(t)
-	ids := []string{startRun(t, e, sandbox.PlanPassing), startRun(t, e, sandbox.PlanErroring), startRun(t, e, sandbox.PlanFailing)}
+	ids := []string{e.StartRun(t, sandbox.PlanPassing), e.StartRun(t, sandbox.PlanErroring), e.StartRun(t, sandbox.PlanFailing)}
 	r := e.Run(append([]string{"run", "wait", "-o", "json", "--interval", "2s", "--evidence", "0"}, ids...)...).Expect(t, 3)
 	var runs []map[string]any
 	if err := json.Unmarshal([]byte(r.Stdout), &runs); err != nil || len(runs) != 3 {
@@ -56,23 +56,23 @@ func TestSeveralRunsExitWithTheLargestCode(t *testing.T) {
 	}
 	// Each run keeps its own schedule: the failing one (12 s) needs 7 polls
 	// at 2 s, the others stop as soon as they end.
-	if n := e.Requests(getRun); n > 7+4+6 {
+	if n := e.Requests(cmdtest.GetRun); n > 7+4+6 {
 		t.Errorf("%d requests for three runs", n)
 	}
 }
 
 func TestTimeoutExitsSevenWithResumeCommandAndPartialJUnit(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanSlow)
+	id := e.StartRun(t, sandbox.PlanSlow)
 	junit := e.Dir + "/partial.xml"
 	start := e.Clock.Now()
 	r := e.Run("run", "wait", id, "--timeout", "10m", "--junit", junit).Expect(t, 7)
 	cmdtest.Contains(t, "stderr", r.Stderr, "timed out after 10m0s", "still RUNNING", "testctl run wait "+id)
-	if got := elapsedSince(e, start); got != 10*time.Minute {
+	if got := e.ElapsedSince(start); got != 10*time.Minute {
 		t.Errorf("the wait lasted %s of fake time, want exactly 10m", got)
 	}
-	checkBudget(t, e.Requests(getRun), 10*time.Minute, 5*time.Second, 0)
-	doc := readJUnitFile(t, junit)
+	cmdtest.CheckBudget(t, e.Requests(cmdtest.GetRun), 10*time.Minute, 5*time.Second, 0)
+	doc := cmdtest.ReadJUnitFile(t, junit)
 	if len(doc.Suites) != 1 || doc.Tests != 5 || doc.Skipped != 4 || doc.Errors != 1 {
 		t.Fatalf("partial report: %+v", doc)
 	}
@@ -89,19 +89,19 @@ func TestTimeoutExitsSevenWithResumeCommandAndPartialJUnit(t *testing.T) {
 
 func TestInterruptExits130WithResumeCommand(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanSlow)
-	ctx := cancelAt(e.Clock, e.Clock.Now().Add(20*time.Second))
+	id := e.StartRun(t, sandbox.PlanSlow)
+	ctx := cmdtest.CancelAt(e.Clock, e.Clock.Now().Add(20*time.Second))
 	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id).Expect(t, 130)
 	cmdtest.Contains(t, "stderr", r.Stderr, "interrupted", "The run goes on", "testctl run wait "+id)
 	// Polls at 0, 5, 10 and 15 s; the one due at 20 s meets the interruption.
-	if n := e.Requests(getRun); n != 4 {
+	if n := e.Requests(cmdtest.GetRun); n != 4 {
 		t.Errorf("%d polls before the interruption at 20 s, want 4", n)
 	}
 }
 
 func TestAlreadyCancelledContextExits130(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanPassing)
+	id := e.StartRun(t, sandbox.PlanPassing)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id).Expect(t, 130)
@@ -120,7 +120,7 @@ func TestUsageErrorsSendNothing(t *testing.T) {
 	} {
 		e.Run(args...).Expect(t, 2)
 	}
-	if n := e.Requests(getRun); n != 0 {
+	if n := e.Requests(cmdtest.GetRun); n != 0 {
 		t.Errorf("%d requests after usage errors", n)
 	}
 }
@@ -131,12 +131,12 @@ func TestUnwritableReportExits8(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, report := range []struct{ flag, what string }{{"--junit", "JUnit"}, {"--html", "HTML"}} {
 		for plan := range map[string]bool{sandbox.PlanPassing: true, sandbox.PlanFailing: true} {
-			id := startRun(t, e, plan)
+			id := e.StartRun(t, plan)
 			r := e.Run("run", "wait", id, report.flag, "/proc/testctl-report").Expect(t, 8)
 			cmdtest.Contains(t, "stderr", r.Stderr, "error: writing the "+report.what+" report")
 		}
 	}
-	id := startRun(t, e, sandbox.PlanPassing)
+	id := e.StartRun(t, sandbox.PlanPassing)
 	e.GitHubActions()
 	e.Setenv("GITHUB_OUTPUT", "/proc/testctl-output")
 	r := e.Run("run", "wait", id).Expect(t, 8)
