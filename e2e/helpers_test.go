@@ -5,7 +5,6 @@ package e2e_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"net"
 	"net/http"
 	"strings"
@@ -152,26 +151,6 @@ const (
 	postRun = "POST /v1/run"
 	getLogs = "GET /v1/run-test-case/{shortId}/logs"
 )
-
-// dryRun returns the body run start --dry-run -o json would send.
-func dryRun(t *testing.T, e *cmdtest.Env, ro cmdtest.RunOptions, args ...string) map[string]any {
-	t.Helper()
-	r := e.RunWith(ro, append([]string{"run", "start", "--dry-run", "-o", "json"}, args...)...).Expect(t, 0)
-	var d struct {
-		Method, URL string
-		Body        map[string]any
-	}
-	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
-		t.Fatalf("%v\n%s", err, r.Stdout)
-	}
-	if d.Method != "POST" || d.URL != e.Sandbox.BaseURL+"/v1/run" {
-		t.Errorf("dry run %s %s", d.Method, d.URL)
-	}
-	if n := e.Requests(postRun); n != 0 {
-		t.Fatalf("--dry-run sent %d POSTs", n)
-	}
-	return d.Body
-}
 
 // finishedRun starts a plan, waits for its verdict and returns its short id.
 func finishedRun(t *testing.T, e *cmdtest.Env, plan string, code int) string {

@@ -60,12 +60,7 @@ func TestReportTellsWhyARunFailed(t *testing.T) {
 	// The annotation names the plan and carries the first line of evidence.
 	cmdtest.Contains(t, "annotations", r.Stderr, "::error title=testctl run "+id+" (Checkout regression (failing))%3A Pay with a declined card::FAILED")
 	// Network and console for each failed browser test.
-	if n := e.Requests(getLogs); n != 2*2 {
-		t.Errorf("%d log reads, want 2 for each of the 2 failed test cases", n)
-	}
-	if n := e.Requests("GET /v1/run/{shortId}"); n != 2 {
-		t.Errorf("%d reads of the run, want 2 (the verdict, then its issues)", n)
-	}
+	wantReads(t, e, 2*2, 2, "the logs: 2 for each of the 2 failed test cases; the run: the verdict, then its issues")
 }
 
 // An API test's evidence is its failed API calls: read when its network
@@ -82,11 +77,17 @@ func TestReportOfAPassingRunFetchesNoEvidence(t *testing.T) {
 	e := cmdtest.New(t)
 	id := ended(t, e, sandbox.PlanPassing)
 	e.Run("run", "report", id).Expect(t, 0)
-	if n := e.Requests(getLogs); n != 0 {
-		t.Errorf("%d log reads for a run that passed", n)
+	wantReads(t, e, 0, 1, "a run that passed")
+}
+
+// wantReads checks how many times the report read the logs and the run.
+func wantReads(t *testing.T, e *cmdtest.Env, logs, runs int, why string) {
+	t.Helper()
+	if n := e.Requests(getLogs); n != logs {
+		t.Errorf("%d log reads, want %d (%s)", n, logs, why)
 	}
-	if n := e.Requests("GET /v1/run/{shortId}"); n != 1 {
-		t.Errorf("%d run reads, want 1", n)
+	if n := e.Requests(cmdtest.GetRun); n != runs {
+		t.Errorf("%d run reads, want %d (%s)", n, runs, why)
 	}
 }
 

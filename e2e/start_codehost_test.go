@@ -64,7 +64,7 @@ func TestCodehostFromEachCIProvider(t *testing.T) {
 				e.Setenv(k, v)
 			}
 			args := append([]string{"--plan", "pln-passing_sandbox", "--codehost"}, tt.extra...)
-			body := dryRun(t, e, cmdtest.RunOptions{}, args...)
+			body := e.DryRun(t, cmdtest.RunOptions{}, args...)
 			if body["trigger"] != api.TriggerCodehost {
 				t.Errorf("trigger %v", body["trigger"])
 			}
@@ -104,7 +104,7 @@ func TestExplicitFlagsWinOverCI(t *testing.T) {
 	for k, v := range ciCases(t)[1].env { // GitLab
 		e.Setenv(k, v)
 	}
-	body := dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--codehost", "--branch", "mine", "--actor", "me", "--trigger", "API")
+	body := e.DryRun(t, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--codehost", "--branch", "mine", "--actor", "me", "--trigger", "API")
 	if body["branch"] != "mine" || body["actor"] != "me" || body["commitHash"] != "2222222" || body["trigger"] != "API" {
 		t.Errorf("%v", body)
 	}
@@ -123,7 +123,7 @@ func TestCodehostFallsBackToLocalGit(t *testing.T) {
 	}
 	t.Chdir(dir)
 	e := cmdtest.New(t)
-	body := dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--codehost")
+	body := e.DryRun(t, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--codehost")
 	if body["actor"] != "Local Dev" || body["branch"] != "local-branch" || body["commitMessage"] != "Local commit" ||
 		body["repository"] != "acme/local" || len(body["commitHash"].(string)) != 40 {
 		t.Errorf("%v", body)

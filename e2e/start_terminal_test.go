@@ -4,15 +4,11 @@ package e2e_test
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"sync"
-	"syscall"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/ptytest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -20,7 +16,8 @@ import (
 // the live view, the colour and the terminal's hints are there. (The start
 // once wrapped stderr in a lock that hid the terminal from all of them.)
 func TestStartWaitOnATerminalKeepsTheLiveView(t *testing.T) {
-	controller, terminal := openPTY(t)
+	controller, terminal := ptytest.Open(t)
+	ptytest.SetSize(t, terminal, 100, 40)
 	var mu sync.Mutex
 	var seen bytes.Buffer
 	done := make(chan struct{})
@@ -55,28 +52,4 @@ func TestStartWaitOnATerminalKeepsTheLiveView(t *testing.T) {
 	if !bytes.Contains(seen.Bytes(), []byte("\x1b[")) {
 		t.Errorf("no colour or redraw reached the terminal: stderr was not taken for one:\n%q", out)
 	}
-}
-
-func openPTY(t *testing.T) (controller, terminal *os.File) {
-	t.Helper()
-	c, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := unix.IoctlSetPointerInt(int(c.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(c.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	term, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.IoctlSetWinsize(int(term.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: 100, Row: 40}); err != nil {
-		t.Fatal(err)
-	}
-	return c, term
 }

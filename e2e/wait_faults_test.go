@@ -125,7 +125,7 @@ func TestEarly404MeansNotVisibleYet(t *testing.T) {
 	e := cmdtest.New(t)
 	nf := reply{status: 404, body: `{"message":"run r1 not found"}`}
 	requests := scripted(t, e, nf, nf, passed)
-	noteStarted(t, e, "r1")
+	e.NoteStarted(t, "r1")
 	e.Run("run", "wait", "r1").Expect(t, 0)
 	if requests() != 3 {
 		t.Errorf("%d requests, want 3", requests())
@@ -135,13 +135,13 @@ func TestEarly404MeansNotVisibleYet(t *testing.T) {
 func TestLate404Exits5(t *testing.T) {
 	e := cmdtest.New(t)
 	requests := scripted(t, e, reply{status: 404, body: `{"message":"run r1 not found"}`})
-	noteStarted(t, e, "r1")
+	e.NoteStarted(t, "r1")
 	start := e.Clock.Now()
 	r := e.Run("run", "wait", "r1").Expect(t, 5)
 	cmdtest.Contains(t, "stderr", r.Stderr, "HTTP 404", "run r1 not found")
 	// Polled at 0, 5, …, 25 s within the grace, and once more at 30 s.
-	if requests() != 7 || elapsedSince(e, start) != 30*time.Second {
-		t.Errorf("%d requests over %s, want 7 over 30s", requests(), elapsedSince(e, start))
+	if requests() != 7 || e.ElapsedSince(start) != 30*time.Second {
+		t.Errorf("%d requests over %s, want 7 over 30s", requests(), e.ElapsedSince(start))
 	}
 }
 
@@ -154,8 +154,8 @@ func TestUnknownRunIsNotFoundAtOnce(t *testing.T) {
 	start := e.Clock.Now()
 	r := e.Run("run", "wait", "zz9999").Expect(t, 5)
 	cmdtest.Contains(t, "stderr", r.Stderr, "HTTP 404", "run zz9999 not found")
-	if requests() != 1 || elapsedSince(e, start) != 0 {
-		t.Errorf("%d requests over %s, want 1 at once", requests(), elapsedSince(e, start))
+	if requests() != 1 || e.ElapsedSince(start) != 0 {
+		t.Errorf("%d requests over %s, want 1 at once", requests(), e.ElapsedSince(start))
 	}
 	if strings.Contains(r.Stderr, "resume") || strings.Contains(r.Stderr, "run wait zz9999") {
 		t.Errorf("a resume hint for a run that does not exist:\n%s", r.Stderr)
@@ -167,8 +167,8 @@ func TestUnknownRunIsNotFoundAtOnce(t *testing.T) {
 func TestInterruptWhileNotFoundYet(t *testing.T) {
 	e := cmdtest.New(t)
 	scripted(t, e, reply{status: 404, body: `{"message":"run r1 not found"}`})
-	noteStarted(t, e, "r1")
-	ctx := cancelAt(e.Clock, e.Clock.Now().Add(10*time.Second))
+	e.NoteStarted(t, "r1")
+	ctx := cmdtest.CancelAt(e.Clock, e.Clock.Now().Add(10*time.Second))
 	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", "r1").Expect(t, 130)
 	cmdtest.Contains(t, "stderr", r.Stderr, "Run r1: not found yet when the wait was interrupted", "interrupted: run r1 not found yet.")
 	if strings.Contains(r.Stderr, "see the error above") || strings.Contains(r.Stderr, "error:") {
@@ -207,7 +207,7 @@ func TestRejectedRunDoesNotEndTheOthers(t *testing.T) {
 	junit := e.Dir + "/both.xml"
 	r := e.Run("run", "wait", "r0", "r1", "--junit", junit).Expect(t, 4)
 	cmdtest.Contains(t, "stderr", r.Stderr, "403", "Run r1: COMPLETED · PASSED", "JUnit report written")
-	if doc := readJUnitFile(t, junit); len(doc.Suites) != 2 || doc.Errors != 1 || doc.Tests != 2 {
+	if doc := cmdtest.ReadJUnitFile(t, junit); len(doc.Suites) != 2 || doc.Errors != 1 || doc.Tests != 2 {
 		t.Errorf("report: %+v", doc)
 	}
 }
@@ -216,7 +216,7 @@ func TestFaultInjectionStillReachesTheVerdict(t *testing.T) {
 	for plan, code := range map[string]int{sandbox.PlanFailing: 1, sandbox.PlanPassing: 0, sandbox.PlanErroring: 3} {
 		t.Run(plan, func(t *testing.T) {
 			e := cmdtest.New(t)
-			id := startRun(t, e, plan)
+			id := e.StartRun(t, plan)
 			e.Sandbox.Server.SetFaultRate(0.5)
 			start := e.Clock.Now()
 			e.Run("run", "wait", id, "--interval", "1s", "-o", "json").Expect(t, code)
@@ -224,7 +224,7 @@ func TestFaultInjectionStillReachesTheVerdict(t *testing.T) {
 			if faults == 0 {
 				t.Fatal("no fault was injected; the test proves nothing")
 			}
-			checkBudget(t, e.Requests(getRun), elapsedSince(e, start), time.Second, faults)
+			cmdtest.CheckBudget(t, e.Requests(cmdtest.GetRun), e.ElapsedSince(start), time.Second, faults)
 		})
 	}
 }

@@ -112,35 +112,44 @@ func TestKeyringUntouchedWithEnvOrFlag(t *testing.T) {
 // A keyring that fails or does not answer is exit 4 with the reason and the
 // fix, and nothing is sent without the key.
 func TestUnreadableKeyringIsAnErrorNotARequestWithoutKey(t *testing.T) {
+	withBrokenKeyring(t, "org.freedesktop.Secret.Error.IsLocked", func(t *testing.T, name string, e *cmdtest.Env) {
+		start := time.Now()
+		for _, args := range [][]string{{"run", "list"}, {"auth", "status"}, {"api", "/v1/run"}, {"config", "get", "api_key"}} {
+			r := e.Run(args...).Expect(t, 4)
+			cmdtest.Contains(t, strings.Join(args, " "), r.Stderr, "OS keyring", "TESTCTL_API_KEY", "auth login --insecure-storage")
+			if strings.Contains(r.Stderr, "rejected") || strings.Contains(r.Stderr, "invalid") {
+				t.Errorf("%v blamed the key:\n%s", args, r.Stderr)
+			}
+		}
+		if name == "hangs" {
+			cmdtest.Contains(t, "hangs", e.Run("run", "list").Stderr, "did not answer within 100ms")
+		} else {
+			cmdtest.Contains(t, "fails", e.Run("run", "list").Stderr, "IsLocked")
+		}
+		if n := e.Requests("GET /v1/run"); n != 0 {
+			t.Errorf("%d requests reached the service without a key", n)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("took %s", took)
+		}
+	})
+}
+
+// withBrokenKeyring runs test twice, logged out with a keyring that answers
+// every call with the error fails ("fails") and with one that never answers
+// ("hangs"), TESTCTL_KEYRING_TIMEOUT 100ms.
+func withBrokenKeyring(t *testing.T, fails string, test func(t *testing.T, name string, e *cmdtest.Env)) {
 	block := make(chan struct{})
 	t.Cleanup(func() { close(block) })
 	for name, fake := range map[string]*keyring.Fake{
-		"fails": {Err: errors.New("org.freedesktop.Secret.Error.IsLocked")},
+		"fails": {Err: errors.New(fails)},
 		"hangs": {Block: block},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e, _ := loggedOut(t)
 			e.Keyring = fake
 			e.Setenv("TESTCTL_KEYRING_TIMEOUT", "100ms")
-			start := time.Now()
-			for _, args := range [][]string{{"run", "list"}, {"auth", "status"}, {"api", "/v1/run"}, {"config", "get", "api_key"}} {
-				r := e.Run(args...).Expect(t, 4)
-				cmdtest.Contains(t, strings.Join(args, " "), r.Stderr, "OS keyring", "TESTCTL_API_KEY", "auth login --insecure-storage")
-				if strings.Contains(r.Stderr, "rejected") || strings.Contains(r.Stderr, "invalid") {
-					t.Errorf("%v blamed the key:\n%s", args, r.Stderr)
-				}
-			}
-			if name == "hangs" {
-				cmdtest.Contains(t, "hangs", e.Run("run", "list").Stderr, "did not answer within 100ms")
-			} else {
-				cmdtest.Contains(t, "fails", e.Run("run", "list").Stderr, "IsLocked")
-			}
-			if n := e.Requests("GET /v1/run"); n != 0 {
-				t.Errorf("%d requests reached the service without a key", n)
-			}
-			if took := time.Since(start); took > 5*time.Second {
-				t.Errorf("took %s", took)
-			}
+			test(t, name, e)
 		})
 	}
 }
@@ -148,24 +157,14 @@ func TestUnreadableKeyringIsAnErrorNotARequestWithoutKey(t *testing.T) {
 // login falls back to the file when the keyring fails or hangs, and says so;
 // --insecure-storage chooses the file without asking the keyring.
 func TestLoginFallsBackToTheFile(t *testing.T) {
-	block := make(chan struct{})
-	t.Cleanup(func() { close(block) })
-	for name, fake := range map[string]*keyring.Fake{
-		"fails": {Err: errors.New("org.freedesktop.DBus.Error.ServiceUnknown")},
-		"hangs": {Block: block},
-	} {
-		t.Run(name, func(t *testing.T) {
-			e, _ := loggedOut(t)
-			e.Keyring = fake
-			e.Setenv("TESTCTL_KEYRING_TIMEOUT", "100ms")
-			r := login(t, e).Expect(t, 0)
-			noKeyIn(t, r)
-			cmdtest.Contains(t, "stderr", r.Stderr, "OS keyring cannot take the key", "config file instead", "--insecure-storage")
-			assertKeyInPrivateFile(t, e)
-			e.Keyring = &keyring.Fake{Err: errors.New("must not be asked")}
-			e.Run("run", "list").Expect(t, 0) // the file comes before the keyring
-		})
-	}
+	withBrokenKeyring(t, "org.freedesktop.DBus.Error.ServiceUnknown", func(t *testing.T, _ string, e *cmdtest.Env) {
+		r := login(t, e).Expect(t, 0)
+		noKeyIn(t, r)
+		cmdtest.Contains(t, "stderr", r.Stderr, "OS keyring cannot take the key", "config file instead", "--insecure-storage")
+		assertKeyInPrivateFile(t, e)
+		e.Keyring = &keyring.Fake{Err: errors.New("must not be asked")}
+		e.Run("run", "list").Expect(t, 0) // the file comes before the keyring
+	})
 	e, fake := loggedOut(t)
 	r := login(t, e, "--insecure-storage").Expect(t, 0)
 	if strings.Contains(r.Stderr, "warning") || fake.Calls != 0 {

@@ -23,6 +23,17 @@ func sandboxInputs(rel *release, sb *sandbox.Instance, plan string) map[string]s
 	}
 }
 
+// runActionWith runs the action, as a fresh tool cache has it, on a new
+// release and sandbox, with sandboxInputs' inputs for plan and inputs over them.
+func runActionWith(t *testing.T, plan string, inputs map[string]string) actionResult {
+	t.Helper()
+	in := sandboxInputs(newRelease(t), startSandbox(t), plan)
+	for k, v := range inputs {
+		in[k] = v
+	}
+	return runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+}
+
 func TestActionPassFailAndCache(t *testing.T) {
 	rel, sb := newRelease(t), startSandbox(t)
 	cache := t.TempDir()
@@ -73,10 +84,9 @@ func TestActionPassFailAndCache(t *testing.T) {
 }
 
 func TestActionTimeoutIsExit7(t *testing.T) {
-	rel, sb := newRelease(t), startSandbox(t)
-	in := sandboxInputs(rel, sb, "pln-slow_sandbox")
-	in["timeout"] = "1s"
-	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	res := runActionWith(t, "pln-slow_sandbox", map[string]string{
+		"timeout": "1s",
+	})
 	if res.Code != 7 {
 		t.Fatalf("exit %d, want 7\n%s", res.Code, res.Log)
 	}
@@ -146,10 +156,9 @@ func TestActionUnknownVersionIsAClearError(t *testing.T) {
 
 // Bad input is refused before anything starts, with exit 2 and its verdict.
 func TestActionBadBooleanIsUsage(t *testing.T) {
-	rel, sb := newRelease(t), startSandbox(t)
-	in := sandboxInputs(rel, sb, "pln-passing_sandbox")
-	in["fail-on-flaky"] = "yes"
-	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	res := runActionWith(t, "pln-passing_sandbox", map[string]string{
+		"fail-on-flaky": "yes",
+	})
 	if res.Code != 2 {
 		t.Fatalf("exit %d, want 2\n%s", res.Code, res.Log)
 	}
@@ -161,11 +170,10 @@ func TestActionBadBooleanIsUsage(t *testing.T) {
 
 // args is split as a shell splits words, without running anything in it.
 func TestActionArgsAreSplitNotEvaluated(t *testing.T) {
-	rel, sb := newRelease(t), startSandbox(t)
-	in := sandboxInputs(rel, sb, "pln-passing_sandbox")
-	in["wait"] = "false"
-	in["args"] = `--commit-message "two words $(touch pwned)" --branch 'feature/x'`
-	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	res := runActionWith(t, "pln-passing_sandbox", map[string]string{
+		"wait": "false",
+		"args": `--commit-message "two words $(touch pwned)" --branch 'feature/x'`,
+	})
 	if res.Code != 0 {
 		t.Fatalf("exit %d\n%s", res.Code, res.Log)
 	}
@@ -181,11 +189,10 @@ func TestActionArgsAreSplitNotEvaluated(t *testing.T) {
 // A key in args would reach testctl's argv, where other processes see it:
 // it is refused, and never printed.
 func TestActionRefusesTheKeyInArgs(t *testing.T) {
-	rel, sb := newRelease(t), startSandbox(t)
-	in := sandboxInputs(rel, sb, "pln-passing_sandbox")
-	in["api-key"] = ""
-	in["args"] = "--api-key=" + testKey
-	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	res := runActionWith(t, "pln-passing_sandbox", map[string]string{
+		"api-key": "",
+		"args":    "--api-key=" + testKey,
+	})
 	if res.Code != 2 || !strings.Contains(res.Log, "pass the key in the api-key input") {
 		t.Fatalf("exit %d: want 2 and the key refused in args\n%s", res.Code, res.Log)
 	}
@@ -197,12 +204,12 @@ func TestActionRefusesTheKeyInArgs(t *testing.T) {
 // plan and app take one value a line, as YAML block scalars give them; a
 // spec keeps its spaces.
 func TestActionMultiLineInputsAreOneArgumentALine(t *testing.T) {
-	rel, sb := newRelease(t), startSandbox(t)
-	in := sandboxInputs(rel, sb, "pln-passing_sandbox\n  pln-failing_sandbox  \n\n")
-	in["wait"], in["codehost"] = "false", "false"
-	in["app"] = "app_sandbox-web,env=env_sandbox-staging,name=Shop web\n"
-	in["args"] = "--dry-run"
-	res := runAction(t, actionJob{Inputs: in, ToolCache: t.TempDir()})
+	res := runActionWith(t, "pln-passing_sandbox\n  pln-failing_sandbox  \n\n", map[string]string{
+		"wait":     "false",
+		"codehost": "false",
+		"app":      "app_sandbox-web,env=env_sandbox-staging,name=Shop web\n",
+		"args":     "--dry-run",
+	})
 	if res.Code != 0 {
 		t.Fatalf("exit %d\n%s", res.Code, res.Log)
 	}

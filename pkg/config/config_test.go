@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/testctl/testctl/pkg/keyring"
 )
 
 // globalFlags mirrors the root command's flags that carry settings.
@@ -24,6 +26,30 @@ func globalFlags() *pflag.FlagSet {
 
 func env(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// loadLayers loads the settings of the config file at path, with --flag
+// given flagValue and the variable envName set to envValue, each only when
+// its value is not empty, and the keyring store (nil: none).
+func loadLayers(t *testing.T, path, flag, flagValue, envName, envValue string, store *keyring.Store) *Config {
+	t.Helper()
+	fs := globalFlags()
+	args := []string{"--config-file", path}
+	if flagValue != "" {
+		args = append(args, "--"+flag, flagValue)
+	}
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	e := map[string]string{}
+	if envValue != "" {
+		e[envName] = envValue
+	}
+	c, err := Load(Options{Flags: fs, LookupEnv: env(e), Keyring: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func writeConfig(t *testing.T, content string) string {
@@ -70,22 +96,14 @@ func TestPrecedenceMatrix(t *testing.T) {
 					profile = "    " + s.Key + ": " + valuesFor(s.Key, "profile") + "\n"
 				}
 				path := writeConfig(t, "current_profile: work\nprofiles:\n  work:\n"+profile+"    unrelated: x\n")
-				fs := globalFlags()
-				args := []string{"--config-file", path}
+				var flag, envValue string
 				if has["flag"] && s.Flag != "" {
-					args = append(args, "--"+s.Flag, valuesFor(s.Key, "flag"))
+					flag = valuesFor(s.Key, "flag")
 				}
-				if err := fs.Parse(args); err != nil {
-					t.Fatal(err)
-				}
-				e := map[string]string{}
 				if has["env"] && s.Env != "" {
-					e[s.Env] = valuesFor(s.Key, "env")
+					envValue = valuesFor(s.Key, "env")
 				}
-				c, err := Load(Options{Flags: fs, LookupEnv: env(e)})
-				if err != nil {
-					t.Fatal(err)
-				}
+				c := loadLayers(t, path, s.Flag, flag, s.Env, envValue, nil)
 				got, src := c.GetWithSource(s.Key)
 				want, wantSrc := s.Default, SourceDefault
 				for _, l := range []string{"profile", "env", "flag"} {
@@ -112,20 +130,7 @@ func TestProfileSelection(t *testing.T) {
 		{"", "", "proj_a"}, {"", "b", "proj_b"}, {"c", "b", "proj_c"},
 	}
 	for _, tc := range cases {
-		fs := globalFlags()
-		args := []string{"--config-file", path}
-		if tc.flag != "" {
-			args = append(args, "--profile", tc.flag)
-		}
-		_ = fs.Parse(args)
-		e := map[string]string{}
-		if tc.env != "" {
-			e["TESTCTL_PROFILE"] = tc.env
-		}
-		c, err := Load(Options{Flags: fs, LookupEnv: env(e)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadLayers(t, path, "profile", tc.flag, "TESTCTL_PROFILE", tc.env, nil)
 		if got := c.Get(KeyProject); got != tc.want {
 			t.Errorf("flag=%q env=%q: project %q, want %q", tc.flag, tc.env, got, tc.want)
 		}

@@ -33,20 +33,7 @@ func TestAPIKeyPrecedenceEndsWithTheKeyring(t *testing.T) {
 		if tc.file != "" {
 			file += "    api_key: " + tc.file + "\n"
 		}
-		fs := globalFlags()
-		args := []string{"--config-file", writeConfig(t, file)}
-		if tc.flag != "" {
-			args = append(args, "--api-key", tc.flag)
-		}
-		_ = fs.Parse(args)
-		e := map[string]string{}
-		if tc.env != "" {
-			e["TESTCTL_API_KEY"] = tc.env
-		}
-		c, err := Load(Options{Flags: fs, LookupEnv: env(e), Keyring: store})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := loadLayers(t, writeConfig(t, file), "api-key", tc.flag, "TESTCTL_API_KEY", tc.env, store)
 		if key, src, err := c.APIKey(); key != tc.want || src != tc.src || err != nil {
 			t.Errorf("%+v: got %q from %s (%v)", tc, key, src, err)
 		}

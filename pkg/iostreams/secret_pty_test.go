@@ -6,38 +6,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"runtime"
-	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
-)
 
-// openPTY opens a pseudo-terminal pair with the kernel's own interface, so
-// the test needs no pty library.
-func openPTY(t *testing.T) (controller, terminal *os.File) {
-	t.Helper()
-	c, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := unix.IoctlSetPointerInt(int(c.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(c.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	term, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { term.Close() })
-	return c, term
-}
+	"github.com/testctl/testctl/pkg/ptytest"
+)
 
 // readSecretTyped types keys at the terminal once the prompt has turned
 // echo off (what a person does), and returns what ReadSecret returned. The
@@ -55,7 +31,7 @@ func readSecretTyped(t *testing.T, keys string) typed {
 // returns what ReadSecret returned.
 func readSecretWhile(t *testing.T, act func(controller *os.File, cancel context.CancelFunc)) typed {
 	t.Helper()
-	controller, terminal := openPTY(t)
+	controller, terminal := ptytest.Open(t)
 	fd := int(terminal.Fd())
 	before, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {

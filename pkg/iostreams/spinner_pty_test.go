@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/testctl/testctl/pkg/ptytest"
 )
 
 // ptyOutput collects what the terminal side of a pty was sent.
@@ -70,7 +72,7 @@ func (o *ptyOutput) waitFor(t *testing.T, from int, text string) int {
 func TestLiveLineNeverEatsTheLinesAbove(t *testing.T) {
 	for _, width := range []int{20, 33, 50, 72} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			controller, terminal := openPTY(t)
+			controller, terminal := ptytest.Open(t)
 			ws := &unix.Winsize{Col: uint16(width), Row: 40}
 			if err := unix.IoctlSetWinsize(int(terminal.Fd()), unix.TIOCSWINSZ, ws); err != nil {
 				t.Fatal(err)

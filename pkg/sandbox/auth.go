@@ -81,11 +81,7 @@ func (s *Server) authed(h func(*call)) http.HandlerFunc {
 		case token == "":
 			writeError(w, http.StatusUnauthorized, "malformed Authorization header: expected Bearer <key>")
 			return
-		case key == keyNone:
-			writeError(w, http.StatusUnauthorized, "invalid API key")
-			return
-		case key == keySuspended:
-			writeError(w, http.StatusForbidden, msgSuspended)
+		case refuseKey(w, key, "invalid API key"):
 			return
 		}
 		q, err := parseQuery(r.URL.RawQuery)
@@ -139,5 +135,20 @@ func (c *call) resolveProject(fromBody string, required bool) bool {
 		return false
 	}
 	c.fail(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
+	return false
+}
+
+// refuseKey answers a request whose key the service does not take: an
+// unknown key (401, saying invalid) or a suspended organization's (403).
+// It says whether it answered.
+func refuseKey(w http.ResponseWriter, k keyKind, invalid string) bool {
+	switch k {
+	case keyNone:
+		writeError(w, http.StatusUnauthorized, "%s", invalid)
+		return true
+	case keySuspended:
+		writeError(w, http.StatusForbidden, msgSuspended)
+		return true
+	}
 	return false
 }

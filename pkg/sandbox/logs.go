@@ -97,41 +97,26 @@ func (s *Server) handleLogs(c *call) {
 	var captured, matched int
 	switch f.kind {
 	case api.LogKindNetwork:
-		list := []api.NetworkEntry{}
-		all := full.network[:part(len(full.network))]
-		for _, n := range all {
-			if f.urlOK(n.URL) && f.statusOK(n.StatusCode, n.StatusCode == 0 || n.IsError) {
-				list = append(list, n)
-			}
-		}
-		captured, matched = len(all), len(list)
-		list = list[:min(len(list), LogsPerCallCap)]
+		var list []api.NetworkEntry
+		list, captured, matched = keepCapped(full.network[:part(len(full.network))], func(n api.NetworkEntry) bool {
+			return f.urlOK(n.URL) && f.statusOK(n.StatusCode, n.StatusCode == 0 || n.IsError)
+		})
 		resp.Network = &list
 	case api.LogKindAPICalls:
-		list := []api.APICallEntry{}
-		all := full.apiCalls[:part(len(full.apiCalls))]
-		for _, a := range all {
+		var list []api.APICallEntry
+		list, captured, matched = keepCapped(full.apiCalls[:part(len(full.apiCalls))], func(a api.APICallEntry) bool {
 			code := int32(0)
 			if a.StatusCode != nil {
 				code = *a.StatusCode
 			}
-			if f.urlOK(a.URL) && f.statusOK(code, a.StatusCode == nil || !a.Success) {
-				list = append(list, a)
-			}
-		}
-		captured, matched = len(all), len(list)
-		list = list[:min(len(list), LogsPerCallCap)]
+			return f.urlOK(a.URL) && f.statusOK(code, a.StatusCode == nil || !a.Success)
+		})
 		resp.APICalls = &list
 	case api.LogKindConsole:
-		list := []api.ConsoleEntry{}
-		all := full.console[:part(len(full.console))]
-		for _, m := range all {
-			if (m.Level != "warning" || f.warnings) && (m.Level != "info" || f.includeInfo) {
-				list = append(list, m)
-			}
-		}
-		captured, matched = len(all), len(list)
-		list = list[:min(len(list), LogsPerCallCap)]
+		var list []api.ConsoleEntry
+		list, captured, matched = keepCapped(full.console[:part(len(full.console))], func(m api.ConsoleEntry) bool {
+			return (m.Level != "warning" || f.warnings) && (m.Level != "info" || f.includeInfo)
+		})
 		resp.Console = &list
 	}
 	resp.TotalMatched = int32(matched)
@@ -163,4 +148,17 @@ func logsMessage(kind string, c *caseRun, e float64, captured, matched int) stri
 		return "The test case is still running; more entries may be captured."
 	}
 	return ""
+}
+
+// keepCapped is the entries of all that keep accepts, at most
+// LogsPerCallCap of them (never nil, so an empty list is []), with how many
+// were captured (all) and how many matched before the cap.
+func keepCapped[T any](all []T, keep func(T) bool) (list []T, captured, matched int) {
+	list = []T{}
+	for _, e := range all {
+		if keep(e) {
+			list = append(list, e)
+		}
+	}
+	return list[:min(len(list), LogsPerCallCap)], len(all), len(list)
 }

@@ -57,15 +57,11 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token, planID := q["token"], q["testPlanShortId"]
-	switch k := keyFor(token); {
+	switch {
 	case token == "" || planID == "":
 		writeError(w, http.StatusBadRequest, "token and testPlanShortId are required")
 		return
-	case k == keyNone:
-		writeError(w, http.StatusUnauthorized, "invalid badge token")
-		return
-	case k == keySuspended:
-		writeError(w, http.StatusForbidden, msgSuspended)
+	case refuseKey(w, keyFor(token), "invalid badge token"):
 		return
 	}
 	p, apiErr := s.lookupPlan(planID)

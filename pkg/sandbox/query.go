@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -105,3 +106,20 @@ func (p params) oneOf(name, def string, allowed ...string) (string, error) {
 }
 
 const maxInt = int(^uint(0) >> 1)
+
+// page reads limit (1 to 100, 20 when absent) and offset, the paging of
+// every list, once the parameters read before them are valid (err nil),
+// and answers 400 for the first that is not. ok is false when it answered.
+func (c *call) page(err error) (limit, offset int, ok bool) {
+	if err == nil {
+		limit, err = c.q.integer("limit", 20, 1, 100)
+	}
+	if err == nil {
+		offset, err = c.q.integer("offset", 0, 0, maxInt)
+	}
+	if err != nil {
+		c.fail(http.StatusBadRequest, "%v", err)
+		return 0, 0, false
+	}
+	return limit, offset, true
+}

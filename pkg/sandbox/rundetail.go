@@ -162,15 +162,8 @@ func (s *Server) handleListRuns(c *call) {
 	if err == nil {
 		f.trigger, err = c.q.oneOf("trigger", "", api.TriggerAPI, api.TriggerCodehost)
 	}
-	limit, offset := 0, 0
-	if err == nil {
-		limit, err = c.q.integer("limit", 20, 1, 100)
-	}
-	if err == nil {
-		offset, err = c.q.integer("offset", 0, 0, maxInt)
-	}
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	limit, offset, ok := c.page(err)
+	if !ok {
 		return
 	}
 	f.branch, f.plan = c.q["branch"], c.q["testPlanShortId"]

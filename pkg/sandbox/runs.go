@@ -98,12 +98,7 @@ func (s *Server) handleStartRun(c *call) {
 		return
 	}
 	p, ids, err := s.validateStartRun(&req)
-	if err != nil {
-		c.failErr(err)
-		return
-	}
-	if c.key == keyLimit {
-		c.fail(http.StatusPaymentRequired, msgLimit)
+	if c.refuseStart(err) {
 		return
 	}
 	trigger := req.Trigger
@@ -150,12 +145,7 @@ func (s *Server) handleRerun(c *call) {
 		return
 	}
 	ids, err := s.rerunTestCases(orig, &req)
-	if err != nil {
-		c.failErr(err)
-		return
-	}
-	if c.key == keyLimit {
-		c.fail(http.StatusPaymentRequired, msgLimit)
+	if c.refuseStart(err) {
 		return
 	}
 	next := run{plan: orig.plan, testCaseIDs: ids, trigger: orig.trigger, actor: orig.actor, branch: orig.branch,
@@ -216,4 +206,19 @@ func (s *Server) findRunTestCase(shortID string) (*run, int) {
 		return nil, 0
 	}
 	return r, n - 1
+}
+
+// refuseStart answers a request to start a run that cannot be: one found
+// invalid (err), or, valid, over the usage limit (402: a valid request is
+// what the organization is refused). It says whether it answered.
+func (c *call) refuseStart(err *apiError) bool {
+	if err != nil {
+		c.failErr(err)
+		return true
+	}
+	if c.key == keyLimit {
+		c.fail(http.StatusPaymentRequired, msgLimit)
+		return true
+	}
+	return false
 }

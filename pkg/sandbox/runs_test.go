@@ -46,6 +46,14 @@ func TestStartRunValidation(t *testing.T) {
 		edit(&r)
 		return r
 	}
+	// web is a request of the passing plan on the web application, edited.
+	web := func(edit func(*api.RunApplication)) api.StartRunRequest {
+		return plan(func(r *api.StartRunRequest) {
+			a := api.RunApplication{ApplicationShortID: appWebID}
+			edit(&a)
+			r.Applications = []api.RunApplication{a}
+		})
+	}
 	yes := true
 	cases := []struct {
 		name      string
@@ -84,24 +92,12 @@ func TestStartRunValidation(t *testing.T) {
 		{"app required", plan(func(r *api.StartRunRequest) { r.Applications = []api.RunApplication{{}} }), 400, []string{"applications[0].applicationShortId"}},
 		{"app prefix", plan(func(r *api.StartRunRequest) { r.Applications = []api.RunApplication{{ApplicationShortID: "web"}} }), 400, []string{"app_"}},
 		{"unknown app", plan(func(r *api.StartRunRequest) { r.Applications = []api.RunApplication{{ApplicationShortID: "app_nope"}} }), 404, []string{"app_nope"}},
-		{"preset prefix", plan(func(r *api.StartRunRequest) {
-			r.Applications = []api.RunApplication{{ApplicationShortID: appWebID, DevicePresetShortID: "iphone"}}
-		}), 400, []string{"preset_"}},
-		{"unknown preset", plan(func(r *api.StartRunRequest) {
-			r.Applications = []api.RunApplication{{ApplicationShortID: appWebID, DevicePresetShortID: "preset_nope"}}
-		}), 404, []string{"preset_nope"}},
-		{"env prefix", plan(func(r *api.StartRunRequest) {
-			r.Applications = []api.RunApplication{{ApplicationShortID: appWebID, Environment: &api.RunEnvironment{ShortID: "staging"}}}
-		}), 400, []string{"env_"}},
-		{"unknown env", plan(func(r *api.StartRunRequest) {
-			r.Applications = []api.RunApplication{{ApplicationShortID: appWebID, Environment: &api.RunEnvironment{ShortID: "env_prod"}}}
-		}), 404, []string{"env_prod"}},
-		{"build prefix", plan(func(r *api.StartRunRequest) {
-			r.Applications = []api.RunApplication{{ApplicationShortID: appWebID, Environment: &api.RunEnvironment{ApplicationBuildShortID: "b1"}}}
-		}), 400, []string{"build_"}},
-		{"env url", plan(func(r *api.StartRunRequest) {
-			r.Applications = []api.RunApplication{{ApplicationShortID: appWebID, Environment: &api.RunEnvironment{URL: "localhost:3000"}}}
-		}), 400, []string{"localhost:3000"}},
+		{"preset prefix", web(func(a *api.RunApplication) { a.DevicePresetShortID = "iphone" }), 400, []string{"preset_"}},
+		{"unknown preset", web(func(a *api.RunApplication) { a.DevicePresetShortID = "preset_nope" }), 404, []string{"preset_nope"}},
+		{"env prefix", web(func(a *api.RunApplication) { a.Environment = &api.RunEnvironment{ShortID: "staging"} }), 400, []string{"env_"}},
+		{"unknown env", web(func(a *api.RunApplication) { a.Environment = &api.RunEnvironment{ShortID: "env_prod"} }), 404, []string{"env_prod"}},
+		{"build prefix", web(func(a *api.RunApplication) { a.Environment = &api.RunEnvironment{ApplicationBuildShortID: "b1"} }), 400, []string{"build_"}},
+		{"env url", web(func(a *api.RunApplication) { a.Environment = &api.RunEnvironment{URL: "localhost:3000"} }), 400, []string{"localhost:3000"}},
 		{"configsByEnvironment key", plan(func(r *api.StartRunRequest) {
 			r.Parameters = &api.RunParameters{ConfigsByEnvironment: map[string]any{"staging": map[string]any{}}}
 		}), 400, []string{"UUID"}},

@@ -90,15 +90,8 @@ func (s *Server) handleListTestCases(c *call) {
 		return
 	}
 	enabled, enabledSet, err := c.q.boolean("isEnabled")
-	limit, offset := 0, 0
-	if err == nil {
-		limit, err = c.q.integer("limit", 20, 1, 100)
-	}
-	if err == nil {
-		offset, err = c.q.integer("offset", 0, 0, maxInt)
-	}
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	limit, offset, ok := c.page(err)
+	if !ok {
 		return
 	}
 	if app != "" && app != appWebID {

@@ -6,71 +6,67 @@ import (
 	"unicode/utf8"
 )
 
+// TestSanitize checks Sanitize and SanitizeLine on the same terms: each
+// case is a name, what goes in and what must come out.
 func TestSanitize(t *testing.T) {
-	tests := []struct {
-		name, in, want string
+	type cases []struct{ name, in, want string }
+	for _, fn := range []struct {
+		name  string
+		f     func(string) string
+		tests cases
 	}{
-		{"plain ascii", "hello, world", "hello, world"},
-		{"keeps newline and tab", "a\tb\nc", "a\tb\nc"},
-		{"keeps unicode", "héllo 世界 ✓ 👍", "héllo 世界 ✓ 👍"},
-		{"sgr colour", "\x1b[31mred\x1b[0m", "red"},
-		{"csi with params and intermediates", "a\x1b[?1049hb\x1b[1 qc", "abc"},
-		{"cursor movement", "ok\x1b[2A\x1b[Kfake", "okfake"},
-		{"osc title with bel", "\x1b]0;pwned\x07after", "after"},
-		{"osc title with st", "\x1b]2;pwned\x1b\\after", "after"},
-		{"hyperlink keeps text", "\x1b]8;;http://evil\x1b\\text\x1b]8;;\x1b\\", "text"},
-		{"osc 52 clipboard", "x\x1b]52;c;cm0gLXJmIH4=\x07y", "xy"},
-		{"dcs", "a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},
-		{"apc pm sos", "a\x1b_apc\x1b\\b\x1b^pm\x1b\\c\x1bXsos\x1b\\d", "abcd"},
-		{"two-byte escapes", "a\x1b7b\x1b8c\x1bcd\x1b(Be\x1b#8f", "abcdef"},
-		{"lone esc at end", "abc\x1b", "abc"},
-		{"esc before non-ascii", "a\x1bé", "aé"},
-		{"esc esc", "a\x1b\x1b[1mb", "ab"},
-		{"unterminated csi at end", "abc\x1b[12;3", "abc"},
-		{"csi aborted by control keeps text", "a\x1b[12\nb", "a\nb"},
-		{"unterminated osc swallows rest", "abc\x1b]0;title and more", "abc"},
-		{"osc cancelled by can", "a\x1b]0;t\x18b", "ab"},
-		{"osc interrupted by new csi", "a\x1b]0;t\x1b[1mb", "ab"},
-		{"c0 controls", "a\x00b\x07c\x08d\re\x0bf\x0cg\x1fh", "abcdefgh"},
-		{"del", "a\x7fb", "ab"},
-		{"c1 csi u+009b", "a\u009b31mb", "ab"},
-		{"c1 osc u+009d with c1 st", "a\u009d0;title\u009cb", "ab"},
-		{"c1 osc u+009d with bel", "a\u009d0;title\x07b", "ab"},
-		{"c1 dcs u+0090", "a\u0090data\x1b\\b", "ab"},
-		{"other c1 dropped", "a\u0085b\u009cc\u0080d", "abcd"},
-		{"bidi overrides", "a\u202eevil\u202cb\u2066c\u2069", "aevilbc"},
-		{"invalid utf-8", "a\xffb\xc3", "a\ufffdb\ufffd"},
-		{"raw 8-bit csi byte is invalid utf-8", "a\x9b31m", "a\ufffd31m"},
-		{"replacement char kept", "a\ufffdb", "a\ufffdb"},
-		{"empty", "", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Sanitize(tt.in); got != tt.want {
-				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestSanitizeLine(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"plain", "name", "name"},
-		{"newline", "a\nb", "a b"},
-		{"crlf is one break", "a\r\nb", "a b"},
-		{"lone cr", "a\rb", "a b"},
-		{"tab", "a\tb", "a b"},
-		{"each break is a space", "a\n\nb\t\tc", "a  b  c"},
-		{"escapes removed too", "\x1b[1ma\nb\x1b]0;x\x07", "a b"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := SanitizeLine(tt.in); got != tt.want {
-				t.Errorf("SanitizeLine(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
+		{"Sanitize", Sanitize, cases{
+			{"plain ascii", "hello, world", "hello, world"},
+			{"keeps newline and tab", "a\tb\nc", "a\tb\nc"},
+			{"keeps unicode", "héllo 世界 ✓ 👍", "héllo 世界 ✓ 👍"},
+			{"sgr colour", "\x1b[31mred\x1b[0m", "red"},
+			{"csi with params and intermediates", "a\x1b[?1049hb\x1b[1 qc", "abc"},
+			{"cursor movement", "ok\x1b[2A\x1b[Kfake", "okfake"},
+			{"osc title with bel", "\x1b]0;pwned\x07after", "after"},
+			{"osc title with st", "\x1b]2;pwned\x1b\\after", "after"},
+			{"hyperlink keeps text", "\x1b]8;;http://evil\x1b\\text\x1b]8;;\x1b\\", "text"},
+			{"osc 52 clipboard", "x\x1b]52;c;cm0gLXJmIH4=\x07y", "xy"},
+			{"dcs", "a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},
+			{"apc pm sos", "a\x1b_apc\x1b\\b\x1b^pm\x1b\\c\x1bXsos\x1b\\d", "abcd"},
+			{"two-byte escapes", "a\x1b7b\x1b8c\x1bcd\x1b(Be\x1b#8f", "abcdef"},
+			{"lone esc at end", "abc\x1b", "abc"},
+			{"esc before non-ascii", "a\x1bé", "aé"},
+			{"esc esc", "a\x1b\x1b[1mb", "ab"},
+			{"unterminated csi at end", "abc\x1b[12;3", "abc"},
+			{"csi aborted by control keeps text", "a\x1b[12\nb", "a\nb"},
+			{"unterminated osc swallows rest", "abc\x1b]0;title and more", "abc"},
+			{"osc cancelled by can", "a\x1b]0;t\x18b", "ab"},
+			{"osc interrupted by new csi", "a\x1b]0;t\x1b[1mb", "ab"},
+			{"c0 controls", "a\x00b\x07c\x08d\re\x0bf\x0cg\x1fh", "abcdefgh"},
+			{"del", "a\x7fb", "ab"},
+			{"c1 csi u+009b", "a\u009b31mb", "ab"},
+			{"c1 osc u+009d with c1 st", "a\u009d0;title\u009cb", "ab"},
+			{"c1 osc u+009d with bel", "a\u009d0;title\x07b", "ab"},
+			{"c1 dcs u+0090", "a\u0090data\x1b\\b", "ab"},
+			{"other c1 dropped", "a\u0085b\u009cc\u0080d", "abcd"},
+			{"bidi overrides", "a\u202eevil\u202cb\u2066c\u2069", "aevilbc"},
+			{"invalid utf-8", "a\xffb\xc3", "a\ufffdb\ufffd"},
+			{"raw 8-bit csi byte is invalid utf-8", "a\x9b31m", "a\ufffd31m"},
+			{"replacement char kept", "a\ufffdb", "a\ufffdb"},
+			{"empty", "", ""},
+		}},
+		{"SanitizeLine", SanitizeLine, cases{
+			{"plain", "name", "name"},
+			{"newline", "a\nb", "a b"},
+			{"crlf is one break", "a\r\nb", "a b"},
+			{"lone cr", "a\rb", "a b"},
+			{"tab", "a\tb", "a b"},
+			{"each break is a space", "a\n\nb\t\tc", "a  b  c"},
+			{"escapes removed too", "\x1b[1ma\nb\x1b]0;x\x07", "a b"},
+		}},
+	} {
+		for _, tt := range fn.tests {
+			t.Run(fn.name+"/"+tt.name, func(t *testing.T) {
+				if got := fn.f(tt.in); got != tt.want {
+					t.Errorf("%s(%q) = %q, want %q", fn.name, tt.in, got, tt.want)
+				}
+			})
+		}
 	}
 }
 

@@ -86,26 +86,6 @@ func TestStartTTYAndPlainOutput(t *testing.T) {
 	}
 }
 
-// dryRun returns the body --dry-run -o json would send.
-func dryRun(t *testing.T, e *cmdtest.Env, ro cmdtest.RunOptions, args ...string) map[string]any {
-	t.Helper()
-	r := e.RunWith(ro, append([]string{"run", "start", "--dry-run", "-o", "json"}, args...)...).Expect(t, 0)
-	var d struct {
-		Method, URL string
-		Body        map[string]any
-	}
-	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
-		t.Fatalf("%v\n%s", err, r.Stdout)
-	}
-	if d.Method != "POST" || d.URL != e.Sandbox.BaseURL+"/v1/run" {
-		t.Errorf("dry run %s %s", d.Method, d.URL)
-	}
-	if n := e.Requests(postRun); n != 0 {
-		t.Fatalf("--dry-run sent %d POSTs", n)
-	}
-	return d.Body
-}
-
 func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -128,7 +108,7 @@ func TestDryRunSendsNothingAndNeedsNoKey(t *testing.T) {
 func TestAppSpecsReachTheBody(t *testing.T) {
 	e := cmdtest.New(t)
 	spec := "app_sandbox-web,env=env_sandbox-staging,url=https://pr-1.example.com/?a=1,2,name=PR 1,build=build_7,device=preset_sandbox-desktop"
-	body := dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--app", spec)
+	body := e.DryRun(t, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--app", spec)
 	want := `[{"applicationShortId":"app_sandbox-web","devicePresetShortId":"preset_sandbox-desktop","environment":{"applicationBuildShortId":"build_7","name":"PR 1","shortId":"env_sandbox-staging","url":"https://pr-1.example.com/?a=1,2"}}]`
 	if got := jsonOf(body["applications"]); got != want {
 		t.Errorf("applications %s\nwant %s", got, want)
@@ -144,7 +124,7 @@ func TestApplicationsAndParametersFiles(t *testing.T) {
 ]`)
 	params := `{"configs": {"cfg_sandbox-admin": {"retries": 12345678901234567890}},
  "configsByEnvironment": {"5a4db000-0000-4000-8000-0000000e0001": {"cfg_sandbox-guest": {"x": true}}}}`
-	body := dryRun(t, e, cmdtest.RunOptions{Stdin: params}, "--plan", "pln-passing_sandbox", "--applications", apps, "--parameters", "-")
+	body := e.DryRun(t, cmdtest.RunOptions{Stdin: params}, "--plan", "pln-passing_sandbox", "--applications", apps, "--parameters", "-")
 	if got := jsonOf(body["applications"]); got != `[{"applicationShortId":"app_sandbox-web","environment":{"shortId":"env_sandbox-staging","url":"https://s.example.com"}}]` {
 		t.Errorf("applications %s", got)
 	}
@@ -160,11 +140,11 @@ func TestApplicationsAndParametersFiles(t *testing.T) {
 
 func TestNotifyAndNoNotify(t *testing.T) {
 	e := cmdtest.New(t)
-	body := dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--notify", "slack:#qa", "--notify", "email")
+	body := e.DryRun(t, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--notify", "slack:#qa", "--notify", "email")
 	if got := jsonOf(body["notifications"]); got != `[{"channel":"#qa","enabled":true,"type":"slack"},{"enabled":true,"type":"email"}]` {
 		t.Errorf("notifications %s", got)
 	}
-	body = dryRun(t, e, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--no-notify")
+	body = e.DryRun(t, cmdtest.RunOptions{}, "--plan", "pln-passing_sandbox", "--no-notify")
 	if got := jsonOf(body["notifications"]); got != `[{"type":"none"}]` {
 		t.Errorf("--no-notify %s", got)
 	}

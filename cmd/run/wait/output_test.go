@@ -2,7 +2,6 @@ package wait_test
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"strings"
 	"testing"
@@ -11,58 +10,9 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-// junitDoc is the part of a JUnit report these tests read back.
-type junitDoc struct {
-	Tests    int `xml:"tests,attr"`
-	Failures int `xml:"failures,attr"`
-	Errors   int `xml:"errors,attr"`
-	Skipped  int `xml:"skipped,attr"`
-	Suites   []struct {
-		Name       string `xml:"name,attr"`
-		Time       string `xml:"time,attr"`
-		Properties []struct {
-			Name  string `xml:"name,attr"`
-			Value string `xml:"value,attr"`
-		} `xml:"properties>property"`
-		Cases []struct {
-			Name      string `xml:"name,attr"`
-			Classname string `xml:"classname,attr"`
-			Error     *struct {
-				Type    string `xml:"type,attr"`
-				Message string `xml:"message,attr"`
-			} `xml:"error"`
-			Failure *struct {
-				Message string `xml:"message,attr"`
-				Text    string `xml:",chardata"`
-			} `xml:"failure"`
-			Skipped *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"skipped"`
-			Flaky []struct {
-				Message string `xml:"message,attr"`
-				Type    string `xml:"type,attr"`
-				Text    string `xml:",chardata"`
-			} `xml:"flakyFailure"`
-		} `xml:"testcase"`
-	} `xml:"testsuite"`
-}
-
-func readJUnitFile(t *testing.T, path string) junitDoc {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc junitDoc
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("invalid JUnit XML: %v\n%s", err, data)
-	}
-	return doc
-}
-
 func TestOffTerminalOneLinePerChangeOfState(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanPassing)
+	id := e.StartRun(t, sandbox.PlanPassing)
 	r := e.Run("run", "wait", id, "--interval", "1s").Expect(t, 0)
 	var progress []string
 	for _, line := range strings.Split(r.Stderr, "\n") {
@@ -87,7 +37,7 @@ func TestOffTerminalOneLinePerChangeOfState(t *testing.T) {
 
 func TestTerminalShowsTheLiveView(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "wait", id).Expect(t, 1)
 	cmdtest.Contains(t, "stderr", r.Stderr, "✓", "✗", "Apply an expired coupon", "\x1b[")
 	// Intermediate statuses live in the spinner line, not in the scrollback.
@@ -99,7 +49,7 @@ func TestTerminalShowsTheLiveView(t *testing.T) {
 
 func TestJSONStdoutIsDataOnly(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	r := e.Run("run", "wait", id, "-o", "json").Expect(t, 1)
 	var run map[string]any
 	dec := json.NewDecoder(strings.NewReader(r.Stdout))
@@ -123,10 +73,10 @@ func TestJSONStdoutIsDataOnly(t *testing.T) {
 
 func TestJUnitReportMatchesTheRun(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	path := e.Dir + "/results.xml"
 	e.Run("run", "wait", id, "--junit", path).Expect(t, 1)
-	doc := readJUnitFile(t, path)
+	doc := cmdtest.ReadJUnitFile(t, path)
 	if len(doc.Suites) != 1 || doc.Tests != 7 || doc.Failures != 2 || doc.Skipped != 1 || doc.Errors != 0 {
 		t.Fatalf("report counts: tests=%d failures=%d skipped=%d errors=%d", doc.Tests, doc.Failures, doc.Skipped, doc.Errors)
 	}
@@ -162,7 +112,7 @@ func TestJUnitReportMatchesTheRun(t *testing.T) {
 
 func TestGitHubActionsFiles(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	summary := e.WriteFile("gh/summary.md", "# earlier step\n")
 	outputs := e.WriteFile("gh/output", "")
 	e.Setenv("GITHUB_ACTIONS", "true")
@@ -191,7 +141,7 @@ func TestGitHubActionsFiles(t *testing.T) {
 
 func TestOutsideGitHubActionsNoAnnotations(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	r := e.Run("run", "wait", id).Expect(t, 1)
 	if strings.Contains(r.Stderr, "::error") {
 		t.Error("annotations outside GitHub Actions")
@@ -201,7 +151,7 @@ func TestOutsideGitHubActionsNoAnnotations(t *testing.T) {
 func TestTerminalWithNoColorPrintsLines(t *testing.T) {
 	e := cmdtest.New(t)
 	e.Setenv("NO_COLOR", "1")
-	id := startRun(t, e, sandbox.PlanPassing)
+	id := e.StartRun(t, sandbox.PlanPassing)
 	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "wait", id).Expect(t, 0)
 	if strings.Contains(r.Stderr, "\x1b") {
 		t.Errorf("escape sequences with NO_COLOR:\n%q", r.Stderr)
@@ -213,7 +163,7 @@ func TestTerminalWithNoColorPrintsLines(t *testing.T) {
 // same columns, same truncation on a terminal.
 func TestWaitAndGetShareTheCaseTable(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	for _, ro := range []cmdtest.RunOptions{{}, {TTY: true}} {
 		e.Setenv("NO_COLOR", "1")
 		waited := e.RunWith(ro, "run", "wait", id).Expect(t, 1)
@@ -223,7 +173,7 @@ func TestWaitAndGetShareTheCaseTable(t *testing.T) {
 			t.Errorf("tty=%v: run wait printed\n%s\nrun get printed\n%s", ro.TTY, waited.Stdout, table)
 		}
 	}
-	other := startRun(t, e, sandbox.PlanPassing)
+	other := e.StartRun(t, sandbox.PlanPassing)
 	r := e.Run("run", "wait", id, other).Expect(t, 1)
 	cmdtest.Contains(t, "several runs", r.Stdout, "RUN\tSHORT ID\tNAME\tSTATUS\tRESULT\tRESULT TITLE\n", other+"\t")
 }
@@ -257,7 +207,7 @@ func TestSeveralPlansAreNamedWhereverARunIs(t *testing.T) {
 // larger of the verdict's (1) and the failure's (2).
 func TestStdoutFailureKeepsTheReports(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	junit, html := e.Dir+"/junit.xml", e.Dir+"/report.html"
 	outputs := e.GitHubActions()
 	summary := e.WriteFile("gh/summary.md", "")
@@ -279,13 +229,13 @@ func TestStdoutFailureKeepsTheReports(t *testing.T) {
 // test history holds across builds.
 func TestSuiteNameDoesNotDependOnTheRunList(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	for i := 0; i < 25; i++ {
-		startRun(t, e, sandbox.PlanPassing)
+		e.StartRun(t, sandbox.PlanPassing)
 	}
 	junit := e.Dir + "/junit.xml"
 	e.Run("run", "wait", id, "--junit", junit, "--evidence", "0").Expect(t, 1)
-	doc := readJUnitFile(t, junit)
+	doc := cmdtest.ReadJUnitFile(t, junit)
 	if len(doc.Suites) != 1 || doc.Suites[0].Name != "Checkout regression (failing)" {
 		t.Errorf("suite %q, want the plan's name", doc.Suites[0].Name)
 	}
@@ -298,7 +248,7 @@ func TestSuiteNameDoesNotDependOnTheRunList(t *testing.T) {
 // to the terminal's width (the commands stay whole, to be copied).
 func TestFailureStoryOnATerminal(t *testing.T) {
 	e := cmdtest.New(t)
-	id := startRun(t, e, sandbox.PlanFailing)
+	id := e.StartRun(t, sandbox.PlanFailing)
 	r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 70}, "run", "wait", id, "--no-color").Expect(t, 1)
 	cmdtest.Contains(t, "stderr", r.Stderr, "1. ✗ Apply an expired coupon FAILED", "2. ✗ Pay with a declined card FAILED",
 		"POST /api/payments 502", "more: testctl logs "+id+"-3 --kind network --status errors")

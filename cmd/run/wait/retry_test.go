@@ -25,7 +25,7 @@ func TestRetryFailedMakesFlakyTestsVisible(t *testing.T) {
 		"Flaky: 2 test cases passed only on a retry", "passed on retry 1 of 1", "first failure: Results stopped loading at page 17 of 24",
 		"attempt 1: run", "attempt 2: run", "::warning title=testctl run")
 
-	doc := readJUnitFile(t, junit)
+	doc := cmdtest.ReadJUnitFile(t, junit)
 	if len(doc.Suites) != 1 {
 		t.Fatalf("%d suites, want 1", len(doc.Suites))
 	}

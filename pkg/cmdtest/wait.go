@@ -1,8 +1,9 @@
-package e2e_test
+package cmdtest
 
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"os"
 	"sync"
 	"testing"
@@ -10,18 +11,20 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/startedruns"
 )
 
-// The helpers of cmd/run/wait's tests that the wait's fault tests need too.
+// The helpers of the tests of waiting commands: cmd/run/wait's and the
+// wait's fault tests in e2e.
 
-const getRun = "GET /v1/run/{shortId}"
+// GetRun is the route a wait polls.
+const GetRun = "GET /v1/run/{shortId}"
 
-// startRun creates a run in the env's sandbox directly through the API, so
-// these tests depend on nothing but the wait.
-func startRun(t *testing.T, e *cmdtest.Env, plan string) string {
+// StartRun creates a run of plan in the env's sandbox directly through the
+// API, so a test of the wait depends on nothing but the wait.
+func (e *Env) StartRun(t testing.TB, plan string) string {
 	t.Helper()
 	c := &api.Client{BaseURL: e.Getenv("TESTCTL_BASE_URL"), APIKey: sandbox.ProjectKey, Clock: e.Clock}
 	resp, err := c.StartRun(context.Background(), api.StartRunRequest{TestPlanShortID: plan})
@@ -31,9 +34,9 @@ func startRun(t *testing.T, e *cmdtest.Env, plan string) string {
 	return resp.Run.ShortID
 }
 
-// noteStarted keeps id in the local record of started runs, as `run start`
+// NoteStarted keeps id in the local record of started runs, as `run start`
 // on this machine would have, at the current fake time.
-func noteStarted(t *testing.T, e *cmdtest.Env, id string) {
+func (e *Env) NoteStarted(t testing.TB, id string) {
 	t.Helper()
 	run := startedruns.Run{Service: e.Getenv("TESTCTL_BASE_URL"), ShortID: id, CreatedAt: e.Clock.Now()}
 	if err := startedruns.ForEnv(e.Getenv).Add(run); err != nil {
@@ -41,21 +44,21 @@ func noteStarted(t *testing.T, e *cmdtest.Env, id string) {
 	}
 }
 
-// elapsedSince is how much fake time passed since start.
-func elapsedSince(e *cmdtest.Env, start time.Time) time.Duration { return e.Clock.Now().Sub(start) }
+// ElapsedSince is how much fake time passed since start.
+func (e *Env) ElapsedSince(start time.Time) time.Duration { return e.Clock.Now().Sub(start) }
 
-// checkBudget asserts the wait never polled more often than asked: at most
+// CheckBudget asserts the wait never polled more often than asked: at most
 // one request per interval of elapsed time, plus the first, plus retries.
-func checkBudget(t *testing.T, requests int, elapsed, interval time.Duration, retries int) {
+func CheckBudget(t testing.TB, requests int, elapsed, interval time.Duration, retries int) {
 	t.Helper()
 	if budget := int(elapsed/interval) + 1 + retries; requests > budget {
 		t.Errorf("%d requests in %s at %s intervals (+%d retries): budget %d", requests, elapsed, interval, retries, budget)
 	}
 }
 
-// clockCancelCtx is cancelled once the fake clock reaches at: a Ctrl-C in
-// the middle of a wait, without any real time passing.
-type clockCancelCtx struct {
+// ClockCancelCtx is cancelled once the fake clock reaches a time: a Ctrl-C
+// in the middle of a wait, without any real time passing.
+type ClockCancelCtx struct {
 	context.Context
 	clk  *clock.Fake
 	at   time.Time
@@ -64,11 +67,21 @@ type clockCancelCtx struct {
 	err  error
 }
 
-func cancelAt(clk *clock.Fake, at time.Time) *clockCancelCtx {
-	return &clockCancelCtx{Context: context.Background(), clk: clk, at: at, done: make(chan struct{}), err: context.Canceled}
+// CancelAt is a context cancelled once clk reaches at.
+func CancelAt(clk *clock.Fake, at time.Time) *ClockCancelCtx {
+	return &ClockCancelCtx{Context: context.Background(), clk: clk, at: at, done: make(chan struct{}), err: context.Canceled}
 }
 
-func (c *clockCancelCtx) reached() bool {
+// TerminateAt is CancelAt for a SIGTERM: context.Cause of a context that
+// is not the standard library's is its Err, which here is both Canceled
+// and cmdutil.ErrTerminated, as cmdutil.SignalContext's would be.
+func TerminateAt(clk *clock.Fake, at time.Time) *ClockCancelCtx {
+	c := CancelAt(clk, at)
+	c.err = errors.Join(context.Canceled, cmdutil.ErrTerminated)
+	return c
+}
+
+func (c *ClockCancelCtx) reached() bool {
 	if c.clk.Now().Before(c.at) {
 		return false
 	}
@@ -76,20 +89,22 @@ func (c *clockCancelCtx) reached() bool {
 	return true
 }
 
-func (c *clockCancelCtx) Done() <-chan struct{} {
+// Done is closed once the clock reaches the time.
+func (c *ClockCancelCtx) Done() <-chan struct{} {
 	c.reached()
 	return c.done
 }
 
-func (c *clockCancelCtx) Err() error {
+// Err is the cancellation once the clock reaches the time, nil before.
+func (c *ClockCancelCtx) Err() error {
 	if c.reached() {
 		return c.err
 	}
 	return nil
 }
 
-// junitDoc is the part of a JUnit report these tests read back.
-type junitDoc struct {
+// JUnitDoc is the part of a JUnit report the tests read back.
+type JUnitDoc struct {
 	Tests    int `xml:"tests,attr"`
 	Failures int `xml:"failures,attr"`
 	Errors   int `xml:"errors,attr"`
@@ -124,13 +139,15 @@ type junitDoc struct {
 	} `xml:"testsuite"`
 }
 
-func readJUnitFile(t *testing.T, path string) junitDoc {
+// ReadJUnitFile reads the JUnit report at path, failing the test when it
+// is not XML.
+func ReadJUnitFile(t testing.TB, path string) JUnitDoc {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc junitDoc
+	var doc JUnitDoc
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("invalid JUnit XML: %v\n%s", err, data)
 	}
