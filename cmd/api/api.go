@@ -3,7 +3,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -75,9 +74,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 			if err := opts.parse(cmd, f.IOStreams.In); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return apiRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, apiRun)
 		},
 	}
 	fl := cmd.Flags()

@@ -79,3 +79,17 @@ func TestStatusNamesEnvSource(t *testing.T) {
 	r = e.Run("auth", "status", "--api-key", "flag-key-9876").Expect(t, 0)
 	cmdtest.Contains(t, "stdout", r.Stdout, "****9876", "--api-key")
 }
+
+// Ctrl-C at the hidden prompt ends the command at once, as an interruption.
+func TestCtrlCAtThePromptExits130(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_API_KEY", "")
+	r := e.RunWith(cmdtest.RunOptions{Stdin: "sk-\x03\r", TTY: true}, "auth", "login").Expect(t, 130)
+	cmdtest.Contains(t, "stderr", r.Stderr, "interrupted")
+	if e.Requests("GET /v1/run") != 0 {
+		t.Error("a key was checked after Ctrl-C")
+	}
+	if _, err := os.Stat(e.Getenv("TESTCTL_CONFIG")); !os.IsNotExist(err) {
+		t.Error("the config was written after Ctrl-C")
+	}
+}

@@ -60,9 +60,7 @@ version kept in the file moves to the keyring.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *LoginOptions) error {
-				return loginRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, loginRun)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoVerify, "no-verify", false, "store the key without checking it against the service")

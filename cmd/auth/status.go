@@ -43,9 +43,7 @@ read.`,
   testctl auth status -o json --jq .keySource`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *StatusOptions) error {
-				return statusRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, statusRun)
 		},
 	}
 }

@@ -31,9 +31,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
   testctl config list -o json --jq '.[] | select(.source == "env") | .key'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *ListOptions) error {
-				return listRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, listRun)
 		},
 	}
 }

@@ -29,9 +29,7 @@ func NewCmdPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Comman
   testctl config path -o json --jq .path`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *PathOptions) error {
-				return pathRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, pathRun)
 		},
 	}
 }

@@ -44,9 +44,7 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 					return cmdutil.FlagErrorf("invalid %s: %v", opts.Key, err)
 				}
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *SetOptions) error {
-				return setRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, setRun)
 		},
 	}
 }

@@ -28,9 +28,7 @@ func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Comm
 			if err := checkKey(opts.Key); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *UnsetOptions) error {
-				return unsetRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, unsetRun)
 		},
 	}
 }

@@ -81,9 +81,7 @@ holding token, key, secret, password or session) are masked in every format.`,
 			if err := opts.parse(cmd, args[0], kind); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return logsRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, logsRun)
 		},
 	}
 	fl := cmd.Flags()

@@ -91,9 +91,7 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
 			if err := opts.validate(); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return sandboxRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, sandboxRun)
 		},
 	}
 	fl := cmd.Flags()

@@ -31,9 +31,7 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command
 			if o := cmd.Flags().Lookup("output"); o != nil && o.Value.String() == "json" {
 				opts.JSON = true
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return run(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, run)
 		},
 	}
 }

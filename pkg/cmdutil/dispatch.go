@@ -5,9 +5,9 @@ import "context"
 // Dispatch is the end of every NewCmdX's RunE: the parsed Options go to the
 // test's runF when one was given (a flag-parsing test stops there, nothing is
 // sent), else to the command's own run function.
-func Dispatch[O any](ctx context.Context, opts *O, runF func(*O) error, run func(context.Context, *O) error) error {
+func Dispatch[O any](ctx context.Context, f *Factory, opts *O, runF func(*O) error, run func(context.Context, *Factory, *O) error) error {
 	if runF != nil {
 		return runF(opts)
 	}
-	return run(ctx, opts)
+	return run(ctx, f, opts)
 }

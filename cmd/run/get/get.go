@@ -2,7 +2,6 @@
 package get
 
 import (
-	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,9 +51,7 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 			if err := validate(opts, cmd.Flags().Changed); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return getRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, getRun)
 		},
 	}
 	fs := cmd.Flags()

@@ -2,7 +2,6 @@
 package list
 
 import (
-	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -56,9 +55,7 @@ PASS and BRANCH, as far as needed.`,
 			if err := validate(opts, cmd.Flags().Changed("limit")); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return listRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, listRun)
 		},
 	}
 	fs := cmd.Flags()

@@ -57,9 +57,7 @@ turns it off.`,
 			if err := opts.Report.ValidateReport(); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return reportRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, reportRun)
 		},
 	}
 	runwait.AddReportFlags(cmd.Flags(), &opts.Report)

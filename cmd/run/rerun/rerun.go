@@ -67,9 +67,7 @@ with its code.`,
 			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return rerun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, rerun)
 		},
 	}
 	fs := cmd.Flags()

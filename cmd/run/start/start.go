@@ -2,8 +2,6 @@
 package start
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -104,9 +102,7 @@ exit code.`,
 			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return startRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, startRun)
 		},
 	}
 	addFlags(cmd, f, opts)

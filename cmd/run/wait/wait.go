@@ -128,9 +128,7 @@ and run_result.`,
 			if err := opts.Wait.Validate(baseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return waitRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, waitRun)
 		},
 	}
 	runwait.AddFlags(cmd.Flags(), &opts.Wait)

@@ -73,9 +73,7 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
 				return err
 			}
 			opts.Request = req
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return createRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, createRun)
 		},
 	}
 	fl := cmd.Flags()

@@ -51,9 +51,7 @@ LABELS, LAST RUN and LAST RESULT, as far as needed.`,
 			if err := opts.parse(cmd, enabled); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return listRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, listRun)
 		},
 	}
 	fl := cmd.Flags()

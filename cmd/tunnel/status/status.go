@@ -58,9 +58,7 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 			if err := opts.parse(cmd, args[0], f.BaseURL); err != nil {
 				return err
 			}
-			return cmdutil.Dispatch(cmd.Context(), opts, runF, func(ctx context.Context, o *Options) error {
-				return statusRun(ctx, f, o)
-			})
+			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, statusRun)
 		},
 	}
 	fl := cmd.Flags()
