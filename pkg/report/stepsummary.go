@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -137,7 +138,7 @@ func runEmoji(r verdict.Run) string {
 		return "⏳"
 	case r.Code != 0:
 		return "❌"
-	case r.Result == "SKIPPED" || r.Counts.Flaky > 0:
+	case r.Result == api.ResultSkipped || r.Counts.Flaky > 0:
 		return "⚠️"
 	}
 	return "✅"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -125,7 +126,7 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	}
 	var ids []string
 	for _, r := range v.Runs {
-		if r.Stop == "" && r.Result == "FAILED" && r.Detail != nil && r.ShortID != "" {
+		if r.Stop == "" && r.Result == api.ResultFailed && r.Detail != nil && r.ShortID != "" {
 			ids = append(ids, termtext.SanitizeLine(r.ShortID))
 		}
 	}
@@ -142,7 +143,7 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 // RunStatus is a finished run's status and its result after every attempt:
 // "COMPLETED · FAILED"; the service's own while it has none.
 func RunStatus(r verdict.Run) string {
-	if r.Detail == nil || r.Detail.Status != "COMPLETED" {
+	if r.Detail == nil || r.Detail.Status != api.StatusCompleted {
 		if r.Detail == nil {
 			return r.Result
 		}

@@ -38,13 +38,14 @@ func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressV
 	if len(s.earlier) >= p.limit || s.detail.Status != api.StatusCompleted || s.verdict().Result != api.ResultFailed {
 		return false
 	}
-	req, what := rerunRequest(ctx, p.client, s.detail)
-	if what == "" {
+	failed, skipped := rerunNames(s.detail)
+	if len(failed) == 0 {
 		return false
 	}
 	s.rerunning, s.rerunDone = make(chan rerunAnswer, 1), make(chan struct{})
 	id := s.target.ShortID
 	go func() {
+		req, what := rerunRequest(ctx, p.client, failed, skipped)
 		resp, err := p.rerun(ctx, id, req)
 		s.rerunning <- rerunAnswer{resp: resp, what: what, err: err}
 		close(s.rerunDone)
@@ -52,25 +53,29 @@ func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressV
 	return true
 }
 
-// rerunRequest reruns the test cases that did not pass together with those
-// skipped (a test case that waits for a failed one is skipped), by their
-// project test case ids, so that a test that never ran is not left out of
-// the verdict. When the ids cannot be found (the test case list does not
-// name each one once), it asks for the failed ones alone and the skipped
-// keep their first result.
-func rerunRequest(ctx context.Context, c *api.Client, d *api.RunDetail) (req api.RerunRequest, what string) {
-	var failed, skipped []string
+// rerunNames are the names of the run's test cases that did not pass and
+// of those skipped or not run (a test case that waits for a failed one is
+// skipped), as the verdict classes them.
+func rerunNames(d *api.RunDetail) (failed, skipped []string) {
 	for _, tc := range d.RunTestCases {
-		switch cl := verdict.Outcome(tc); {
-		case cl == api.ResultSkipped:
-			skipped = append(skipped, tc.Name)
-		case cl != api.ResultPassed:
+		switch verdict.ClassOf(tc, true) {
+		case verdict.Failed, verdict.Errored:
 			failed = append(failed, tc.Name)
+		case verdict.Skipped, verdict.NotRun:
+			skipped = append(skipped, tc.Name)
 		}
 	}
-	if len(failed) == 0 {
-		return api.RerunRequest{}, ""
-	}
+	return failed, skipped
+}
+
+// rerunRequest reruns the test cases that did not pass together with the
+// skipped ones, by their project test case ids, so that a test that never
+// ran is not left out of the verdict. When the ids cannot be found (the
+// test case list does not name each one once), it asks for the failed ones
+// alone and the skipped keep their first result. Looking the ids up may
+// page through the test case list: it runs with the rerun, beside the
+// loop, never inside a poll.
+func rerunRequest(ctx context.Context, c *api.Client, failed, skipped []string) (req api.RerunRequest, what string) {
 	what = "the " + plural(len(failed), "failed test case")
 	if len(skipped) > 0 && c != nil {
 		if ids, ok := projectTestCaseIDs(ctx, c, append(failed, skipped...)); ok {

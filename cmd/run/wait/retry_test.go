@@ -124,3 +124,19 @@ func TestRetryNeverAdoptsAnotherJobsRerun(t *testing.T) {
 		t.Errorf("reports the other job's rerun as its retry:\n%s", r.Stderr)
 	}
 }
+
+// A test case skipped because another failed is rerun with it (by project
+// test case id), so the verdict is not the failed one's alone: it comes
+// from the attempt the skipped test case last ran in.
+func TestRetryRerunsTheTestCasesSkippedBecauseOfAFailure(t *testing.T) {
+	e := cmdtest.New(t)
+	junit := e.Dir + "/report.xml"
+	r := e.Run("run", "start", "--plan", sandbox.PlanFailing, "--wait", "--retry-failed", "1", "--junit", junit,
+		"--evidence", "0").Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "rerunning the 2 failed test cases and 1 skipped test case of run")
+	if n := e.Requests("GET /v1/test-cases"); n == 0 {
+		t.Error("the project test case ids were never looked up")
+	}
+	rerun := strings.TrimSpace(r.Stderr[strings.Index(r.Stderr, " as run ")+len(" as run "):])[:6]
+	cmdtest.Contains(t, "stderr", r.Stderr, "Receive the order confirmation email ["+rerun+"-")
+}
