@@ -131,3 +131,18 @@ func TestReportFlags(t *testing.T) {
 		t.Errorf("%d requests sent for bad input", n)
 	}
 }
+
+// --evidence N reads N test cases and says how many more did not pass;
+// --evidence 0 reads none and says nothing of it.
+func TestReportEvidenceLimit(t *testing.T) {
+	e := cmdtest.New(t)
+	id := ended(t, e, sandbox.PlanFailing)
+	r := e.Run("run", "report", id, "--evidence", "1").Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "(1 more test case did not pass; its evidence was not gathered: raise --evidence)")
+	wantReads(t, e, 2, 2, "the network and console logs of the first failed test case")
+	r = e.Run("run", "report", id, "--evidence", "0").Expect(t, 1)
+	if strings.Contains(r.Stderr, "evidence was not gathered") {
+		t.Errorf("--evidence 0 still speaks of evidence:\n%s", r.Stderr)
+	}
+	wantReads(t, e, 2, 3, "no more log reads, one more run read")
+}

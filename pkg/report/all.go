@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -65,13 +66,22 @@ func Write(in Input, v verdict.Verdict) error {
 	if ios.IsStderrTTY() {
 		width = ios.ErrTerminalWidth()
 	}
-	WriteSummary(ios.ErrOut, ios.ErrStyles(), width, v, in.Evidence, in.Resume)
-	if in.EvidenceLeft > 0 {
-		fmt.Fprintf(ios.ErrOut, "\n(%s more did not pass; their evidence was not gathered: see --evidence)\n", plural(in.EvidenceLeft, "test case"))
+	// The summary is built whole and written at once: one write instead of
+	// one per line (a 10-failure story is some 200 lines), and nothing
+	// another goroutine prints can land inside it.
+	var summary bytes.Buffer
+	WriteSummary(&summary, ios.ErrStyles(), width, v, in.Evidence, in.Resume)
+	// Said only when --evidence cut the gathering short: --evidence 0
+	// turned it off on purpose.
+	if in.EvidenceLeft == 1 && len(in.Evidence) > 0 {
+		fmt.Fprintln(&summary, "\n(1 more test case did not pass; its evidence was not gathered: raise --evidence)")
+	} else if in.EvidenceLeft > 1 && len(in.Evidence) > 0 {
+		fmt.Fprintf(&summary, "\n(%d more test cases did not pass; their evidence was not gathered: raise --evidence)\n", in.EvidenceLeft)
 	}
-	WriteSkippedWarnings(ios.ErrOut, ios.ErrStyles(), v)
-	WriteNextSteps(ios.ErrOut, v, in.Resume)
-	WriteResumeHint(ios.ErrOut, v, in.Resume)
+	WriteSkippedWarnings(&summary, ios.ErrStyles(), v)
+	WriteNextSteps(&summary, v, in.Resume)
+	WriteResumeHint(&summary, v, in.Resume)
+	_, _ = ios.ErrOut.Write(summary.Bytes())
 	var dataErr error
 	if !in.NoData {
 		dataErr = WriteData(ios, in.Output, v)
