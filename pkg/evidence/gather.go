@@ -141,18 +141,26 @@ func runsOf(targets []Target) []string {
 // its own timeout. A job whose turn comes after ctx is done still runs: it
 // fails at once, and its part says so.
 func runBounded(ctx context.Context, jobs []func(context.Context), opts Options) {
-	sem := make(chan struct{}, opts.Concurrency)
+	// A fixed set of workers rather than a goroutine per job: each grows
+	// its stack through the HTTP client and the JSON decoder once, not once
+	// per request.
+	queue := make(chan func(context.Context))
 	var wg sync.WaitGroup
-	for _, job := range jobs {
-		sem <- struct{}{}
+	for range min(opts.Concurrency, len(jobs)) {
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			jctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
-			defer cancel()
-			job(jctx)
+			defer wg.Done()
+			for job := range queue {
+				jctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
+				job(jctx)
+				cancel()
+			}
 		}()
 	}
+	for _, job := range jobs {
+		queue <- job
+	}
+	close(queue)
 	wg.Wait()
 }
 
