@@ -261,6 +261,7 @@ func (w *wiring) transport() http.RoundTripper {
 	if w.tr == nil {
 		w.tr = http.DefaultTransport.(*http.Transport).Clone()
 		w.tr.MaxIdleConnsPerHost = evidence.DefaultConcurrency
+		w.tr.MaxConnsPerHost = evidence.DefaultConcurrency
 	}
 	return w.tr
 }
