@@ -29,6 +29,9 @@ type Options struct {
 	Concurrency    int           // requests in flight at once
 	RequestTimeout time.Duration // one request
 	Timeout        time.Duration // the whole gathering
+	// Issues holds the issues of runs already read with them, by run short
+	// id: they are not asked for again.
+	Issues map[string][]api.Issue
 }
 
 func (o Options) withDefaults() Options {
@@ -106,6 +109,14 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 			})
 	}
 	for _, run := range runsOf(targets) {
+		if known, ok := opts.Issues[run]; ok {
+			for i := range cases {
+				if cases[i].RunShortID == run {
+					cases[i].Issues = issuesNaming(known, cases[i].Target)
+				}
+			}
+			continue
+		}
 		jobs = append(jobs, func(ctx context.Context) {
 			detail, err := client.GetRun(ctx, run, api.GetRunOptions{Issues: true})
 			for i := range cases {

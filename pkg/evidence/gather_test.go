@@ -331,3 +331,16 @@ func BenchmarkEvidenceOfTenFailures(b *testing.B) {
 		})
 	}
 }
+
+// Issues already read with the run are not asked for again.
+func TestKnownIssuesAreNotReadAgain(t *testing.T) {
+	counter, client, targets := failedRun(t)
+	known := map[string][]api.Issue{targets[0].RunShortID: {{Title: "Known before", Severity: "HIGH", TestCases: []api.IssueTestCase{{ShortID: targets[0].CaseShortID}}}}}
+	cases := evidence.Gather(context.Background(), client, targets, evidence.Options{Issues: known})
+	if n := counter.runs.Load(); n != 0 {
+		t.Errorf("%d run requests, want none: the issues were known", n)
+	}
+	if text := strings.Join(evidence.Lines(cases[0]), "\n"); !strings.Contains(text, "issue HIGH: Known before") {
+		t.Errorf("the known issue is not in the evidence:\n%s", text)
+	}
+}

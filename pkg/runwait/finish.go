@@ -57,7 +57,20 @@ func gatherEvidence(ctx context.Context, c *api.Client, v verdict.Verdict, n int
 	if len(targets) == 0 {
 		return nil, left
 	}
-	return report.NewEvidence(evidence.Gather(ctx, c.WithRetries(0), targets, evidence.Options{})), left
+	return report.NewEvidence(evidence.Gather(ctx, c.WithRetries(0), targets, evidence.Options{Issues: knownIssues(v)})), left
+}
+
+// knownIssues are the issues of the runs whose detail was read with them
+// (run report asks for them with the run): the service sends a list, maybe
+// empty, where it was asked, and nothing where it was not.
+func knownIssues(v verdict.Verdict) map[string][]api.Issue {
+	known := map[string][]api.Issue{}
+	for _, r := range v.Runs {
+		if r.Detail != nil && r.Detail.Issues != nil {
+			known[r.ShortID] = r.Detail.Issues
+		}
+	}
+	return known
 }
 
 // planHistory is the recent runs of each plan of the verdict, when the

@@ -79,9 +79,14 @@ func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 // read is one run as it stands.
 func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Record {
 	r := verdict.Record{ShortID: t.ShortID, URL: t.URL, Plan: t.Plan}
-	// Without its issues: they are evidence, read apart, and a service
-	// failing to give them must not cost the verdict.
-	d, err := c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
+	// With its issues, the evidence's, to save a request; but a service
+	// failing to give them must not cost the verdict or hold it up: after
+	// one failed attempt the run is read again without them, with the
+	// client's retries, and the evidence asks for them apart.
+	d, err := c.WithRetries(0).GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all", Issues: true})
+	if err != nil && !api.IsNotFound(err) {
+		d, err = c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
+	}
 	if err == nil {
 		err = runwait.CheckRunDetail(d, t.ShortID)
 	}
