@@ -307,8 +307,8 @@ func tenFailures(b *testing.B, latency time.Duration) (*api.Client, string, []ev
 }
 
 // The cost evidence adds to a report of a run with ten failed test cases
-// (31 requests, four at a time), beside the one run get the verdict needs,
-// with no latency and with 20 ms per answer.
+// (21 requests: two logs each and the issues, eight at a time), beside the
+// one run get the verdict needs, with no latency and with 20 ms per answer.
 func BenchmarkEvidenceOfTenFailures(b *testing.B) {
 	for _, latency := range []time.Duration{0, 20 * time.Millisecond} {
 		b.Run(fmt.Sprintf("run-get/latency=%s", latency), func(b *testing.B) {
