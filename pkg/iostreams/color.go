@@ -3,21 +3,11 @@ package iostreams
 import "io"
 
 // SetColorDisabled records --no-color.
-func (s *IOStreams) SetColorDisabled(v bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.colorDisabled = v
-	s.styles, s.errStyles = nil, nil
-}
+func (s *IOStreams) SetColorDisabled(v bool) { set(s, &s.colorDisabled, v) }
 
 // SetNoColorEnv records whether NO_COLOR is set; System reads it from the
 // environment, tests set it here.
-func (s *IOStreams) SetNoColorEnv(v bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.noColorEnv = v
-	s.styles, s.errStyles = nil, nil
-}
+func (s *IOStreams) SetNoColorEnv(v bool) { set(s, &s.noColorEnv, v) }
 
 // ColorEnabled reports whether stdout may carry colour.
 func (s *IOStreams) ColorEnabled() bool {

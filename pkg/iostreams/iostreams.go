@@ -57,15 +57,7 @@ type IOStreams struct {
 // asked of the terminal here: TTY detection happens on first use, and the
 // terminal is never queried with escape sequences (some terminals never
 // answer, which would hang the command).
-func System() *IOStreams {
-	_, noColor := os.LookupEnv("NO_COLOR")
-	return &IOStreams{
-		In:         os.Stdin,
-		Out:        os.Stdout,
-		ErrOut:     newLockedWriter(os.Stderr),
-		noColorEnv: noColor,
-	}
-}
+func System() *IOStreams { return New(os.Stdin, os.Stdout, os.Stderr) }
 
 // Test returns streams over fresh buffers; none of them is a terminal until
 // a test says so with SetStdoutTTY and friends.
@@ -74,7 +66,7 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 	return &IOStreams{
 		In:        in,
 		Out:       out,
-		ErrOut:    newLockedWriter(errOut),
+		ErrOut:    &lockedWriter{w: errOut},
 		stdinTTY:  ttyNo,
 		stdoutTTY: ttyNo,
 		stderrTTY: ttyNo,
@@ -92,8 +84,6 @@ type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
-
-func newLockedWriter(w io.Writer) *lockedWriter { return &lockedWriter{w: w} }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
@@ -138,13 +128,19 @@ func (s *IOStreams) isTTY(state *ttyState, stream any) bool {
 }
 
 func (s *IOStreams) setTTY(state *ttyState, v bool) {
+	tty := ttyNo
+	if v {
+		tty = ttyYes
+	}
+	set(s, state, tty)
+}
+
+// set stores v in a field that s.mu guards. The styles need no reset: they
+// are rebuilt when colour turns on or off (cachedStyles).
+func set[T any](s *IOStreams, field *T, v T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	*state = ttyNo
-	if v {
-		*state = ttyYes
-	}
-	s.styles, s.errStyles = nil, nil
+	*field = v
 }
 
 func (s *IOStreams) IsStdinTTY() bool  { return s.isTTY(&s.stdinTTY, s.In) }
@@ -190,16 +186,12 @@ func (s *IOStreams) width(tty bool, stream any) int {
 
 // SetTerminalWidth fixes the width TerminalWidth and ErrTerminalWidth
 // report; 0 restores asking the terminal.
-func (s *IOStreams) SetTerminalWidth(w int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.termWidth = w
-}
+func (s *IOStreams) SetTerminalWidth(w int) { set(s, &s.termWidth, w) }
 
 // New returns streams over in, out and errOut, whose terminals are
 // detected on first use as System's are: a test that runs a command on a
 // pseudo-terminal gives it the terminal's file.
 func New(in io.Reader, out, errOut io.Writer) *IOStreams {
 	_, noColor := os.LookupEnv("NO_COLOR")
-	return &IOStreams{In: in, Out: out, ErrOut: newLockedWriter(errOut), noColorEnv: noColor}
+	return &IOStreams{In: in, Out: out, ErrOut: &lockedWriter{w: errOut}, noColorEnv: noColor}
 }
