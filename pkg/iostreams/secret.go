@@ -37,33 +37,28 @@ const (
 // yields "" and no error. When ctx ends first (a signal from outside), it
 // returns ctx's error at once, the terminal restored.
 func (s *IOStreams) ReadSecret(ctx context.Context, prompt string) (string, error) {
-	if !s.IsStdinTTY() {
-		line, err := cancellable(ctx, func() (string, error) { return readLine(s.In) })
-		return strings.TrimSpace(line), err
+	read := func() (string, error) { return readLine(s.In) }
+	if s.IsStdinTTY() {
+		fmt.Fprint(s.ErrOut, prompt)
+		read = func() (string, error) { return readKeystrokes(s.In) }
 	}
-	fmt.Fprint(s.ErrOut, prompt)
-	if f, ok := s.In.(fder); ok && isTerminal(f) {
-		secret, err := readRaw(ctx, int(f.Fd()), s.In)
+	if f, ok := s.In.(fder); ok && s.IsStdinTTY() && isTerminal(f) {
 		// The user's Enter was not echoed either; end the prompt line.
-		fmt.Fprintln(s.ErrOut)
-		return strings.TrimSpace(secret), err
+		defer fmt.Fprintln(s.ErrOut)
+		// Raw mode for the time of one hidden line. x/term's ReadPassword
+		// keeps the terminal's own Ctrl-C, whose SIGINT the signal handler
+		// of a running command swallows: the prompt then ignored Ctrl-C. In
+		// raw mode Ctrl-C arrives as a byte, and the terminal's state is
+		// restored however reading ends.
+		fd := int(f.Fd())
+		state, err := term.MakeRaw(fd)
+		if err != nil {
+			return "", fmt.Errorf("reading from terminal: %w", err)
+		}
+		defer func() { _ = term.Restore(fd, state) }()
 	}
-	secret, err := cancellable(ctx, func() (string, error) { return readKeystrokes(s.In) })
+	secret, err := cancellable(ctx, read)
 	return strings.TrimSpace(secret), err
-}
-
-// readRaw puts the terminal in raw mode for the time of one hidden line.
-// x/term's ReadPassword keeps the terminal's own Ctrl-C, whose SIGINT the
-// signal handler of a running command swallows: the prompt then ignored
-// Ctrl-C. In raw mode Ctrl-C arrives as a byte, and the terminal's state is
-// restored however reading ends.
-func readRaw(ctx context.Context, fd int, r io.Reader) (string, error) {
-	state, err := term.MakeRaw(fd)
-	if err != nil {
-		return "", fmt.Errorf("reading from terminal: %w", err)
-	}
-	defer func() { _ = term.Restore(fd, state) }()
-	return cancellable(ctx, func() (string, error) { return readKeystrokes(r) })
 }
 
 // cancellable returns read's result, or ctx's error as soon as ctx ends. A
