@@ -13,8 +13,7 @@ import (
 )
 
 // LogoutOptions are the inputs of `auth logout`.
-type LogoutOptions struct {
-}
+type LogoutOptions struct{}
 
 // NewCmdLogout builds `auth logout`.
 func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Command {

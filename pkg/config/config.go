@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -50,10 +49,10 @@ type Config struct {
 
 // Options tell Load where flags, the environment and the keyring come from.
 type Options struct {
-	Flags     *pflag.FlagSet // global flags; may be nil
-	LookupEnv func(string) (string, bool)
-	Warn      io.Writer      // where warnings about the file go
-	Keyring   *keyring.Store // where `auth login` keeps keys; nil: none
+	Flags     *pflag.FlagSet              // global flags; may be nil
+	LookupEnv func(string) (string, bool) // required
+	Warn      io.Writer                   // where warnings about the file go
+	Keyring   *keyring.Store              // where `auth login` keeps keys; nil: none
 }
 
 // Load reads the config file (if any) into a new viper, binds the flags,
@@ -63,9 +62,6 @@ type Options struct {
 // TESTCTL_CONFIG) Load still succeeds with an empty file, so that settings
 // from flags and the environment work; only writing fails.
 func Load(opts Options) (*Config, error) {
-	if opts.LookupEnv == nil {
-		opts.LookupEnv = os.LookupEnv
-	}
 	c := &Config{flags: opts.Flags, lookupEnv: opts.LookupEnv, overrides: map[string]bool{}, warn: opts.Warn, keyring: opts.Keyring}
 	c.path, c.pathErr = ResolvePath(opts.Flags, opts.LookupEnv)
 	c.file = &File{}

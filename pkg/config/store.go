@@ -75,12 +75,10 @@ func (c *Config) update(change func(*File) bool) error {
 	if err != nil {
 		return err
 	}
-	if !change(f) {
-		c.file = f
-		return nil
-	}
-	if err := f.write(c.path); err != nil {
-		return err
+	if change(f) {
+		if err := f.write(c.path); err != nil {
+			return err
+		}
 	}
 	c.file = f
 	return nil
