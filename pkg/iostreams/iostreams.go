@@ -119,20 +119,16 @@ func (s *IOStreams) isTTY(state *ttyState, stream any) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if *state == ttyUnknown {
-		*state = ttyNo
-		if isTerminal(stream) {
-			*state = ttyYes
-		}
+		*state = ttyOf(isTerminal(stream))
 	}
 	return *state == ttyYes
 }
 
-func (s *IOStreams) setTTY(state *ttyState, v bool) {
-	tty := ttyNo
-	if v {
-		tty = ttyYes
+func ttyOf(yes bool) ttyState {
+	if yes {
+		return ttyYes
 	}
-	set(s, state, tty)
+	return ttyNo
 }
 
 // set stores v in a field that s.mu guards. The styles need no reset: they
@@ -147,9 +143,9 @@ func (s *IOStreams) IsStdinTTY() bool  { return s.isTTY(&s.stdinTTY, s.In) }
 func (s *IOStreams) IsStdoutTTY() bool { return s.isTTY(&s.stdoutTTY, s.Out) }
 func (s *IOStreams) IsStderrTTY() bool { return s.isTTY(&s.stderrTTY, s.ErrOut) }
 
-func (s *IOStreams) SetStdinTTY(v bool)  { s.setTTY(&s.stdinTTY, v) }
-func (s *IOStreams) SetStdoutTTY(v bool) { s.setTTY(&s.stdoutTTY, v) }
-func (s *IOStreams) SetStderrTTY(v bool) { s.setTTY(&s.stderrTTY, v) }
+func (s *IOStreams) SetStdinTTY(v bool)  { set(s, &s.stdinTTY, ttyOf(v)) }
+func (s *IOStreams) SetStdoutTTY(v bool) { set(s, &s.stdoutTTY, ttyOf(v)) }
+func (s *IOStreams) SetStderrTTY(v bool) { set(s, &s.stderrTTY, ttyOf(v)) }
 
 // CanPrompt reports whether an interactive question can be asked: the
 // answer comes from stdin and the question goes to stderr.
@@ -174,11 +170,9 @@ func (s *IOStreams) width(tty bool, stream any) int {
 	if w > 0 {
 		return w
 	}
-	if tty {
-		if f, ok := stream.(fder); ok {
-			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-				return w
-			}
+	if f, ok := stream.(fder); ok && tty {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
 		}
 	}
 	return defaultWidth
