@@ -131,14 +131,8 @@ func (g *commandGuard) writePending() error {
 		_, err := g.w.Write(line)
 		return err
 	}
-	var b bytes.Buffer
-	b.WriteString("::stop-commands::" + g.token + "\n")
-	b.Write(line)
-	if line[len(line)-1] != '\n' {
-		b.WriteByte('\n')
-	}
-	b.WriteString("::" + g.token + "::\n")
-	_, err := g.w.Write(b.Bytes())
+	_, err := io.WriteString(g.w, "::stop-commands::"+g.token+"\n"+
+		strings.TrimSuffix(string(line), "\n")+"\n::"+g.token+"::\n")
 	return err
 }
 
