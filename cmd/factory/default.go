@@ -2,6 +2,7 @@
 package factory
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"os"
@@ -35,14 +36,10 @@ type Options struct {
 
 // New builds the factory and a cleanup function that stops what it started.
 func New(version string, opts Options) (*cmdutil.Factory, func()) {
-	if opts.IOStreams == nil {
-		opts.IOStreams = iostreams.System()
-	}
+	opts.IOStreams = cmp.Or(opts.IOStreams, iostreams.System())
+	opts.Clock = cmp.Or(opts.Clock, clock.Clock(clock.Real{}))
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
-	}
-	if opts.Clock == nil {
-		opts.Clock = clock.Real{}
 	}
 	if v, _ := opts.LookupEnv("GITHUB_ACTIONS"); v == "true" {
 		// Service text must not run workflow commands in the step's log.
