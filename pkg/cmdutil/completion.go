@@ -87,10 +87,7 @@ func CompletePlans(f *Factory) cobra.CompletionFunc {
 			}
 			return c.list, cobra.ShellCompDirectiveNoFileComp
 		}
-		service := ""
-		if cfg, err := f.Config(); err == nil {
-			service = cfg.Get(config.KeyBaseURL)
-		}
+		service, _ := f.BaseURL() // "" on an error
 		for _, r := range startedruns.ForEnv(f.Getenv).Runs(service) {
 			c.add(r.PlanShortID, r.PlanName)
 		}
