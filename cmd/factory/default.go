@@ -71,10 +71,6 @@ type wiring struct {
 	// tr is the one transport of the command's clients, made on first use.
 	trMu sync.Mutex
 	tr   *http.Transport
-
-	// retryMu keeps the retry notes of concurrent requests (the pages --all
-	// fetches ahead, the runs several --plan start) whole lines.
-	retryMu sync.Mutex
 }
 
 func (w *wiring) loadConfig() (*config.Config, error) {
@@ -208,11 +204,11 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 }
 
 // announceRetry says on stderr why a command pauses before a retry, so a
-// long Retry-After never looks like a hang.
+// long Retry-After never looks like a hang. The notes of concurrent
+// requests (the pages --all fetches ahead, the runs several --plan start)
+// stay whole lines: one Fprintf is one write, which stderr keeps whole.
 func (w *wiring) announceRetry(p api.RetryPause) {
 	ios := w.f.IOStreams
-	w.retryMu.Lock()
-	defer w.retryMu.Unlock()
 	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrStyles().Warning("warning:"), termtext.SanitizeLine(p.String()))
 }
 
