@@ -42,8 +42,6 @@ type IOStreams struct {
 	noColorEnv    bool // NO_COLOR is set, whatever its value
 	spinnerOff    bool
 	termWidth     int // 0: ask the terminal
-	styles        *Styles
-	errStyles     *Styles
 
 	// The workflow-command guards (GitHub Actions) and stderr past them.
 	outGuard, errGuard *commandGuard
@@ -131,8 +129,7 @@ func ttyOf(yes bool) ttyState {
 	return ttyNo
 }
 
-// set stores v in a field that s.mu guards. The styles need no reset: they
-// are rebuilt when colour turns on or off (cachedStyles).
+// set stores v in a field that s.mu guards.
 func set[T any](s *IOStreams, field *T, v T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
