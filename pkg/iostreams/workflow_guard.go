@@ -3,7 +3,6 @@ package iostreams
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"slices"
 	"strings"
@@ -43,7 +42,7 @@ func (s *IOStreams) GuardWorkflowCommands() {
 	if s.commandsOut != nil {
 		return
 	}
-	token := newGuardToken()
+	token := "testctl-" + rand.Text() // 128 random bits: nobody can guess it
 	s.commandsOut = s.ErrOut
 	s.outGuard = &commandGuard{w: s.Out, token: token}
 	s.errGuard = &commandGuard{w: s.ErrOut, token: token}
@@ -75,12 +74,6 @@ func (s *IOStreams) FlushGuards() {
 			g.flush()
 		}
 	}
-}
-
-func newGuardToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "testctl-" + hex.EncodeToString(b[:])
 }
 
 func (g *commandGuard) Write(p []byte) (int, error) {
