@@ -83,15 +83,14 @@ func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error
 	if err != nil {
 		return err
 	}
-	raw, err := ios.ReadSecret(ctx, "Paste your API key: ")
+	key, err := ios.ReadSecret(ctx, "Paste your API key: ") // trimmed
 	if err != nil {
 		return fmt.Errorf("reading the key: %w", err)
 	}
-	key := strings.TrimSpace(raw)
 	if key == "" {
 		return cmdutil.FlagErrorf("no API key given: pipe it on standard input or paste it at the prompt")
 	}
-	if strings.IndexFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+	if strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
 		return cmdutil.FlagErrorf("the API key contains spaces or control characters; copy it again")
 	}
 	if !opts.NoVerify {
@@ -107,7 +106,7 @@ func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error
 	if also != "" {
 		fmt.Fprintf(ios.ErrOut, "  %s stored in profile %q of the config file %s\n", also, cfg.Profile(), cfg.Path())
 	}
-	if src := keySource(cfg); src == config.SourceEnv || src == config.SourceFlag {
+	if _, src := cfg.GetWithSource(config.KeyAPIKey); src == config.SourceEnv || src == config.SourceFlag {
 		fmt.Fprintf(ios.ErrOut, "%s a key from the %s still takes precedence over the stored one\n", ios.ErrStyles().WarningIcon(), src)
 	}
 	return nil
@@ -158,15 +157,7 @@ func serviceFlags(cfg *config.Config) (values map[string]string, also string, er
 		values[key] = v
 		names = append(names, key)
 	}
-	if len(names) > 0 {
-		also = strings.Join(names, " and ")
-	}
-	return values, also, nil
-}
-
-func keySource(cfg *config.Config) config.Source {
-	_, src := cfg.GetWithSource(config.KeyAPIKey)
-	return src
+	return values, strings.Join(names, " and "), nil
 }
 
 // verifyKey makes the cheapest authenticated call. A 400 means the key was

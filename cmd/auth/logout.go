@@ -13,8 +13,7 @@ import (
 )
 
 // LogoutOptions are the inputs of `auth logout`.
-type LogoutOptions struct {
-}
+type LogoutOptions struct{}
 
 // NewCmdLogout builds `auth logout`.
 func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Command {
@@ -57,7 +56,7 @@ func logoutRun(_ context.Context, f *cmdutil.Factory, opts *LogoutOptions) error
 	if kerr != nil {
 		return kerr
 	}
-	if src := keySource(cfg); src == config.SourceEnv || src == config.SourceFlag {
+	if _, src := cfg.GetWithSource(config.KeyAPIKey); src == config.SourceEnv || src == config.SourceFlag {
 		fmt.Fprintf(ios.ErrOut, "%s a key from the %s is still in use\n", ios.ErrStyles().WarningIcon(), src)
 	}
 	return nil

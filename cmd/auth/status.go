@@ -14,8 +14,7 @@ import (
 )
 
 // StatusOptions are the inputs of `auth status`.
-type StatusOptions struct {
-}
+type StatusOptions struct{}
 
 // Status is what `auth status` reports, also its JSON shape.
 type Status struct {

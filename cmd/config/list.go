@@ -10,8 +10,7 @@ import (
 )
 
 // ListOptions are the inputs of `config list`.
-type ListOptions struct {
-}
+type ListOptions struct{}
 
 // Entry is one row of `config list`, also its JSON shape.
 type Entry struct {

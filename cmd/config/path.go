@@ -11,8 +11,7 @@ import (
 )
 
 // PathOptions are the inputs of `config path`.
-type PathOptions struct {
-}
+type PathOptions struct{}
 
 // Location is the JSON shape of `config path`.
 type Location struct {

@@ -63,10 +63,8 @@ func setRun(_ context.Context, f *cmdutil.Factory, opts *SetOptions) error {
 		where = cfg.Path()
 	}
 	fmt.Fprintf(ios.ErrOut, "%s Set %s to %s (%s)\n", ios.ErrStyles().SuccessIcon(), opts.Key, opts.Value, where)
-	if s, _ := config.Lookup(opts.Key); s.Env != "" {
-		if v, ok := f.LookupEnv(s.Env); ok && v != "" {
-			fmt.Fprintf(ios.ErrOut, "%s %s is set in the environment and takes precedence over the config file\n", ios.ErrStyles().WarningIcon(), s.Env)
-		}
+	if s, _ := config.Lookup(opts.Key); s.Env != "" && f.Getenv(s.Env) != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s is set in the environment and takes precedence over the config file\n", ios.ErrStyles().WarningIcon(), s.Env)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@
 package factory
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"os"
@@ -35,14 +36,10 @@ type Options struct {
 
 // New builds the factory and a cleanup function that stops what it started.
 func New(version string, opts Options) (*cmdutil.Factory, func()) {
-	if opts.IOStreams == nil {
-		opts.IOStreams = iostreams.System()
-	}
+	opts.IOStreams = cmp.Or(opts.IOStreams, iostreams.System())
+	opts.Clock = cmp.Or(opts.Clock, clock.Clock(clock.Real{}))
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
-	}
-	if opts.Clock == nil {
-		opts.Clock = clock.Real{}
 	}
 	if v, _ := opts.LookupEnv("GITHUB_ACTIONS"); v == "true" {
 		// Service text must not run workflow commands in the step's log.
@@ -56,6 +53,7 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 		Globals:    &cmdutil.GlobalFlags{},
 	}
 	w := &wiring{f: f, opts: opts}
+	w.config = sync.OnceValues(w.loadConfig)
 	f.Config = w.config
 	f.APIClient = func() (*api.Client, error) { return w.client(true) }
 	f.PublicAPIClient = func() (*api.Client, error) { return w.client(false) }
@@ -67,37 +65,29 @@ type wiring struct {
 	f    *cmdutil.Factory
 	opts Options
 
-	once    sync.Once
-	cfg     *config.Config
-	cfgErr  error
+	config  func() (*config.Config, error) // loadConfig, once
 	sandbox *sandbox.Instance
 
 	// tr is the one transport of the command's clients, made on first use.
 	trMu sync.Mutex
 	tr   *http.Transport
-
-	// retryMu keeps the retry notes of concurrent requests (the pages --all
-	// fetches ahead, the runs several --plan start) whole lines.
-	retryMu sync.Mutex
 }
 
-func (w *wiring) config() (*config.Config, error) {
-	w.once.Do(func() {
-		var store *keyring.Store
-		if store, w.cfgErr = w.keyring(); w.cfgErr != nil {
-			return
-		}
-		w.cfg, w.cfgErr = config.Load(config.Options{
-			Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut, Keyring: store,
-		})
-		if w.cfgErr != nil {
-			return // a *config.FileError: exit 8
-		}
-		if w.f.Globals.Sandbox {
-			w.cfgErr = w.startSandbox()
-		}
+func (w *wiring) loadConfig() (*config.Config, error) {
+	store, err := w.keyring()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(config.Options{
+		Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut, Keyring: store,
 	})
-	return w.cfg, w.cfgErr
+	if err != nil {
+		return nil, err // a *config.FileError: exit 8
+	}
+	if w.f.Globals.Sandbox {
+		err = w.startSandbox(cfg)
+	}
+	return cfg, err
 }
 
 // keyring is the OS keyring (or the test's), each call bounded by
@@ -115,7 +105,7 @@ func (w *wiring) keyring() (*keyring.Store, error) {
 // startSandbox points this invocation at an emulator on a free loopback
 // port. An explicit --api-key or --project still wins, so the organization
 // key can be tried too.
-func (w *wiring) startSandbox() error {
+func (w *wiring) startSandbox(cfg *config.Config) error {
 	so := w.opts.Sandbox
 	if so.Clock == nil {
 		so.Clock = w.f.Clock
@@ -127,13 +117,13 @@ func (w *wiring) startSandbox() error {
 		return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("starting the embedded sandbox: %w", err)}
 	}
 	w.sandbox = inst
-	w.cfg.Override(config.KeyBaseURL, inst.BaseURL)
-	w.cfg.Override(config.KeyLegacyBaseURL, inst.LegacyBaseURL)
-	if _, src := w.cfg.GetWithSource(config.KeyAPIKey); src != config.SourceFlag {
-		w.cfg.Override(config.KeyAPIKey, sandbox.ProjectKey)
+	cfg.Override(config.KeyBaseURL, inst.BaseURL)
+	cfg.Override(config.KeyLegacyBaseURL, inst.LegacyBaseURL)
+	if _, src := cfg.GetWithSource(config.KeyAPIKey); src != config.SourceFlag {
+		cfg.Override(config.KeyAPIKey, sandbox.ProjectKey)
 	}
-	if _, src := w.cfg.GetWithSource(config.KeyProject); src != config.SourceFlag {
-		w.cfg.Override(config.KeyProject, "")
+	if _, src := cfg.GetWithSource(config.KeyProject); src != config.SourceFlag {
+		cfg.Override(config.KeyProject, "")
 	}
 	return nil
 }
@@ -214,11 +204,11 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 }
 
 // announceRetry says on stderr why a command pauses before a retry, so a
-// long Retry-After never looks like a hang.
+// long Retry-After never looks like a hang. The notes of concurrent
+// requests (the pages --all fetches ahead, the runs several --plan start)
+// stay whole lines: one Fprintf is one write, which stderr keeps whole.
 func (w *wiring) announceRetry(p api.RetryPause) {
 	ios := w.f.IOStreams
-	w.retryMu.Lock()
-	defer w.retryMu.Unlock()
 	fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrStyles().Warning("warning:"), termtext.SanitizeLine(p.String()))
 }
 

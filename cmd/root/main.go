@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,11 +105,6 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 // isCobraUsageError recognises cobra's own argument errors, which are plain
 // errors without a type.
 func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, prefix := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"} {
-		if strings.HasPrefix(msg, prefix) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"},
+		func(prefix string) bool { return strings.HasPrefix(err.Error(), prefix) })
 }

@@ -26,12 +26,10 @@ func (Real) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
+	case <-time.After(d): // collected unfired since Go 1.23
 		return nil
 	}
 }
@@ -61,22 +59,19 @@ func (f *Fake) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	f.Advance(d)
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = f.now.Add(max(d, 0))
 	f.slept += d
 	f.sleeps++
-	f.mu.Unlock()
 	return nil
 }
 
 // Advance moves the clock forward by d.
 func (f *Fake) Advance(d time.Duration) {
-	if d <= 0 {
-		return
-	}
 	f.mu.Lock()
-	f.now = f.now.Add(d)
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	f.now = f.now.Add(max(d, 0))
 }
 
 // Slept returns the total duration and number of Sleep calls so far, so tests

@@ -29,16 +29,8 @@ func argsBetween(least, most int, what, example string) cobra.PositionalArgs {
 			return FlagErrorf("%s needs %s, e.g. %s", name, what, example)
 		case most >= 0 && len(args) > most:
 			return FlagErrorf("%s takes %s, not %d arguments (%s), e.g. %s",
-				name, what, len(args), quoteAll(args), example)
+				name, what, len(args), strings.Trim(fmt.Sprintf("%q", args), "[]"), example)
 		}
 		return nil
 	}
-}
-
-func quoteAll(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = fmt.Sprintf("%q", a)
-	}
-	return strings.Join(q, " ")
 }

@@ -57,7 +57,7 @@ func CompleteRunIDs(f *Factory) cobra.CompletionFunc {
 		}
 		client = client.WithRetries(0)
 		client.Debug = nil
-		ctx, cancel := context.WithTimeout(contextOf(cmd), completionTimeout)
+		ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
 		defer cancel()
 		list, err := client.ListRuns(ctx, api.ListRunsOptions{Limit: 20})
 		if err != nil {
@@ -87,10 +87,7 @@ func CompletePlans(f *Factory) cobra.CompletionFunc {
 			}
 			return c.list, cobra.ShellCompDirectiveNoFileComp
 		}
-		service := ""
-		if cfg, err := f.Config(); err == nil {
-			service = cfg.Get(config.KeyBaseURL)
-		}
+		service, _ := f.BaseURL() // "" on an error
 		for _, r := range startedruns.ForEnv(f.Getenv).Runs(service) {
 			c.add(r.PlanShortID, r.PlanName)
 		}
@@ -129,11 +126,4 @@ func planOf(shortID, name string) string {
 		return shortID + " (" + name + ")"
 	}
 	return shortID + name
-}
-
-func contextOf(cmd *cobra.Command) context.Context {
-	if ctx := cmd.Context(); ctx != nil {
-		return ctx
-	}
-	return context.Background()
 }

@@ -75,16 +75,9 @@ func ExitCodesText(width int) string {
 	var b strings.Builder
 	for _, c := range ExitCodes {
 		lines := wrap(plain(c.Meaning), width-indent)
-		for i, line := range lines {
-			if i == 0 {
-				fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, line)
-			} else {
-				fmt.Fprintf(&b, "%s%s\n", strings.Repeat(" ", indent), line)
-			}
-		}
+		fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, strings.Join(lines, "\n"+strings.Repeat(" ", indent)))
 	}
-	b.WriteString("\n")
-	b.WriteString(strings.Join(wrap(ExitCodesNote, width), "\n"))
+	b.WriteString("\n" + strings.Join(wrap(ExitCodesNote, width), "\n"))
 	return b.String()
 }
 

@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"strings"
 	"unicode"
+
+	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // ValidateRunID rejects what cannot be a run short id before anything is
@@ -20,21 +22,6 @@ func ValidateRunID(id string) error {
 }
 
 // IsUUID reports whether s is a UUID in its canonical 8-4-4-4-12 hex form.
-func IsUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
-}
+func IsUUID(s string) bool { return uuidPattern.MatchString(s) }
+
+var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)

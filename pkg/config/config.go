@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,7 +33,7 @@ const (
 type Config struct {
 	v         *viper.Viper
 	flags     *pflag.FlagSet
-	lookupEnv func(string) (string, bool)
+	getenv    func(string) string
 	path      string // "" when no location could be found (no $HOME)
 	pathErr   error  // why path is ""
 	ownDir    bool   // path is the default location, in testctl's own directory
@@ -50,10 +49,10 @@ type Config struct {
 
 // Options tell Load where flags, the environment and the keyring come from.
 type Options struct {
-	Flags     *pflag.FlagSet // global flags; may be nil
-	LookupEnv func(string) (string, bool)
-	Warn      io.Writer      // where warnings about the file go
-	Keyring   *keyring.Store // where `auth login` keeps keys; nil: none
+	Flags     *pflag.FlagSet              // global flags; may be nil
+	LookupEnv func(string) (string, bool) // required
+	Warn      io.Writer                   // where warnings about the file go
+	Keyring   *keyring.Store              // where `auth login` keeps keys; nil: none
 }
 
 // Load reads the config file (if any) into a new viper, binds the flags,
@@ -63,11 +62,9 @@ type Options struct {
 // TESTCTL_CONFIG) Load still succeeds with an empty file, so that settings
 // from flags and the environment work; only writing fails.
 func Load(opts Options) (*Config, error) {
-	if opts.LookupEnv == nil {
-		opts.LookupEnv = os.LookupEnv
-	}
-	c := &Config{flags: opts.Flags, lookupEnv: opts.LookupEnv, overrides: map[string]bool{}, warn: opts.Warn, keyring: opts.Keyring}
-	c.path, c.pathErr = ResolvePath(opts.Flags, opts.LookupEnv)
+	getenv := func(k string) string { v, _ := opts.LookupEnv(k); return v }
+	c := &Config{flags: opts.Flags, getenv: getenv, overrides: map[string]bool{}, warn: opts.Warn, keyring: opts.Keyring}
+	c.path, c.pathErr = ResolvePath(opts.Flags, getenv)
 	c.file = &File{}
 	if c.path != "" {
 		if def, err := DefaultPath(c.getenv); err == nil {
@@ -90,7 +87,7 @@ func Load(opts Options) (*Config, error) {
 	for _, s := range Settings() {
 		c.v.SetDefault(s.Key, s.Default)
 		if s.Env != "" {
-			_ = c.v.BindFlagValue(s.Key, envValue{s.Env, opts.LookupEnv}) // fails only for a nil value
+			_ = c.v.BindFlagValue(s.Key, envValue{s.Env, getenv}) // fails only for a nil value
 		}
 		if v, ok := flagValue(opts.Flags, s.Flag); ok {
 			c.v.Set(s.Key, v)
@@ -118,31 +115,26 @@ func (c *Config) merge(values map[string]string) {
 // envValue is an environment variable as viper's flag layer sees it: set
 // when it is not empty.
 type envValue struct {
-	name      string
-	lookupEnv func(string) (string, bool)
+	name   string
+	getenv func(string) string
 }
 
 func (e envValue) HasChanged() bool    { return e.ValueString() != "" }
 func (e envValue) Name() string        { return e.name }
-func (e envValue) ValueString() string { v, _ := e.lookupEnv(e.name); return v }
+func (e envValue) ValueString() string { return e.getenv(e.name) }
 func (e envValue) ValueType() string   { return "string" }
 
 // ResolvePath finds the config file: --config-file, else TESTCTL_CONFIG,
 // else the default location. It reads no file, so `config path` works
 // even when the file is broken.
-func ResolvePath(flags *pflag.FlagSet, lookupEnv func(string) (string, bool)) (string, error) {
+func ResolvePath(flags *pflag.FlagSet, getenv func(string) string) (string, error) {
 	if p, ok := flagValue(flags, "config-file"); ok && p != "" {
 		return p, nil
 	}
-	if p, ok := lookupEnv("TESTCTL_CONFIG"); ok && p != "" {
+	if p := getenv("TESTCTL_CONFIG"); p != "" {
 		return p, nil
 	}
-	return DefaultPath(func(k string) string { v, _ := lookupEnv(k); return v })
-}
-
-func (c *Config) getenv(key string) string {
-	v, _ := c.lookupEnv(key)
-	return v
+	return DefaultPath(getenv)
 }
 
 // flagValue returns a flag's value when it was given on the command line.

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -120,23 +121,11 @@ func ProfileKey(name string) string { return strings.ToLower(name) }
 
 // holdsKey reports whether any profile stores an API key.
 func (f *File) holdsKey() bool {
-	for _, p := range f.Profiles {
-		if p[KeyAPIKey] != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(slices.Collect(maps.Values(f.Profiles)), func(p map[string]string) bool { return p[KeyAPIKey] != "" })
 }
 
 // ProfileNames lists the profiles, sorted.
-func (f *File) ProfileNames() []string {
-	names := make([]string, 0, len(f.Profiles))
-	for name := range f.Profiles {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
+func (f *File) ProfileNames() []string { return slices.Sorted(maps.Keys(f.Profiles)) }
 
 // prepareDir makes path's directory 0700: the file may hold an API key. An
 // existing directory is tightened only when it is testctl's own (ownDir);

@@ -45,7 +45,7 @@ func (c *Config) Unset(key string) (bool, error) {
 	if _, ok := Lookup(key); !ok {
 		return false, fmt.Errorf("unknown key %q", key)
 	}
-	if !c.fileExists() {
+	if _, err := os.Stat(c.path); c.path == "" || errors.Is(err, fs.ErrNotExist) {
 		return false, nil // nothing to remove, and no directory or lock to leave behind
 	}
 	var removed bool
@@ -75,12 +75,10 @@ func (c *Config) update(change func(*File) bool) error {
 	if err != nil {
 		return err
 	}
-	if !change(f) {
-		c.file = f
-		return nil
-	}
-	if err := f.write(c.path); err != nil {
-		return err
+	if change(f) {
+		if err := f.write(c.path); err != nil {
+			return err
+		}
 	}
 	c.file = f
 	return nil
@@ -115,12 +113,4 @@ func (f *File) unset(profile, key string) bool {
 		delete(f.Profiles, profile)
 	}
 	return true
-}
-
-func (c *Config) fileExists() bool {
-	if c.path == "" {
-		return false
-	}
-	_, err := os.Stat(c.path)
-	return !errors.Is(err, fs.ErrNotExist)
 }

@@ -29,49 +29,38 @@ func (s *IOStreams) NewBlock() *Block {
 
 // Draw replaces the block's lines.
 func (b *Block) Draw(lines []string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out strings.Builder
-	b.erase(&out)
-	b.lines = b.lines[:0]
 	// One column stays free: at the last one, terminals wrap on the next
 	// character.
 	width := b.width() - 1
-	for _, l := range lines {
-		l = fitLine(termtext.SanitizeLine(l), width)
-		b.lines = append(b.lines, l)
-		out.WriteString(l + "\n")
+	fitted := make([]string, len(lines)) // not nil, even for no lines
+	for i, l := range lines {
+		fitted[i] = fitLine(termtext.SanitizeLine(l), width)
 	}
-	_, _ = io.WriteString(b.w, out.String())
+	b.redraw("", fitted)
 }
 
 // Println prints line above the block, which is drawn again below it.
-func (b *Block) Println(line string) {
+func (b *Block) Println(line string) { b.redraw(line+"\n", nil) }
+
+// Clear erases the block and leaves the cursor where it began.
+func (b *Block) Clear() { b.Draw(nil) }
+
+// redraw moves to the block's first line, erases to the end of the screen,
+// writes above, then draws lines (nil: the block's lines again), in one
+// write.
+func (b *Block) redraw(above string, lines []string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out strings.Builder
-	b.erase(&out)
-	out.WriteString(line + "\n")
+	if n := len(b.lines); n > 0 {
+		fmt.Fprintf(&out, "\x1b[%dF\x1b[J", n)
+	}
+	out.WriteString(above)
+	if lines != nil {
+		b.lines = lines
+	}
 	for _, l := range b.lines {
 		out.WriteString(l + "\n")
 	}
 	_, _ = io.WriteString(b.w, out.String())
-}
-
-// Clear erases the block and leaves the cursor where it began.
-func (b *Block) Clear() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out strings.Builder
-	b.erase(&out)
-	b.lines = nil
-	_, _ = io.WriteString(b.w, out.String())
-}
-
-// erase moves to the block's first line and erases to the end of the
-// screen; b.mu must be held.
-func (b *Block) erase(out *strings.Builder) {
-	if n := len(b.lines); n > 0 {
-		fmt.Fprintf(out, "\x1b[%dF\x1b[J", n)
-	}
 }

@@ -1,23 +1,11 @@
 package iostreams
 
-import "io"
-
 // SetColorDisabled records --no-color.
-func (s *IOStreams) SetColorDisabled(v bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.colorDisabled = v
-	s.styles, s.errStyles = nil, nil
-}
+func (s *IOStreams) SetColorDisabled(v bool) { set(s, &s.colorDisabled, v) }
 
 // SetNoColorEnv records whether NO_COLOR is set; System reads it from the
 // environment, tests set it here.
-func (s *IOStreams) SetNoColorEnv(v bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.noColorEnv = v
-	s.styles, s.errStyles = nil, nil
-}
+func (s *IOStreams) SetNoColorEnv(v bool) { set(s, &s.noColorEnv, v) }
 
 // ColorEnabled reports whether stdout may carry colour.
 func (s *IOStreams) ColorEnabled() bool {
@@ -35,21 +23,9 @@ func (s *IOStreams) colorAllowed() bool {
 	return !s.colorDisabled && !s.noColorEnv
 }
 
-// Styles returns the styles for text written to Out. They are rebuilt only
-// when a setter changed whether colour is on, so calling Styles per row is
-// cheap.
-func (s *IOStreams) Styles() *Styles { return s.cachedStyles(&s.styles, s.Out, s.ColorEnabled()) }
+// Styles returns the styles for text written to Out. Coloured styles are
+// built once, so calling Styles per row is cheap.
+func (s *IOStreams) Styles() *Styles { return stylesFor(s.ColorEnabled()) }
 
 // ErrStyles returns the styles for text written to ErrOut.
-func (s *IOStreams) ErrStyles() *Styles {
-	return s.cachedStyles(&s.errStyles, s.ErrOut, s.ErrColorEnabled())
-}
-
-func (s *IOStreams) cachedStyles(cache **Styles, w io.Writer, on bool) *Styles {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if *cache == nil || (*cache).enabled != on {
-		*cache = newStyles(w, on)
-	}
-	return *cache
-}
+func (s *IOStreams) ErrStyles() *Styles { return stylesFor(s.ErrColorEnabled()) }

@@ -42,8 +42,6 @@ type IOStreams struct {
 	noColorEnv    bool // NO_COLOR is set, whatever its value
 	spinnerOff    bool
 	termWidth     int // 0: ask the terminal
-	styles        *Styles
-	errStyles     *Styles
 
 	// The workflow-command guards (GitHub Actions) and stderr past them.
 	outGuard, errGuard *commandGuard
@@ -57,15 +55,7 @@ type IOStreams struct {
 // asked of the terminal here: TTY detection happens on first use, and the
 // terminal is never queried with escape sequences (some terminals never
 // answer, which would hang the command).
-func System() *IOStreams {
-	_, noColor := os.LookupEnv("NO_COLOR")
-	return &IOStreams{
-		In:         os.Stdin,
-		Out:        os.Stdout,
-		ErrOut:     newLockedWriter(os.Stderr),
-		noColorEnv: noColor,
-	}
-}
+func System() *IOStreams { return New(os.Stdin, os.Stdout, os.Stderr) }
 
 // Test returns streams over fresh buffers; none of them is a terminal until
 // a test says so with SetStdoutTTY and friends.
@@ -74,7 +64,7 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 	return &IOStreams{
 		In:        in,
 		Out:       out,
-		ErrOut:    newLockedWriter(errOut),
+		ErrOut:    &lockedWriter{w: errOut},
 		stdinTTY:  ttyNo,
 		stdoutTTY: ttyNo,
 		stderrTTY: ttyNo,
@@ -92,8 +82,6 @@ type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
-
-func newLockedWriter(w io.Writer) *lockedWriter { return &lockedWriter{w: w} }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
@@ -129,31 +117,32 @@ func (s *IOStreams) isTTY(state *ttyState, stream any) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if *state == ttyUnknown {
-		*state = ttyNo
-		if isTerminal(stream) {
-			*state = ttyYes
-		}
+		*state = ttyOf(isTerminal(stream))
 	}
 	return *state == ttyYes
 }
 
-func (s *IOStreams) setTTY(state *ttyState, v bool) {
+func ttyOf(yes bool) ttyState {
+	if yes {
+		return ttyYes
+	}
+	return ttyNo
+}
+
+// set stores v in a field that s.mu guards.
+func set[T any](s *IOStreams, field *T, v T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	*state = ttyNo
-	if v {
-		*state = ttyYes
-	}
-	s.styles, s.errStyles = nil, nil
+	*field = v
 }
 
 func (s *IOStreams) IsStdinTTY() bool  { return s.isTTY(&s.stdinTTY, s.In) }
 func (s *IOStreams) IsStdoutTTY() bool { return s.isTTY(&s.stdoutTTY, s.Out) }
 func (s *IOStreams) IsStderrTTY() bool { return s.isTTY(&s.stderrTTY, s.ErrOut) }
 
-func (s *IOStreams) SetStdinTTY(v bool)  { s.setTTY(&s.stdinTTY, v) }
-func (s *IOStreams) SetStdoutTTY(v bool) { s.setTTY(&s.stdoutTTY, v) }
-func (s *IOStreams) SetStderrTTY(v bool) { s.setTTY(&s.stderrTTY, v) }
+func (s *IOStreams) SetStdinTTY(v bool)  { set(s, &s.stdinTTY, ttyOf(v)) }
+func (s *IOStreams) SetStdoutTTY(v bool) { set(s, &s.stdoutTTY, ttyOf(v)) }
+func (s *IOStreams) SetStderrTTY(v bool) { set(s, &s.stderrTTY, ttyOf(v)) }
 
 // CanPrompt reports whether an interactive question can be asked: the
 // answer comes from stdin and the question goes to stderr.
@@ -178,11 +167,9 @@ func (s *IOStreams) width(tty bool, stream any) int {
 	if w > 0 {
 		return w
 	}
-	if tty {
-		if f, ok := stream.(fder); ok {
-			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-				return w
-			}
+	if f, ok := stream.(fder); ok && tty {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
 		}
 	}
 	return defaultWidth
@@ -190,16 +177,12 @@ func (s *IOStreams) width(tty bool, stream any) int {
 
 // SetTerminalWidth fixes the width TerminalWidth and ErrTerminalWidth
 // report; 0 restores asking the terminal.
-func (s *IOStreams) SetTerminalWidth(w int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.termWidth = w
-}
+func (s *IOStreams) SetTerminalWidth(w int) { set(s, &s.termWidth, w) }
 
 // New returns streams over in, out and errOut, whose terminals are
 // detected on first use as System's are: a test that runs a command on a
 // pseudo-terminal gives it the terminal's file.
 func New(in io.Reader, out, errOut io.Writer) *IOStreams {
 	_, noColor := os.LookupEnv("NO_COLOR")
-	return &IOStreams{In: in, Out: out, ErrOut: newLockedWriter(errOut), noColorEnv: noColor}
+	return &IOStreams{In: in, Out: out, ErrOut: &lockedWriter{w: errOut}, noColorEnv: noColor}
 }

@@ -37,33 +37,28 @@ const (
 // yields "" and no error. When ctx ends first (a signal from outside), it
 // returns ctx's error at once, the terminal restored.
 func (s *IOStreams) ReadSecret(ctx context.Context, prompt string) (string, error) {
-	if !s.IsStdinTTY() {
-		line, err := cancellable(ctx, func() (string, error) { return readLine(s.In) })
-		return strings.TrimSpace(line), err
+	read := func() (string, error) { return readLine(s.In, false) }
+	if s.IsStdinTTY() {
+		fmt.Fprint(s.ErrOut, prompt)
+		read = func() (string, error) { return readKeystrokes(s.In) }
 	}
-	fmt.Fprint(s.ErrOut, prompt)
-	if f, ok := s.In.(fder); ok && isTerminal(f) {
-		secret, err := readRaw(ctx, int(f.Fd()), s.In)
+	if f, ok := s.In.(fder); ok && s.IsStdinTTY() && isTerminal(f) {
 		// The user's Enter was not echoed either; end the prompt line.
-		fmt.Fprintln(s.ErrOut)
-		return strings.TrimSpace(secret), err
+		defer fmt.Fprintln(s.ErrOut)
+		// Raw mode for the time of one hidden line. x/term's ReadPassword
+		// keeps the terminal's own Ctrl-C, whose SIGINT the signal handler
+		// of a running command swallows: the prompt then ignored Ctrl-C. In
+		// raw mode Ctrl-C arrives as a byte, and the terminal's state is
+		// restored however reading ends.
+		fd := int(f.Fd())
+		state, err := term.MakeRaw(fd)
+		if err != nil {
+			return "", fmt.Errorf("reading from terminal: %w", err)
+		}
+		defer func() { _ = term.Restore(fd, state) }()
 	}
-	secret, err := cancellable(ctx, func() (string, error) { return readKeystrokes(s.In) })
+	secret, err := cancellable(ctx, read)
 	return strings.TrimSpace(secret), err
-}
-
-// readRaw puts the terminal in raw mode for the time of one hidden line.
-// x/term's ReadPassword keeps the terminal's own Ctrl-C, whose SIGINT the
-// signal handler of a running command swallows: the prompt then ignored
-// Ctrl-C. In raw mode Ctrl-C arrives as a byte, and the terminal's state is
-// restored however reading ends.
-func readRaw(ctx context.Context, fd int, r io.Reader) (string, error) {
-	state, err := term.MakeRaw(fd)
-	if err != nil {
-		return "", fmt.Errorf("reading from terminal: %w", err)
-	}
-	defer func() { _ = term.Restore(fd, state) }()
-	return cancellable(ctx, func() (string, error) { return readKeystrokes(r) })
 }
 
 // cancellable returns read's result, or ctx's error as soon as ctx ends. A
@@ -87,26 +82,36 @@ func cancellable(ctx context.Context, read func() (string, error)) (string, erro
 	}
 }
 
-// readKeystrokes reads one line typed at a raw terminal, one byte at a time
-// so that nothing after the line is consumed: Enter ends it, Ctrl-C
-// interrupts, Ctrl-D ends it early, Backspace and Ctrl-U edit it.
-func readKeystrokes(r io.Reader) (string, error) {
+// readKeystrokes reads one line typed at a raw terminal: Enter ends it,
+// Ctrl-C interrupts, Ctrl-D ends it early, Backspace and Ctrl-U edit it.
+func readKeystrokes(r io.Reader) (string, error) { return readLine(r, true) }
+
+// readLine reads up to the first newline (with keys, a line typed at a raw
+// terminal: see readKeystrokes) one byte at a time, so nothing after the
+// line is consumed from a stdin that other code may read next.
+func readLine(r io.Reader, keys bool) (string, error) {
+	what, reading := "standard input: first line", "reading standard input"
+	if keys {
+		what, reading = "terminal: line", "reading from terminal"
+	}
 	var line []byte
 	buf := make([]byte, 1)
 	for len(line) <= maxSecretLen {
 		n, err := r.Read(buf)
 		if n == 1 {
-			switch c := buf[0]; c {
-			case keyCtrlC:
-				return "", ErrInterrupted
-			case '\r', '\n', keyCtrlD:
+			switch c := buf[0]; {
+			case c == '\n' || keys && (c == '\r' || c == keyCtrlD):
 				return string(line), nil
-			case keyBackspace, keyDelete:
+			case !keys:
+				line = append(line, c)
+			case c == keyCtrlC:
+				return "", ErrInterrupted
+			case c == keyBackspace || c == keyDelete:
 				if len(line) > 0 {
 					_, size := utf8.DecodeLastRune(line)
 					line = line[:len(line)-size]
 				}
-			case keyCtrlU:
+			case c == keyCtrlU:
 				line = line[:0]
 			default:
 				line = append(line, c)
@@ -116,31 +121,8 @@ func readKeystrokes(r io.Reader) (string, error) {
 			return string(line), nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("reading from terminal: %w", err)
+			return "", fmt.Errorf("%s: %w", reading, err)
 		}
 	}
-	return "", fmt.Errorf("terminal: line longer than %d bytes", maxSecretLen)
-}
-
-// readLine reads up to the first newline one byte at a time, so nothing
-// after the line is consumed from a stdin that other code may read next.
-func readLine(r io.Reader) (string, error) {
-	var b strings.Builder
-	buf := make([]byte, 1)
-	for b.Len() <= maxSecretLen {
-		n, err := r.Read(buf)
-		if n == 1 {
-			if buf[0] == '\n' {
-				return b.String(), nil
-			}
-			b.WriteByte(buf[0])
-		}
-		if errors.Is(err, io.EOF) {
-			return b.String(), nil
-		}
-		if err != nil {
-			return "", fmt.Errorf("reading standard input: %w", err)
-		}
-	}
-	return "", fmt.Errorf("standard input: first line longer than %d bytes", maxSecretLen)
+	return "", fmt.Errorf("%s longer than %d bytes", what, maxSecretLen)
 }

@@ -13,11 +13,7 @@ import (
 
 // SetSpinnerDisabled turns the spinner off even on a terminal, e.g. when
 // --debug logs to stderr and the two would garble each other.
-func (s *IOStreams) SetSpinnerDisabled(v bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.spinnerOff = v
-}
+func (s *IOStreams) SetSpinnerDisabled(v bool) { set(s, &s.spinnerOff, v) }
 
 func (s *IOStreams) spinnerAllowed() bool {
 	s.mu.Lock()

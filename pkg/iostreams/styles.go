@@ -3,6 +3,7 @@ package iostreams
 import (
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -31,17 +32,28 @@ func newSGR(style lipgloss.Style) sgr {
 	return sgr{open, close}
 }
 
-func newStyles(w io.Writer, enabled bool) *Styles {
-	st := &Styles{enabled: enabled}
-	if !enabled {
-		return st
+// stylesFor returns the styles with colour on or off. They do not depend on
+// the stream: its terminal only decides whether colour is on.
+func stylesFor(on bool) *Styles {
+	if on {
+		return colorStyles()
 	}
+	return &plainStyles
+}
+
+var (
+	plainStyles Styles
+	colorStyles = sync.OnceValue(newColorStyles)
+)
+
+func newColorStyles() *Styles {
+	st := &Styles{enabled: true}
 	// The profile and background are set explicitly: left to itself
-	// lipgloss derives the profile from w (a test buffer would get no
-	// colour) and asks the terminal for its background with an OSC query,
-	// which blocks on terminals that never answer. Basic ANSI colours are
-	// all we use, and they follow the user's palette.
-	r := lipgloss.NewRenderer(w, termenv.WithProfile(termenv.ANSI))
+	// lipgloss derives the profile from the writer (a test buffer would get
+	// no colour) and asks the terminal for its background with an OSC
+	// query, which blocks on terminals that never answer. Basic ANSI
+	// colours are all we use, and they follow the user's palette.
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI))
 	r.SetColorProfile(termenv.ANSI)
 	r.SetHasDarkBackground(true)
 	base := r.NewStyle()

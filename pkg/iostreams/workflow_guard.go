@@ -3,8 +3,8 @@ package iostreams
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/hex"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -42,7 +42,7 @@ func (s *IOStreams) GuardWorkflowCommands() {
 	if s.commandsOut != nil {
 		return
 	}
-	token := newGuardToken()
+	token := "testctl-" + rand.Text() // 128 random bits: nobody can guess it
 	s.commandsOut = s.ErrOut
 	s.outGuard = &commandGuard{w: s.Out, token: token}
 	s.errGuard = &commandGuard{w: s.ErrOut, token: token}
@@ -76,44 +76,30 @@ func (s *IOStreams) FlushGuards() {
 	}
 }
 
-func newGuardToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "testctl-" + hex.EncodeToString(b[:])
-}
-
 func (g *commandGuard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	rest := p
-	for len(rest) > 0 {
+	for rest := p; len(rest) > 0; {
 		nl := bytes.IndexByte(rest, '\n')
+		end := len(rest)
+		if nl >= 0 {
+			end = nl + 1
+		}
+		chunk := rest[:end]
+		rest = rest[end:]
 		if g.safe {
-			end := len(rest)
-			if nl >= 0 {
-				end, g.safe = nl+1, false
-			}
-			if _, err := g.w.Write(rest[:end]); err != nil {
+			g.safe = nl < 0 // until the end of the line
+			if _, err := g.w.Write(chunk); err != nil {
 				return 0, err
 			}
-			rest = rest[end:]
 			continue
 		}
-		if nl < 0 {
-			g.pending = append(g.pending, rest...)
-			rest = nil
-			if !mayBecomeCommand(g.pending) {
-				g.safe = true
-				if err := g.writePending(); err != nil {
-					return 0, err
-				}
+		g.pending = append(g.pending, chunk...)
+		if nl >= 0 || !mayBecomeCommand(g.pending) {
+			g.safe = nl < 0 // a partial line that is no command
+			if err := g.writePending(); err != nil {
+				return 0, err
 			}
-			continue
-		}
-		g.pending = append(g.pending, rest[:nl+1]...)
-		rest = rest[nl+1:]
-		if err := g.writePending(); err != nil {
-			return 0, err
 		}
 	}
 	return len(p), nil
@@ -138,14 +124,8 @@ func (g *commandGuard) writePending() error {
 		_, err := g.w.Write(line)
 		return err
 	}
-	var b bytes.Buffer
-	b.WriteString("::stop-commands::" + g.token + "\n")
-	b.Write(line)
-	if line[len(line)-1] != '\n' {
-		b.WriteByte('\n')
-	}
-	b.WriteString("::" + g.token + "::\n")
-	_, err := g.w.Write(b.Bytes())
+	_, err := io.WriteString(g.w, "::stop-commands::"+g.token+"\n"+
+		strings.TrimSuffix(string(line), "\n")+"\n::"+g.token+"::\n")
 	return err
 }
 
@@ -158,24 +138,14 @@ var commandPrefixes = []string{"::", "##["}
 // starts with "::" or "##[".
 func isWorkflowCommand(line []byte) bool {
 	t := trimLead(line)
-	for _, p := range commandPrefixes {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(commandPrefixes, func(p string) bool { return strings.HasPrefix(t, p) })
 }
 
 // mayBecomeCommand reports whether a partial line could still turn out to
 // be a command once the rest of it is written.
 func mayBecomeCommand(partial []byte) bool {
 	t := trimLead(partial)
-	for _, p := range commandPrefixes {
-		if strings.HasPrefix(t, p) || strings.HasPrefix(p, t) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(commandPrefixes, func(p string) bool { return strings.HasPrefix(t, p) || strings.HasPrefix(p, t) })
 }
 
 func trimLead(b []byte) string {

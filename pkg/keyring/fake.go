@@ -1,6 +1,9 @@
 package keyring
 
-import "sync"
+import (
+	"maps"
+	"sync"
+)
 
 // Fake is an in-memory keyring for tests: one per test, so that no test
 // reads or writes the keyring of the machine it runs on. Err makes every
@@ -71,9 +74,5 @@ func (f *Fake) Delete(service, user string) error {
 func (f *Fake) Items() map[[2]string]string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := map[[2]string]string{}
-	for k, v := range f.items {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(f.items)
 }

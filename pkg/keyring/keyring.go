@@ -90,8 +90,6 @@ func (s *Store) call(op string, fn func(Backend) error) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- fn(s.Backend) }()
-	timer := time.NewTimer(s.Timeout)
-	defer timer.Stop()
 	select {
 	case err := <-done:
 		switch {
@@ -101,7 +99,7 @@ func (s *Store) call(op string, fn func(Backend) error) error {
 			return ErrNotFound
 		}
 		return &Error{Op: op, Err: err}
-	case <-timer.C:
+	case <-time.After(s.Timeout): // collected unfired since Go 1.23
 		return &Error{Op: op, Timeout: s.Timeout}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/testctl/testctl/pkg/atomicfile"
@@ -57,10 +58,7 @@ func (r Record) Add(runs ...Run) error {
 		return nil
 	}
 	all := append(runs, r.read()...)
-	if len(all) > keep {
-		all = all[:keep]
-	}
-	data, err := json.Marshal(all)
+	data, err := json.Marshal(all[:min(len(all), keep)])
 	if err != nil {
 		return err
 	}
@@ -83,13 +81,7 @@ func (r Record) Find(service, shortID string) (Run, bool) {
 // Runs returns the runs started on service, newest first ("" for every
 // service): what completion offers for run ids and plans.
 func (r Record) Runs(service string) []Run {
-	var out []Run
-	for _, run := range r.read() {
-		if service == "" || run.Service == service {
-			out = append(out, run)
-		}
-	}
-	return out
+	return slices.DeleteFunc(r.read(), func(run Run) bool { return service != "" && run.Service != service })
 }
 
 // read returns the runs, newest first; a missing or damaged file is an
