@@ -60,12 +60,18 @@ func Service(baseURL string) string {
 
 // Get reads the key of a profile; ErrNotFound when there is none.
 func (s *Store) Get(service, profile string) (string, error) {
-	var key string
-	err := s.call("reading", func(b Backend) (err error) {
-		key, err = b.Get(service, profile)
+	// The key comes through a channel, not a variable the call sets: a
+	// call abandoned at its timeout may still answer, after Get returned.
+	keys := make(chan string, 1)
+	err := s.call("reading", func(b Backend) error {
+		key, err := b.Get(service, profile)
+		keys <- key
 		return err
 	})
-	return key, err
+	if err != nil {
+		return "", err
+	}
+	return <-keys, nil
 }
 
 // Set stores the key of a profile.

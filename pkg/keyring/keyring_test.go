@@ -121,3 +121,24 @@ func TestParseTimeout(t *testing.T) {
 		}
 	}
 }
+
+// A call abandoned at its timeout that answers later touches nothing Get
+// returned (the race detector watches: the backend is not synchronised
+// with the caller, as a real one is not).
+func TestLateAnswerAfterTimeout(t *testing.T) {
+	s := &Store{Backend: slowBackend{}, Timeout: 10 * time.Millisecond}
+	if _, err := s.Get(Service("https://api.example.com"), "default"); err == nil {
+		t.Fatal("no timeout")
+	}
+	time.Sleep(100 * time.Millisecond) // let the abandoned call answer
+}
+
+// slowBackend answers every call after 50 ms.
+type slowBackend struct{}
+
+func (slowBackend) Get(string, string) (string, error) {
+	time.Sleep(50 * time.Millisecond)
+	return "late", nil
+}
+func (slowBackend) Set(string, string, string) error { return nil }
+func (slowBackend) Delete(string, string) error      { return nil }
