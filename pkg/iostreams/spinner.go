@@ -1,6 +1,7 @@
 package iostreams
 
 import (
+	"io"
 	"os"
 	"time"
 	"unicode/utf8"
@@ -40,7 +41,7 @@ func (s *IOStreams) StartSpinner(msg string) {
 	opts := []spinner.Option{spinner.WithWriter(s.ErrOut), spinner.WithSuffix(s.suffix(msg))}
 	// The spinner library checks os.Stdout for a terminal unless it is given
 	// the file it writes to; stdout is often a pipe while stderr is not.
-	if f, ok := s.ErrOut.(*os.File); ok {
+	if f, ok := fileOf(s.ErrOut); ok {
 		opts = append(opts, spinner.WithWriterFile(f))
 	}
 	sp := spinner.New(spinner.CharSets[11], 120*time.Millisecond, opts...)
@@ -109,4 +110,13 @@ func fitLine(s string, width int) string {
 func SpinnerFrame(i int) string {
 	frames := spinner.CharSets[11]
 	return frames[i%len(frames)]
+}
+
+// fileOf is the file a stream writes to, seen through the streams' lock.
+func fileOf(w io.Writer) (*os.File, bool) {
+	if l, ok := w.(*lockedWriter); ok {
+		w = l.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }

@@ -111,3 +111,19 @@ func TestLiveLineNeverEatsTheLinesAbove(t *testing.T) {
 		})
 	}
 }
+
+// Stderr a terminal and stdout a pipe, as in `testctl run wait ID -o json
+// | jq`: the spinner still draws on stderr. The streams wrap stderr in a
+// lock, and the spinner library, not seeing a file, looked at stdout.
+func TestSpinnerOnAPipedCommand(t *testing.T) {
+	controller, terminal := ptytest.Open(t)
+	out := readPTY(controller)
+	var stdout bytes.Buffer
+	ios := New(bytes.NewReader(nil), &stdout, terminal)
+	ios.StartSpinner("run r1a2b3 RUNNING 00:01")
+	out.waitFor(t, 0, "r1a2b3 RUNNING")
+	ios.StopSpinner()
+	if stdout.Len() > 0 {
+		t.Errorf("the spinner wrote to stdout: %q", stdout.String())
+	}
+}
