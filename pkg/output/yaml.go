@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // writeYAMLFromJSON builds a yaml.Node tree from the tokens of the JSON
@@ -39,21 +40,12 @@ func writeYAMLFromJSON(w io.Writer, b []byte) error {
 // them reorder the text around them. Every scalar holding one is double
 // quoted (see scalar), where \uXXXX means the same character.
 func escapeBidiYAML(b []byte) []byte {
-	if !bytes.ContainsFunc(b, isBidi) {
+	if !bytes.ContainsFunc(b, termtext.IsBidiControl) {
 		return b
 	}
-	out := make([]byte, 0, len(b)+16)
-	for _, r := range string(b) {
-		if isBidi(r) {
-			out = fmt.Appendf(out, `\u%04X`, r)
-		} else {
-			out = utf8.AppendRune(out, r)
-		}
-	}
-	return out
+	// yaml.v3 writes UTF-8 only, so escapeRunes finds no other byte to escape.
+	return escapeRunes(b, `\u%04X`, termtext.IsBidiControl)
 }
-
-func isBidi(r rune) bool { return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) }
 
 // yamlNode reads one JSON value from dec. Scalars carry explicit tags so the
 // encoder quotes strings that would otherwise read as numbers or booleans.
@@ -106,7 +98,7 @@ func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
 
 func scalar(tag, value string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
-	if strings.ContainsFunc(value, isBidi) {
+	if strings.ContainsFunc(value, termtext.IsBidiControl) {
 		n.Style = yaml.DoubleQuotedStyle // so that escapeBidiYAML may escape them
 	}
 	return n

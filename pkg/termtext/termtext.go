@@ -56,7 +56,7 @@ func clean(s string, line bool) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isC1(r) || isBidiControl(r) {
+		if (r == utf8.RuneError && size == 1) || isC1(r) || IsBidiControl(r) {
 			return false
 		}
 		i += size
@@ -96,7 +96,7 @@ func sanitize(s string, line bool) string {
 			out = utf8.AppendRune(out, utf8.RuneError)
 		case isC1(r):
 			i = skipC1(s, i, r)
-		case isBidiControl(r):
+		case IsBidiControl(r):
 			// dropped
 		default:
 			out = append(out, s[i-size:i]...)
@@ -107,9 +107,9 @@ func sanitize(s string, line bool) string {
 
 func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
-// isBidiControl reports the embedding, override and isolate characters that
+// IsBidiControl reports the embedding, override and isolate characters that
 // can make displayed text read differently from its logical order
 // ("Trojan Source", CVE-2021-42574).
-func isBidiControl(r rune) bool {
+func IsBidiControl(r rune) bool {
 	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
