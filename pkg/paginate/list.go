@@ -3,6 +3,7 @@ package paginate
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
@@ -71,14 +72,20 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if r.err != nil {
 			return r.err
 		}
-		fresh := dropSeen(r.page.Items, previous, l.ID)
-		if len(fresh) == 0 && len(r.page.Items) > 0 {
+		// Lists are newest first, so a record created while --all pages
+		// through one shifts every later record one place down and repeats
+		// the last record of a page at the top of the next: records the
+		// previous page held are dropped. Only the previous page is
+		// remembered, which keeps memory flat.
+		seen, n := previous, len(r.page.Items)
+		previous = ids(r.page.Items, l.ID)
+		fresh := slices.DeleteFunc(r.page.Items, func(it T) bool { return seen[l.ID(it)] })
+		if len(fresh) == 0 && n > 0 {
 			return repeatedPage(l.Noun)
 		}
 		if err := lw.Add(fresh...); err != nil {
 			return err
 		}
-		previous = ids(r.page.Items, l.ID)
 		total = r.page.Total
 	}
 	if err := lw.Close(map[string]any{"total": total}); err != nil {
@@ -105,24 +112,6 @@ func moreHint(ios *iostreams.IOStreams, out output.Options, offset, count, total
 	}
 	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(fmt.Sprintf(
 		"Showing %d–%d of %d; use --all for every page, or --offset %d for the next.", offset+1, shown, total, shown)))
-}
-
-// dropSeen removes records the previous page already held. Lists are newest
-// first, so a record created while --all pages through one shifts every
-// later record one place down and repeats the last record of a page at the
-// top of the next. Only the previous page is remembered, which keeps memory
-// flat.
-func dropSeen[T any](items []T, seen map[string]bool, id func(T) string) []T {
-	if len(seen) == 0 {
-		return items
-	}
-	kept := items[:0:0]
-	for _, it := range items {
-		if !seen[id(it)] {
-			kept = append(kept, it)
-		}
-	}
-	return kept
 }
 
 func ids[T any](items []T, id func(T) string) map[string]bool {
