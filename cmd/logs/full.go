@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -91,12 +92,7 @@ func printFull(ios *iostreams.IOStreams, calls []api.APICallEntry) error {
 		}
 		if len(c.RequestHeaders) > 0 {
 			w.WriteString("  " + st.Muted("request headers:") + "\n")
-			names := make([]string, 0, len(c.RequestHeaders))
-			for n := range c.RequestHeaders {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			for _, n := range names {
+			for _, n := range slices.Sorted(maps.Keys(c.RequestHeaders)) {
 				w.WriteString("    " + termtext.SanitizeLine(n) + ": " + termtext.SanitizeLine(c.RequestHeaders[n]) + "\n")
 			}
 		}

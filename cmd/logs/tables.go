@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,11 +145,5 @@ func truncationMarks(e api.APICallEntry) string {
 }
 
 func joinNonEmpty(sep string, parts ...string) string {
-	var kept []string
-	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
-		}
-	}
-	return strings.Join(kept, sep)
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), sep)
 }
