@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -137,7 +138,8 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 		return err
 	}
 	order := &keyOrder{doc: doc}
-	var buf, indented bytes.Buffer
+	buf := bufio.NewWriterSize(w, 64<<10)
+	var indented bytes.Buffer
 	iter := code.Run(v)
 	for {
 		r, ok := iter.Next()
@@ -150,7 +152,7 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 				break
 			}
 			// Results before the error are still printed, as jq does.
-			if _, werr := w.Write(buf.Bytes()); werr != nil {
+			if werr := buf.Flush(); werr != nil {
 				return werr
 			}
 			return &JQError{Err: err}
@@ -174,13 +176,6 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			buf.Write(b)
 		}
 		buf.WriteByte('\n')
-		if buf.Len() > 64<<10 {
-			if _, err := w.Write(buf.Bytes()); err != nil {
-				return err
-			}
-			buf.Reset()
-		}
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return buf.Flush()
 }
