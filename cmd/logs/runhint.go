@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -95,13 +96,5 @@ func kindFlag(kind string) string {
 	return kind
 }
 
-// shellWord quotes s for a POSIX shell when it needs it.
-func shellWord(s string) string {
-	s = termtext.SanitizeLine(s)
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:/@%+=,-", r))
-	}) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// shellWord quotes s, sanitised, for a POSIX shell when it needs it.
+func shellWord(s string) string { return cmdutil.ShellQuote(termtext.SanitizeLine(s)) }
