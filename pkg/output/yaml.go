@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -86,10 +87,7 @@ func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
 		}
 		return scalar("!!float", t.String()), nil
 	case bool:
-		if t {
-			return scalar("!!bool", "true"), nil
-		}
-		return scalar("!!bool", "false"), nil
+		return scalar("!!bool", strconv.FormatBool(t)), nil
 	case nil:
 		return scalar("!!null", "null"), nil
 	}
