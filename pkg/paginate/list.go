@@ -77,10 +77,13 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		// the last record of a page at the top of the next: records the
 		// previous page held are dropped. Only the previous page is
 		// remembered, which keeps memory flat.
-		seen, n := previous, len(r.page.Items)
-		previous = ids(r.page.Items, l.ID)
+		seen := previous
+		previous = make(map[string]bool, len(r.page.Items))
+		for _, it := range r.page.Items {
+			previous[l.ID(it)] = true
+		}
 		fresh := slices.DeleteFunc(r.page.Items, func(it T) bool { return seen[l.ID(it)] })
-		if len(fresh) == 0 && n > 0 {
+		if len(fresh) == 0 && len(previous) > 0 {
 			return repeatedPage(l.Noun)
 		}
 		if err := lw.Add(fresh...); err != nil {
@@ -112,14 +115,6 @@ func moreHint(ios *iostreams.IOStreams, out output.Options, offset, count, total
 	}
 	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(fmt.Sprintf(
 		"Showing %d–%d of %d; use --all for every page, or --offset %d for the next.", offset+1, shown, total, shown)))
-}
-
-func ids[T any](items []T, id func(T) string) map[string]bool {
-	m := make(map[string]bool, len(items))
-	for _, it := range items {
-		m[id(it)] = true
-	}
-	return m
 }
 
 // repeatedPage is a page that holds only the records of the page before:
