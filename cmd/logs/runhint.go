@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,10 +44,7 @@ func runHint(run *api.RunDetail, opts *Options) string {
 	pick := run.RunTestCases[0]
 	picked := false
 	for _, tc := range run.RunTestCases {
-		state := tc.Result
-		if state == "" {
-			state = tc.Status
-		}
+		state := cmp.Or(tc.Result, tc.Status)
 		id := termtext.SanitizeLine(tc.ShortID)
 		fmt.Fprintf(&b, "  %s%s  %s  %s\n", id, strings.Repeat(" ", width-len([]rune(id))),
 			clipName(termtext.SanitizeLine(tc.Name)), termtext.SanitizeLine(state))

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -121,12 +122,7 @@ func duration(ms *int32) string {
 }
 
 // source is where a console message was logged: file:line:column, or "-".
-func source(e api.ConsoleEntry) string {
-	if s := evidence.Source(e); s != "" {
-		return s
-	}
-	return "-"
-}
+func source(e api.ConsoleEntry) string { return cmp.Or(evidence.Source(e), "-") }
 
 // truncationMarks names the bodies the service cut, so a reader knows
 // --full will not show them whole.
@@ -138,10 +134,7 @@ func truncationMarks(e api.APICallEntry) string {
 	if e.ResponseBodyTruncated {
 		marks = append(marks, "response")
 	}
-	if len(marks) == 0 {
-		return "-"
-	}
-	return strings.Join(marks, ",")
+	return cmp.Or(strings.Join(marks, ","), "-")
 }
 
 func joinNonEmpty(sep string, parts ...string) string {
