@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
@@ -27,11 +28,30 @@ type List[T any] struct {
 	Row     func(*output.Table, T)
 	ID      func(T) string // what makes a record the same across pages
 	Fetch   func(ctx context.Context, limit, offset int) (*Page[T], error)
+	// Raw, when set, is the list for output that prints the service's
+	// documents (-o json, yaml, --jq): its items are the service's bytes,
+	// never decoded, which is what keeps `run list --all -o json` close to
+	// the cost of fetching the pages.
+	Raw func(ctx context.Context, limit, offset int) (*api.RawList, error)
 }
 
 // Run prints one page, or every page with p.All, on ios.Out in the format
 // out asks for.
 func (l List[T]) Run(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
+	if l.Raw == nil || !out.IsStructured() {
+		return l.run(ctx, ios, out, p)
+	}
+	return List[api.RawItem]{Key: l.Key, Noun: l.Noun, ID: func(it api.RawItem) string { return it.ID },
+		Fetch: func(ctx context.Context, limit, offset int) (*Page[api.RawItem], error) {
+			raw, err := l.Raw(ctx, limit, offset)
+			if err != nil {
+				return nil, err
+			}
+			return &Page[api.RawItem]{Items: raw.Items, Total: raw.Total, Doc: raw}, nil
+		}}.run(ctx, ios, out, p)
+}
+
+func (l List[T]) run(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
 	if p.All {
 		return l.all(ctx, ios, out, p)
 	}
