@@ -40,14 +40,9 @@ type ListWriter[T any] struct {
 	key   string
 	row   func(*Table, T)
 	table *Table
-	out   *bufio.Writer
-	// json receives the JSON document: out, or for YAML and jq doc.
-	json interface {
-		io.Writer
-		io.ByteWriter
-		io.StringWriter
-	}
+	out   *bufio.Writer // the JSON document: to stdout, or for YAML and jq to doc
 	doc   *bytes.Buffer // YAML and jq only
+	std   io.Writer     // stdout
 	count int
 	buf   bytes.Buffer // the metadata being written
 	ibuf  []byte       // the item being written
@@ -60,15 +55,16 @@ type ListWriter[T any] struct {
 // ("runs", "testCases"); headers and row are used only for the table
 // format, where row adds one item's fields to t.
 func NewListWriter[T any](ios *iostreams.IOStreams, o Options, key string, headers []string, row func(t *Table, item T)) *ListWriter[T] {
-	l := &ListWriter[T]{opts: o, key: key, row: row, out: bufio.NewWriterSize(ios.Out, 64<<10)}
-	l.json = l.out
+	l := &ListWriter[T]{opts: o, key: key, row: row, std: ios.Out}
+	w := ios.Out
 	switch {
 	case !o.IsStructured():
 		l.table = NewTable(ios, headers...)
 	case o.format() != FormatJSON || o.JQ != "":
 		l.doc = new(bytes.Buffer)
-		l.json = l.doc
+		w = l.doc
 	}
+	l.out = bufio.NewWriterSize(w, 64<<10)
 	return l
 }
 
@@ -112,10 +108,10 @@ func (l *ListWriter[T]) add(items []T) error {
 		b := escapeUnsafeJSON(l.ibuf)
 		l.beginJSON()
 		if l.count > 0 {
-			l.json.WriteByte(',')
+			l.out.WriteByte(',')
 		}
-		l.json.WriteString("\n    ")
-		l.json.Write(b)
+		l.out.WriteString("\n    ")
+		l.out.Write(b)
 		l.count++
 	}
 	return l.out.Flush()
@@ -126,9 +122,9 @@ func (l *ListWriter[T]) beginJSON() {
 		return
 	}
 	key, _ := json.Marshal(l.key)
-	l.json.WriteString("{\n  ")
-	l.json.Write(key)
-	l.json.WriteString(": [")
+	l.out.WriteString("{\n  ")
+	l.out.Write(key)
+	l.out.WriteString(": [")
 	l.begun = true
 }
 
@@ -154,9 +150,9 @@ func (l *ListWriter[T]) close(meta map[string]any) error {
 	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(meta)), func(k string) bool { return k == l.key })
 	l.beginJSON()
 	if l.count > 0 {
-		l.json.WriteString("\n  ")
+		l.out.WriteString("\n  ")
 	}
-	l.json.WriteByte(']')
+	l.out.WriteByte(']')
 	for _, k := range keys {
 		kb, _ := json.Marshal(k)
 		vb, err := marshalJSON(meta[k])
@@ -166,21 +162,19 @@ func (l *ListWriter[T]) close(meta map[string]any) error {
 		if err != nil {
 			return err
 		}
-		l.json.WriteString(",\n  ")
-		l.json.Write(kb)
-		l.json.WriteString(": ")
-		l.json.Write(vb)
+		l.out.WriteString(",\n  ")
+		l.out.Write(kb)
+		l.out.WriteString(": ")
+		l.out.Write(vb)
 	}
-	l.json.WriteString("\n}\n")
-	var err error
+	l.out.WriteString("\n}\n")
+	err := l.out.Flush()
 	switch {
+	case err != nil:
 	case l.opts.JQ != "":
-		err = runJQ(l.out, l.opts, l.doc.Bytes())
+		err = runJQ(l.std, l.opts, l.doc.Bytes())
 	case l.doc != nil:
-		err = writeYAMLFromJSON(l.out, l.doc.Bytes())
-	}
-	if ferr := l.out.Flush(); err == nil {
-		err = ferr
+		err = writeYAMLFromJSON(l.std, l.doc.Bytes())
 	}
 	return err
 }
