@@ -78,19 +78,13 @@ func (k *keyOrder) keys(m map[string]any) []string {
 	if order, ok := k.bySet[setKey(keys)]; ok {
 		return order
 	}
-	slices.SortStableFunc(keys, func(a, b string) int {
-		ra, okA := k.rank[a]
-		rb, okB := k.rank[b]
-		switch {
-		case okA && okB:
-			return cmp.Compare(ra, rb)
-		case okA:
-			return -1
-		case okB:
-			return 1
+	rank := func(key string) int {
+		if r, ok := k.rank[key]; ok {
+			return r
 		}
-		return 0
-	})
+		return len(k.rank) // after the document's keys; sorted, as the sort is stable
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
 	return keys
 }
 
