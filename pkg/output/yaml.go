@@ -88,10 +88,8 @@ func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
 		return scalar("!!float", t.String()), nil
 	case bool:
 		return scalar("!!bool", strconv.FormatBool(t)), nil
-	case nil:
-		return scalar("!!null", "null"), nil
 	}
-	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+	return scalar("!!null", "null"), nil // json.Decoder has no other token
 }
 
 func scalar(tag, value string) *yaml.Node {
