@@ -40,16 +40,9 @@ func maskHeaders(resp *api.LogsResponse) error {
 
 func secretHeader(name string) bool {
 	n := strings.ToLower(name)
-	switch n {
-	case "authorization", "proxy-authorization", "cookie", "set-cookie":
-		return true
-	}
-	for _, word := range []string{"token", "key", "secret", "password", "passwd", "session", "credential", "signature"} {
-		if strings.Contains(n, word) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains([]string{"authorization", "proxy-authorization", "cookie", "set-cookie"}, n) ||
+		slices.ContainsFunc([]string{"token", "key", "secret", "password", "passwd", "session", "credential", "signature"},
+			func(word string) bool { return strings.Contains(n, word) })
 }
 
 // maskValue keeps the scheme of an authorization value ("Bearer ****"),
