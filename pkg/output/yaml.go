@@ -32,20 +32,13 @@ func writeYAMLFromJSON(w io.Writer, b []byte) error {
 	if err := enc.Close(); err != nil {
 		return fmt.Errorf("encoding YAML: %w", err)
 	}
-	_, err = w.Write(escapeBidiYAML(buf.Bytes()))
+	// Bidi overrides are written as \u escapes. yaml.v3 escapes C0 and C1
+	// controls but counts these as printable, and a terminal would let them
+	// reorder the text around them. Every scalar holding one is double
+	// quoted (see scalar), where \uXXXX means the same character. yaml.v3
+	// writes UTF-8 only, so escapeRunes finds no other byte to escape.
+	_, err = w.Write(escapeRunes(buf.Bytes(), `\u%04X`, termtext.IsBidiControl))
 	return err
-}
-
-// escapeBidiYAML writes bidi overrides as \u escapes. yaml.v3 escapes C0
-// and C1 controls but counts these as printable, and a terminal would let
-// them reorder the text around them. Every scalar holding one is double
-// quoted (see scalar), where \uXXXX means the same character.
-func escapeBidiYAML(b []byte) []byte {
-	if !bytes.ContainsFunc(b, termtext.IsBidiControl) {
-		return b
-	}
-	// yaml.v3 writes UTF-8 only, so escapeRunes finds no other byte to escape.
-	return escapeRunes(b, `\u%04X`, termtext.IsBidiControl)
 }
 
 // yamlNode reads one JSON value from dec. Scalars carry explicit tags so the
@@ -95,7 +88,7 @@ func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
 func scalar(tag, value string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
 	if strings.ContainsFunc(value, termtext.IsBidiControl) {
-		n.Style = yaml.DoubleQuotedStyle // so that escapeBidiYAML may escape them
+		n.Style = yaml.DoubleQuotedStyle // so that writeYAMLFromJSON may escape them
 	}
 	return n
 }
