@@ -52,6 +52,8 @@ func sanitize(s string, line bool) string {
 			r, size = utf8.DecodeRuneInString(s[i:])
 		}
 		i += size
+		// Kept: '\n' and '\t' off a line, and runes above C1 but bidi
+		// controls and a byte that is not UTF-8 (decoded as U+FFFD).
 		if !line && (r == '\n' || r == '\t') || r > 0x9f && !IsBidiControl(r) && (r != utf8.RuneError || size > 1) {
 			if out != nil {
 				out = append(out, s[start:i]...)
