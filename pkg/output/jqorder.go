@@ -26,7 +26,7 @@ func (k *keyOrder) load() {
 	k.bySet, k.rank = map[string][]string{}, map[string]int{}
 	dec := json.NewDecoder(bytes.NewReader(k.doc))
 	dec.UseNumber()
-	_ = k.read(dec) // an error decodeGeneric has already reported
+	_ = k.read(dec) // an error runJQ has already reported
 }
 
 // read reads one value from dec, recording the keys of its objects.

@@ -115,16 +115,6 @@ func marshalJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-func decodeGeneric(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decoding JSON: %w", err)
-	}
-	return v, nil
-}
-
 // runJQ runs o.JQ over doc. Values other than strings keep the document's
 // key order; on a terminal (o.Terminal) they are indented for reading,
 // elsewhere each is one compact line, for scripts.
@@ -133,9 +123,11 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 	if err != nil {
 		return err
 	}
-	v, err := decodeGeneric(doc)
-	if err != nil {
-		return err
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("decoding JSON: %w", err)
 	}
 	order := &keyOrder{doc: doc}
 	buf := bufio.NewWriterSize(w, 64<<10)
