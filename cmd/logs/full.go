@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -39,16 +40,9 @@ func maskHeaders(resp *api.LogsResponse) error {
 
 func secretHeader(name string) bool {
 	n := strings.ToLower(name)
-	switch n {
-	case "authorization", "proxy-authorization", "cookie", "set-cookie":
-		return true
-	}
-	for _, word := range []string{"token", "key", "secret", "password", "passwd", "session", "credential", "signature"} {
-		if strings.Contains(n, word) {
-			return true
-		}
-	}
-	return false
+	return slices.Contains([]string{"authorization", "proxy-authorization", "cookie", "set-cookie"}, n) ||
+		slices.ContainsFunc([]string{"token", "key", "secret", "password", "passwd", "session", "credential", "signature"},
+			func(word string) bool { return strings.Contains(n, word) })
 }
 
 // maskValue keeps the scheme of an authorization value ("Bearer ****"),
@@ -91,12 +85,7 @@ func printFull(ios *iostreams.IOStreams, calls []api.APICallEntry) error {
 		}
 		if len(c.RequestHeaders) > 0 {
 			w.WriteString("  " + st.Muted("request headers:") + "\n")
-			names := make([]string, 0, len(c.RequestHeaders))
-			for n := range c.RequestHeaders {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			for _, n := range names {
+			for _, n := range slices.Sorted(maps.Keys(c.RequestHeaders)) {
 				w.WriteString("    " + termtext.SanitizeLine(n) + ": " + termtext.SanitizeLine(c.RequestHeaders[n]) + "\n")
 			}
 		}

@@ -1,12 +1,14 @@
 package logs
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -42,10 +44,7 @@ func runHint(run *api.RunDetail, opts *Options) string {
 	pick := run.RunTestCases[0]
 	picked := false
 	for _, tc := range run.RunTestCases {
-		state := tc.Result
-		if state == "" {
-			state = tc.Status
-		}
+		state := cmp.Or(tc.Result, tc.Status)
 		id := termtext.SanitizeLine(tc.ShortID)
 		fmt.Fprintf(&b, "  %s%s  %s  %s\n", id, strings.Repeat(" ", width-len([]rune(id))),
 			clipName(termtext.SanitizeLine(tc.Name)), termtext.SanitizeLine(state))
@@ -95,13 +94,5 @@ func kindFlag(kind string) string {
 	return kind
 }
 
-// shellWord quotes s for a POSIX shell when it needs it.
-func shellWord(s string) string {
-	s = termtext.SanitizeLine(s)
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:/@%+=,-", r))
-	}) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// shellWord quotes s, sanitised, for a POSIX shell when it needs it.
+func shellWord(s string) string { return cmdutil.ShellQuote(termtext.SanitizeLine(s)) }

@@ -1,7 +1,9 @@
 package logs
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -120,12 +122,7 @@ func duration(ms *int32) string {
 }
 
 // source is where a console message was logged: file:line:column, or "-".
-func source(e api.ConsoleEntry) string {
-	if s := evidence.Source(e); s != "" {
-		return s
-	}
-	return "-"
-}
+func source(e api.ConsoleEntry) string { return cmp.Or(evidence.Source(e), "-") }
 
 // truncationMarks names the bodies the service cut, so a reader knows
 // --full will not show them whole.
@@ -137,18 +134,9 @@ func truncationMarks(e api.APICallEntry) string {
 	if e.ResponseBodyTruncated {
 		marks = append(marks, "response")
 	}
-	if len(marks) == 0 {
-		return "-"
-	}
-	return strings.Join(marks, ",")
+	return cmp.Or(strings.Join(marks, ","), "-")
 }
 
 func joinNonEmpty(sep string, parts ...string) string {
-	var kept []string
-	for _, p := range parts {
-		if p != "" {
-			kept = append(kept, p)
-		}
-	}
-	return strings.Join(kept, sep)
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), sep)
 }

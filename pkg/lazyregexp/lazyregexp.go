@@ -25,19 +25,11 @@ type Regexp struct {
 	rx   *regexp.Regexp
 }
 
-func (r *Regexp) re() *regexp.Regexp {
-	r.once.Do(func() { r.rx = regexp.MustCompile(r.str) })
-	return r.rx
-}
-
-// Regexp returns the compiled expression.
-func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
-
 // MatchString reports whether s contains a match of the expression.
-func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
-
-// String returns the source text of the expression.
-func (r *Regexp) String() string { return r.str }
+func (r *Regexp) MatchString(s string) bool {
+	r.once.Do(func() { r.rx = regexp.MustCompile(r.str) })
+	return r.rx.MatchString(s)
+}
 
 // inTest compiles eagerly under `go test`, so a mistyped pattern still fails
 // at initialisation, in every test of the package that declares it, rather
@@ -49,7 +41,7 @@ var inTest = len(os.Args) > 0 && strings.HasSuffix(strings.TrimSuffix(os.Args[0]
 func New(str string) *Regexp {
 	r := &Regexp{str: str}
 	if inTest {
-		r.re()
+		r.MatchString("")
 	}
 	return r
 }

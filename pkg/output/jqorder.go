@@ -24,53 +24,45 @@ type keyOrder struct {
 // load reads the objects of k.doc, a valid JSON document.
 func (k *keyOrder) load() {
 	k.bySet, k.rank = map[string][]string{}, map[string]int{}
-	type frame struct {
-		object  bool
-		keys    []string
-		wantKey bool
-	}
-	var stack []*frame
 	dec := json.NewDecoder(bytes.NewReader(k.doc))
 	dec.UseNumber()
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return // the end, or an error decodeGeneric has already reported
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			stack = append(stack, &frame{object: tok == json.Delim('{'), wantKey: true})
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			if top.object {
-				sorted := slices.Sorted(slices.Values(top.keys))
-				if _, seen := k.bySet[setKey(sorted)]; !seen {
-					k.bySet[setKey(sorted)] = top.keys
-				}
+	_ = k.read(dec) // an error runJQ has already reported
+}
+
+// read reads one value from dec, recording the keys of its objects.
+func (k *keyOrder) read(dec *json.Decoder) error {
+	open, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if open != json.Delim('{') && open != json.Delim('[') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		if open == json.Delim('{') {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) > 0 {
-				stack[len(stack)-1].wantKey = true
-			}
-			continue
-		}
-		if top != nil && top.object && top.wantKey {
 			key := tok.(string)
-			top.keys = append(top.keys, key)
+			keys = append(keys, key)
 			if _, seen := k.rank[key]; !seen {
 				k.rank[key] = len(k.rank)
 			}
-			top.wantKey = false
-			continue
 		}
-		if top != nil {
-			top.wantKey = true
+		if err := k.read(dec); err != nil {
+			return err
 		}
 	}
+	if open == json.Delim('{') {
+		sorted := setKey(slices.Sorted(slices.Values(keys)))
+		if _, seen := k.bySet[sorted]; !seen {
+			k.bySet[sorted] = keys
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
 }
 
 func setKey(sorted []string) string { return strings.Join(sorted, "\x00") }
@@ -86,19 +78,13 @@ func (k *keyOrder) keys(m map[string]any) []string {
 	if order, ok := k.bySet[setKey(keys)]; ok {
 		return order
 	}
-	slices.SortStableFunc(keys, func(a, b string) int {
-		ra, okA := k.rank[a]
-		rb, okB := k.rank[b]
-		switch {
-		case okA && okB:
-			return cmp.Compare(ra, rb)
-		case okA:
-			return -1
-		case okB:
-			return 1
+	rank := func(key string) int {
+		if r, ok := k.rank[key]; ok {
+			return r
 		}
-		return 0
-	})
+		return len(k.rank) // after the document's keys; sorted, as the sort is stable
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(rank(a), rank(b)) })
 	return keys
 }
 

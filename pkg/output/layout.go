@@ -183,7 +183,8 @@ func dropToFit(dropped []bool, widths []int, whole []bool, drop []uint8, width i
 
 // fit shortens the widest columns that are neither kept whole nor dropped,
 // evenly, until all the kept ones add up to at most room, never taking a
-// column below minColumnWidth.
+// column below minColumnWidth: one character at a time from the widest,
+// the leftmost of equals first.
 func fit(widths []int, whole, dropped []bool, room int) {
 	excess := -room
 	for i, w := range widths {
@@ -191,44 +192,17 @@ func fit(widths []int, whole, dropped []bool, room int) {
 			excess += w
 		}
 	}
-	shrinkable := func(i int) bool { return !whole[i] && !dropped[i] }
-	for excess > 0 {
-		top, second, count := 0, 0, 0
+	for ; excess > 0; excess-- {
+		widest := -1
 		for i, w := range widths {
-			switch {
-			case !shrinkable(i):
-			case w > top:
-				top, second, count = w, top, 1
-			case w == top:
-				count++
-			case w > second:
-				second = w
+			if !whole[i] && !dropped[i] && (widest < 0 || w > widths[widest]) {
+				widest = i
 			}
 		}
-		if top <= minColumnWidth {
+		if widest < 0 || widths[widest] <= minColumnWidth {
 			return
 		}
-		target := max(second, minColumnWidth)
-		if count*(top-target) < excess {
-			for i := range widths {
-				if shrinkable(i) && widths[i] == top {
-					widths[i] = target
-				}
-			}
-			excess -= count * (top - target)
-			continue
-		}
-		cut, rest := excess/count, excess%count
-		for i := range widths {
-			if shrinkable(i) && widths[i] == top {
-				widths[i] -= cut
-				if rest > 0 {
-					widths[i]--
-					rest--
-				}
-			}
-		}
-		return
+		widths[widest]--
 	}
 }
 

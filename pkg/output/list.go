@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"slices"
 
 	"github.com/testctl/testctl/pkg/iostreams"
@@ -28,8 +30,8 @@ import (
 //     plain text), which stream; a table on a screen is as long as a person
 //     will read.
 //   - YAML and jq need the whole document (YAML to place the metadata, jq
-//     because a filter may look at any part of it), so those buffer the
-//     items, as compact JSON, until Close.
+//     because a filter may look at any part of it), so those write the same
+//     JSON document into a buffer and convert or filter it at Close.
 //
 // Usage: lw := NewListWriter(ios, opts, "runs", headers, rowFn); call
 // lw.Add(page.Runs...) per page; then lw.Close(map[string]any{"total": …}).
@@ -38,12 +40,13 @@ type ListWriter[T any] struct {
 	key   string
 	row   func(*Table, T)
 	table *Table
-	out   *bufio.Writer
+	out   *bufio.Writer // the JSON document: to stdout, or for YAML and jq to doc
+	doc   *bytes.Buffer // YAML and jq only
+	std   io.Writer     // stdout
 	count int
-	items []json.RawMessage // YAML and jq only
-	buf   bytes.Buffer      // JSON only: the metadata being written
-	ibuf  []byte            // JSON only: the item being written
-	begun bool              // JSON only: the opening of the document is written
+	buf   bytes.Buffer // the metadata being written
+	ibuf  []byte       // the item being written
+	begun bool         // the opening of the document is written
 	done  bool
 	err   error
 }
@@ -52,10 +55,16 @@ type ListWriter[T any] struct {
 // ("runs", "testCases"); headers and row are used only for the table
 // format, where row adds one item's fields to t.
 func NewListWriter[T any](ios *iostreams.IOStreams, o Options, key string, headers []string, row func(t *Table, item T)) *ListWriter[T] {
-	l := &ListWriter[T]{opts: o, key: key, row: row, out: bufio.NewWriterSize(ios.Out, 64<<10)}
-	if !o.IsStructured() {
+	l := &ListWriter[T]{opts: o, key: key, row: row, std: ios.Out}
+	w := ios.Out
+	switch {
+	case !o.IsStructured():
 		l.table = NewTable(ios, headers...)
+	case o.format() != FormatJSON || o.JQ != "":
+		l.doc = new(bytes.Buffer)
+		w = l.doc
 	}
+	l.out = bufio.NewWriterSize(w, 64<<10)
 	return l
 }
 
@@ -76,8 +85,7 @@ func (l *ListWriter[T]) Add(items ...T) error {
 }
 
 func (l *ListWriter[T]) add(items []T) error {
-	switch {
-	case l.table != nil:
+	if l.table != nil {
 		for _, it := range items {
 			l.row(l.table, it)
 			l.table.EndRow()
@@ -87,38 +95,26 @@ func (l *ListWriter[T]) add(items []T) error {
 			return nil // rendered at Close
 		}
 		return l.table.Render()
-	case l.opts.format() == FormatJSON && l.opts.JQ == "":
-		for i := range items {
-			doc, err := document(&items[i]) // a pointer: boxing the item would copy it
-
-			if err != nil {
-				return err
-			}
-			// The item is valid JSON (an answer the client checked, or
-			// encoded here), so it is laid out without json.Indent's
-			// second validation: streaming is most of --all's work.
-			l.ibuf = jsonscan.AppendIndent(l.ibuf[:0], doc, "    ", "  ")
-			b := escapeUnsafeJSON(l.ibuf)
-			l.beginJSON()
-			if l.count > 0 {
-				l.out.WriteByte(',')
-			}
-			l.out.WriteString("\n    ")
-			l.out.Write(b)
-			l.count++
-		}
-		return l.out.Flush()
-	default:
-		for i := range items {
-			b, err := document(&items[i])
-			if err != nil {
-				return err
-			}
-			l.items = append(l.items, b)
-			l.count++
-		}
-		return nil
 	}
+	for i := range items {
+		doc, err := document(&items[i]) // a pointer: boxing the item would copy it
+		if err != nil {
+			return err
+		}
+		// The item is valid JSON (an answer the client checked, or
+		// encoded here), so it is laid out without json.Indent's
+		// second validation: streaming is most of --all's work.
+		l.ibuf = jsonscan.AppendIndent(l.ibuf[:0], doc, "    ", "  ")
+		b := escapeUnsafeJSON(l.ibuf)
+		l.beginJSON()
+		if l.count > 0 {
+			l.out.WriteByte(',')
+		}
+		l.out.WriteString("\n    ")
+		l.out.Write(b)
+		l.count++
+	}
+	return l.out.Flush()
 }
 
 func (l *ListWriter[T]) beginJSON() {
@@ -145,88 +141,40 @@ func (l *ListWriter[T]) Close(meta map[string]any) error {
 }
 
 func (l *ListWriter[T]) close(meta map[string]any) error {
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		if k != l.key {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-
-	switch {
-	case l.table != nil:
+	if l.table != nil {
 		if l.table.tty || !l.table.started {
 			return l.table.Render() // off a terminal: the header, so scripts always get one
 		}
 		return nil
-	case l.opts.format() == FormatJSON && l.opts.JQ == "":
-		l.beginJSON()
-		if l.count > 0 {
-			l.out.WriteString("\n  ")
-		}
-		l.out.WriteByte(']')
-		for _, k := range keys {
-			kb, _ := json.Marshal(k)
-			vb, err := marshalJSON(meta[k])
-			if err == nil {
-				vb, err = indentJSON(&l.buf, vb, "  ", "  ")
-			}
-			if err != nil {
-				return err
-			}
-			l.out.WriteString(",\n  ")
-			l.out.Write(kb)
-			l.out.WriteString(": ")
-			l.out.Write(vb)
-		}
-		l.out.WriteString("\n}\n")
-		return l.out.Flush()
 	}
-
-	doc, err := l.document(keys, meta)
-	if err != nil {
-		return err
+	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(meta)), func(k string) bool { return k == l.key })
+	l.beginJSON()
+	if l.count > 0 {
+		l.out.WriteString("\n  ")
 	}
-	l.items = nil
-	if l.opts.JQ != "" {
-		err = runJQ(l.out, l.opts, doc)
-		if ferr := l.out.Flush(); err == nil {
-			err = ferr
-		}
-		return err
-	}
-	if err := writeYAMLFromJSON(l.out, doc); err != nil {
-		return err
-	}
-	return l.out.Flush()
-}
-
-// document assembles the buffered items and meta as compact JSON, in the
-// order the streamed JSON uses.
-func (l *ListWriter[T]) document(keys []string, meta map[string]any) ([]byte, error) {
-	var doc bytes.Buffer
-	key, _ := json.Marshal(l.key)
-	doc.WriteByte('{')
-	doc.Write(key)
-	doc.WriteString(":[")
-	for i, it := range l.items {
-		if i > 0 {
-			doc.WriteByte(',')
-		}
-		doc.Write(it)
-	}
-	doc.WriteByte(']')
+	l.out.WriteByte(']')
 	for _, k := range keys {
 		kb, _ := json.Marshal(k)
-		vb, err := json.Marshal(meta[k])
-		if err != nil {
-			return nil, fmt.Errorf("encoding JSON: %w", err)
+		vb, err := marshalJSON(meta[k])
+		if err == nil {
+			vb, err = indentJSON(&l.buf, vb, "  ", "  ")
 		}
-		doc.WriteByte(',')
-		doc.Write(kb)
-		doc.WriteByte(':')
-		doc.Write(vb)
+		if err != nil {
+			return err
+		}
+		l.out.WriteString(",\n  ")
+		l.out.Write(kb)
+		l.out.WriteString(": ")
+		l.out.Write(vb)
 	}
-	doc.WriteByte('}')
-	return doc.Bytes(), nil
+	l.out.WriteString("\n}\n")
+	err := l.out.Flush()
+	switch {
+	case err != nil:
+	case l.opts.JQ != "":
+		err = runJQ(l.std, l.opts, l.doc.Bytes())
+	case l.doc != nil:
+		err = writeYAMLFromJSON(l.std, l.doc.Bytes())
+	}
+	return err
 }

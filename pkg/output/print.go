@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -114,16 +115,6 @@ func marshalJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-func decodeGeneric(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decoding JSON: %w", err)
-	}
-	return v, nil
-}
-
 // runJQ runs o.JQ over doc. Values other than strings keep the document's
 // key order; on a terminal (o.Terminal) they are indented for reading,
 // elsewhere each is one compact line, for scripts.
@@ -132,12 +123,15 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 	if err != nil {
 		return err
 	}
-	v, err := decodeGeneric(doc)
-	if err != nil {
-		return err
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("decoding JSON: %w", err)
 	}
 	order := &keyOrder{doc: doc}
-	var buf, indented bytes.Buffer
+	buf := bufio.NewWriterSize(w, 64<<10)
+	var indented bytes.Buffer
 	iter := code.Run(v)
 	for {
 		r, ok := iter.Next()
@@ -150,7 +144,7 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 				break
 			}
 			// Results before the error are still printed, as jq does.
-			if _, werr := w.Write(buf.Bytes()); werr != nil {
+			if werr := buf.Flush(); werr != nil {
 				return werr
 			}
 			return &JQError{Err: err}
@@ -174,13 +168,6 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			buf.Write(b)
 		}
 		buf.WriteByte('\n')
-		if buf.Len() > 64<<10 {
-			if _, err := w.Write(buf.Bytes()); err != nil {
-				return err
-			}
-			buf.Reset()
-		}
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return buf.Flush()
 }

@@ -117,9 +117,7 @@ func (t *Table) EndRow() {
 // says on stderr that nothing matched, and stdout stays empty, as a
 // script expects of no data.
 func (t *Table) Render() error {
-	if len(t.row) > 0 {
-		t.EndRow()
-	}
+	t.EndRow()
 	if len(t.rows) == 0 && !t.started {
 		return nil
 	}

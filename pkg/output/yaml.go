@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // writeYAMLFromJSON builds a yaml.Node tree from the tokens of the JSON
@@ -30,30 +32,14 @@ func writeYAMLFromJSON(w io.Writer, b []byte) error {
 	if err := enc.Close(); err != nil {
 		return fmt.Errorf("encoding YAML: %w", err)
 	}
-	_, err = w.Write(escapeBidiYAML(buf.Bytes()))
+	// Bidi overrides are written as \u escapes. yaml.v3 escapes C0 and C1
+	// controls but counts these as printable, and a terminal would let them
+	// reorder the text around them. Every scalar holding one is double
+	// quoted (see scalar), where \uXXXX means the same character. yaml.v3
+	// writes UTF-8 only, so escapeRunes finds no other byte to escape.
+	_, err = w.Write(escapeRunes(buf.Bytes(), `\u%04X`, termtext.IsBidiControl))
 	return err
 }
-
-// escapeBidiYAML writes bidi overrides as \u escapes. yaml.v3 escapes C0
-// and C1 controls but counts these as printable, and a terminal would let
-// them reorder the text around them. Every scalar holding one is double
-// quoted (see scalar), where \uXXXX means the same character.
-func escapeBidiYAML(b []byte) []byte {
-	if !bytes.ContainsFunc(b, isBidi) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+16)
-	for _, r := range string(b) {
-		if isBidi(r) {
-			out = fmt.Appendf(out, `\u%04X`, r)
-		} else {
-			out = utf8.AppendRune(out, r)
-		}
-	}
-	return out
-}
-
-func isBidi(r rune) bool { return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) }
 
 // yamlNode reads one JSON value from dec. Scalars carry explicit tags so the
 // encoder quotes strings that would otherwise read as numbers or booleans.
@@ -94,20 +80,15 @@ func yamlNode(dec *json.Decoder) (*yaml.Node, error) {
 		}
 		return scalar("!!float", t.String()), nil
 	case bool:
-		if t {
-			return scalar("!!bool", "true"), nil
-		}
-		return scalar("!!bool", "false"), nil
-	case nil:
-		return scalar("!!null", "null"), nil
+		return scalar("!!bool", strconv.FormatBool(t)), nil
 	}
-	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+	return scalar("!!null", "null"), nil // json.Decoder has no other token
 }
 
 func scalar(tag, value string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
-	if strings.ContainsFunc(value, isBidi) {
-		n.Style = yaml.DoubleQuotedStyle // so that escapeBidiYAML may escape them
+	if strings.ContainsFunc(value, termtext.IsBidiControl) {
+		n.Style = yaml.DoubleQuotedStyle // so that writeYAMLFromJSON may escape them
 	}
 	return n
 }

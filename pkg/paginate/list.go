@@ -3,7 +3,9 @@ package paginate
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
@@ -26,11 +28,30 @@ type List[T any] struct {
 	Row     func(*output.Table, T)
 	ID      func(T) string // what makes a record the same across pages
 	Fetch   func(ctx context.Context, limit, offset int) (*Page[T], error)
+	// Raw, when set, is the list for output that prints the service's
+	// documents (-o json, yaml, --jq): its items are the service's bytes,
+	// never decoded, which is what keeps `run list --all -o json` close to
+	// the cost of fetching the pages.
+	Raw func(ctx context.Context, limit, offset int) (*api.RawList, error)
 }
 
 // Run prints one page, or every page with p.All, on ios.Out in the format
 // out asks for.
 func (l List[T]) Run(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
+	if l.Raw == nil || !out.IsStructured() {
+		return l.run(ctx, ios, out, p)
+	}
+	return List[api.RawItem]{Key: l.Key, Noun: l.Noun, ID: func(it api.RawItem) string { return it.ID },
+		Fetch: func(ctx context.Context, limit, offset int) (*Page[api.RawItem], error) {
+			raw, err := l.Raw(ctx, limit, offset)
+			if err != nil {
+				return nil, err
+			}
+			return &Page[api.RawItem]{Items: raw.Items, Total: raw.Total, Doc: raw}, nil
+		}}.run(ctx, ios, out, p)
+}
+
+func (l List[T]) run(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
 	if p.All {
 		return l.all(ctx, ios, out, p)
 	}
@@ -71,14 +92,23 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if r.err != nil {
 			return r.err
 		}
-		fresh := dropSeen(r.page.Items, previous, l.ID)
-		if len(fresh) == 0 && len(r.page.Items) > 0 {
+		// Lists are newest first, so a record created while --all pages
+		// through one shifts every later record one place down and repeats
+		// the last record of a page at the top of the next: records the
+		// previous page held are dropped. Only the previous page is
+		// remembered, which keeps memory flat.
+		seen := previous
+		previous = make(map[string]bool, len(r.page.Items))
+		for _, it := range r.page.Items {
+			previous[l.ID(it)] = true
+		}
+		fresh := slices.DeleteFunc(r.page.Items, func(it T) bool { return seen[l.ID(it)] })
+		if len(fresh) == 0 && len(previous) > 0 {
 			return repeatedPage(l.Noun)
 		}
 		if err := lw.Add(fresh...); err != nil {
 			return err
 		}
-		previous = ids(r.page.Items, l.ID)
 		total = r.page.Total
 	}
 	if err := lw.Close(map[string]any{"total": total}); err != nil {
@@ -105,32 +135,6 @@ func moreHint(ios *iostreams.IOStreams, out output.Options, offset, count, total
 	}
 	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(fmt.Sprintf(
 		"Showing %d–%d of %d; use --all for every page, or --offset %d for the next.", offset+1, shown, total, shown)))
-}
-
-// dropSeen removes records the previous page already held. Lists are newest
-// first, so a record created while --all pages through one shifts every
-// later record one place down and repeats the last record of a page at the
-// top of the next. Only the previous page is remembered, which keeps memory
-// flat.
-func dropSeen[T any](items []T, seen map[string]bool, id func(T) string) []T {
-	if len(seen) == 0 {
-		return items
-	}
-	kept := items[:0:0]
-	for _, it := range items {
-		if !seen[id(it)] {
-			kept = append(kept, it)
-		}
-	}
-	return kept
-}
-
-func ids[T any](items []T, id func(T) string) map[string]bool {
-	m := make(map[string]bool, len(items))
-	for _, it := range items {
-		m[id(it)] = true
-	}
-	return m
 }
 
 // repeatedPage is a page that holds only the records of the page before:

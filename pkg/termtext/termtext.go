@@ -23,93 +23,74 @@ const (
 // '\n' and '\t', DEL, C1 controls and bidirectional override/isolate
 // characters. Invalid UTF-8 becomes U+FFFD. When there is nothing to remove,
 // s itself is returned without allocating.
-func Sanitize(s string) string {
-	if clean(s, false) {
-		return s
-	}
-	return sanitize(s, false)
-}
+func Sanitize(s string) string { return sanitize(s, false) }
 
 // SanitizeLine is Sanitize for text that must stay on one line, such as a
 // table cell: '\n', '\r' and '\t' each become a single space ("\r\n" counts
 // as one line break), so a cell can neither break the row nor add a column
 // to tab-separated output.
-func SanitizeLine(s string) string {
-	if clean(s, true) {
-		return s
-	}
-	return sanitize(s, true)
-}
+func SanitizeLine(s string) string { return sanitize(s, true) }
 
-// clean reports whether s can be returned unchanged. It is the fast path
-// taken by almost every string, so it avoids decoding ASCII runes.
-func clean(s string, line bool) bool {
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b < 0x20 || b == del {
-				if line || (b != '\n' && b != '\t') {
-					return false
-				}
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isC1(r) || isBidiControl(r) {
-			return false
-		}
-		i += size
-	}
-	return true
-}
-
+// sanitize copies s only from its first change on: almost every string has
+// none and is returned as it is, and printable ASCII, the common case, is
+// passed over without decoding.
 func sanitize(s string, line bool) string {
-	out := make([]byte, 0, len(s))
+	var out []byte // nil while s[:i] is unchanged
 	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
+		start := i
+		for i < len(s) && s[i] >= 0x20 && s[i] < del {
 			i++
-			switch {
-			case b == esc:
-				i = skipEscape(s, i)
-			case b == '\r' && line:
-				if i < len(s) && s[i] == '\n' {
-					i++
-				}
-				out = append(out, ' ')
-			case (b == '\n' || b == '\t') && line:
-				out = append(out, ' ')
-			case b == '\n' || b == '\t':
-				out = append(out, b)
-			case b < 0x20 || b == del:
-				// dropped
-			default:
-				out = append(out, b)
+		}
+		if out != nil {
+			out = append(out, s[start:i]...)
+		}
+		if i == len(s) {
+			break
+		}
+		start, r, size := i, rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		// Kept: '\n' and '\t' off a line, and runes above C1 but bidi
+		// controls and a byte that is not UTF-8 (decoded as U+FFFD).
+		if !line && (r == '\n' || r == '\t') || r > 0x9f && !IsBidiControl(r) && (r != utf8.RuneError || size > 1) {
+			if out != nil {
+				out = append(out, s[start:i]...)
 			}
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+		if out == nil {
+			out = append(make([]byte, 0, len(s)), s[:start]...)
+		}
 		switch {
-		case r == utf8.RuneError && size == 1:
+		case r == esc:
+			i = skipEscape(s, i)
+		case r == '\r' && line:
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+			out = append(out, ' ')
+		case r == '\n' || r == '\t':
+			out = append(out, ' ') // on one line
+		case r == utf8.RuneError:
 			out = utf8.AppendRune(out, utf8.RuneError)
 		case isC1(r):
 			i = skipC1(s, i, r)
-		case isBidiControl(r):
-			// dropped
-		default:
-			out = append(out, s[i-size:i]...)
 		}
+		// Other C0 controls, DEL and bidi controls are dropped.
+	}
+	if out == nil {
+		return s
 	}
 	return string(out)
 }
 
 func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
-// isBidiControl reports the embedding, override and isolate characters that
+// IsBidiControl reports the embedding, override and isolate characters that
 // can make displayed text read differently from its logical order
 // ("Trojan Source", CVE-2021-42574).
-func isBidiControl(r rune) bool {
+func IsBidiControl(r rune) bool {
 	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }

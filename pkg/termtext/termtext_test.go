@@ -113,7 +113,7 @@ func checkSafe(t *testing.T, in, out string, line bool) {
 			if line {
 				t.Fatalf("line output of %q contains %q: %q", in, r, out)
 			}
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, isBidiControl(r):
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, IsBidiControl(r):
 			t.Fatalf("output of %q contains control %U: %q", in, r, out)
 		}
 	}

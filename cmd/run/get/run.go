@@ -1,6 +1,7 @@
 package get
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -29,9 +30,7 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err := runwait.CheckRunDetail(d, o.ShortID); err != nil {
 		return err
 	}
-	if d.ShortID == "" {
-		d.ShortID = o.ShortID
-	}
+	d.ShortID = cmp.Or(d.ShortID, o.ShortID)
 	ios := f.IOStreams
 	if o.JUnitFile != "" {
 		if err := report.WriteJUnitFile(o.JUnitFile, verdict.Decide([]verdict.Record{{ShortID: d.ShortID, Detail: d}}, verdict.Options{}), nil); err != nil {

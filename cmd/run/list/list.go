@@ -2,6 +2,7 @@
 package list
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,14 +74,9 @@ PASS and BRANCH, as far as needed.`,
 }
 
 func validate(o *Options, limitSet bool) error {
-	for _, e := range []struct {
-		flag  string
-		value *string
-		valid []string
-	}{{"status", &o.Status, statuses()}, {"result", &o.Result, results()}, {"trigger", &o.Trigger, triggers()}} {
-		if err := checkEnum(e.flag, e.value, e.valid); err != nil {
-			return err
-		}
+	if err := cmp.Or(checkEnum("status", &o.Status, statuses()), checkEnum("result", &o.Result, results()),
+		checkEnum("trigger", &o.Trigger, triggers())); err != nil {
+		return err // the first invalid of the three
 	}
 	if o.Plan != "" && !planPattern.MatchString(o.Plan) {
 		return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)

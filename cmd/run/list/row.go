@@ -1,6 +1,7 @@
 package list
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"time"
@@ -37,9 +38,9 @@ func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 	// and age.
 	t.AddField(r.ShortID, output.WithoutTruncation())
 	t.AddField(state, output.WithColor(f.stateColor(r.Status, result)), output.WithoutTruncation())
-	t.AddField(orDash(deref(r.Branch)), output.DropWhenNarrow(5))
-	t.AddField(orDash(shortCommit(deref(r.CommitHash))), output.DropWhenNarrow(1))
-	t.AddField(orDash(deref(r.TestPlanShortID)), output.DropWhenNarrow(2))
+	t.AddField(cmp.Or(deref(r.Branch), "-"), output.DropWhenNarrow(5))
+	t.AddField(cmp.Or(shortCommit(deref(r.CommitHash)), "-"), output.DropWhenNarrow(1))
+	t.AddField(cmp.Or(deref(r.TestPlanShortID), "-"), output.DropWhenNarrow(2))
 	t.AddField(strconv.Itoa(r.PassedCount), output.WithColor(f.styles.Success), output.DropWhenNarrow(4))
 	t.AddField(strconv.Itoa(r.FailedCount), output.WithColor(f.failedColor(r.FailedCount)))
 	t.AddField(strconv.Itoa(r.ErroredCount+r.SkippedCount+r.CancelledCount), output.DropWhenNarrow(3))
@@ -50,11 +51,7 @@ func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 // stateColor colours "STATUS/RESULT" by what matters most: the result once
 // there is one, the status before; the same colours as Styles.Status.
 func (f rowFormat) stateColor(status, result string) func(string) string {
-	key := status
-	if result != "" {
-		key = result
-	}
-	switch key {
+	switch cmp.Or(result, status) {
 	case api.ResultPassed, api.StatusCompleted:
 		return f.styles.Success
 	case api.ResultFailed, api.StatusError, api.StatusCancelled:
@@ -112,11 +109,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

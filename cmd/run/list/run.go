@@ -18,11 +18,6 @@ func listRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return api.ListRunsOptions{Status: o.Status, Result: o.Result, Trigger: o.Trigger, Branch: o.Branch,
 			TestPlanShortID: o.Plan, Limit: limit, Offset: offset}
 	}
-	if out.IsStructured() {
-		return paginate.Raw("runs", "runs", func(ctx context.Context, limit, offset int) (*api.RawList, error) {
-			return client.ListRunsRaw(ctx, query(limit, offset))
-		}).Run(ctx, ios, out, o.Flags)
-	}
 	r := rowFormat{styles: ios.Styles(), relative: ios.IsStdoutTTY(), now: f.Clock.Now()}
 	runs := paginate.List[api.RunSummary]{
 		Key: "runs", Noun: "runs", Headers: headers(), Row: r.add,
@@ -33,6 +28,9 @@ func listRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 				return nil, err
 			}
 			return &paginate.Page[api.RunSummary]{Items: page.Runs, Total: int(page.Total), Doc: page}, nil
+		},
+		Raw: func(ctx context.Context, limit, offset int) (*api.RawList, error) {
+			return client.ListRunsRaw(ctx, query(limit, offset))
 		},
 	}
 	return runs.Run(ctx, ios, out, o.Flags)

@@ -99,11 +99,6 @@ func listRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		return api.ListTestCasesOptions{ApplicationShortID: opts.App, Labels: opts.Labels, IsEnabled: opts.Enabled,
 			Limit: limit, Offset: offset}
 	}
-	if out.IsStructured() {
-		return paginate.Raw("testCases", "test cases", func(ctx context.Context, limit, offset int) (*api.RawList, error) {
-			return client.ListTestCasesRaw(ctx, query(limit, offset))
-		}).Run(ctx, f.IOStreams, out, opts.Flags)
-	}
 	cases := paginate.List[api.TestCase]{
 		Key: "testCases", Noun: "test cases", Headers: headers, Row: newRowFunc(f),
 		ID: func(tc api.TestCase) string { return tc.ID },
@@ -113,6 +108,9 @@ func listRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 				return nil, err
 			}
 			return &paginate.Page[api.TestCase]{Items: page.TestCases, Total: int(page.Total), Doc: page}, nil
+		},
+		Raw: func(ctx context.Context, limit, offset int) (*api.RawList, error) {
+			return client.ListTestCasesRaw(ctx, query(limit, offset))
 		},
 	}
 	return cases.Run(ctx, f.IOStreams, out, opts.Flags)

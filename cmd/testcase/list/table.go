@@ -1,6 +1,7 @@
 package list
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -48,17 +49,7 @@ func lastRun(r *api.TestCaseRun) (verdict, when string) {
 	if r == nil {
 		return "-", "-"
 	}
-	verdict, when = r.Result, r.CompletedAt
-	if verdict == "" {
-		verdict = r.Status
-	}
-	if verdict == "" {
-		verdict = "-"
-	}
-	if when == "" {
-		when = "-"
-	}
-	return verdict, when
+	return cmp.Or(r.Result, r.Status, "-"), cmp.Or(r.CompletedAt, "-")
 }
 
 // relative turns an RFC 3339 time into "5m ago"; anything else is returned
