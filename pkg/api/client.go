@@ -93,27 +93,32 @@ func (c *Client) rand() float64 {
 	return rand.Float64()
 }
 
-// getJSON performs a GET and decodes the JSON answer into out.
-func (c *Client) getJSON(ctx context.Context, base, path string, query url.Values, out any) error {
-	resp, err := c.do(ctx, request{method: http.MethodGet, base: base, path: path, query: query, retryOn: retryGET})
-	if err != nil {
-		return err
-	}
-	return decode(http.MethodGet, pathWithQuery(path, query), resp, out)
+// getJSON performs a GET and decodes the JSON answer into a new T.
+func getJSON[T any](ctx context.Context, c *Client, base, path string, query url.Values) (*T, error) {
+	return call[T](ctx, c, request{method: http.MethodGet, base: base, path: path, query: query, retryOn: retryGET})
 }
 
-// postJSON sends in as JSON and decodes the answer into out.
-func (c *Client) postJSON(ctx context.Context, path string, in, out any) error {
+// postJSON sends in as JSON and decodes the answer into a new T.
+func postJSON[T any](ctx context.Context, c *Client, path string, in any) (*T, error) {
 	body, err := json.Marshal(in)
 	if err != nil {
-		return fmt.Errorf("encoding request: %w", err)
+		return nil, fmt.Errorf("encoding request: %w", err)
 	}
-	resp, err := c.do(ctx, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body,
+	return call[T](ctx, c, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body,
 		ctype: "application/json", retryOn: retryPOST})
+}
+
+// call performs r and decodes its JSON answer into a new T.
+func call[T any](ctx context.Context, c *Client, r request) (*T, error) {
+	resp, err := c.do(ctx, r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return decode(http.MethodPost, path, resp, out)
+	out := new(T)
+	if err := decode(r.method, pathWithQuery(r.path, r.query), resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Raw performs any request, for operations without published shapes. A

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Exit codes of the contract that API failures map to. They live here, next to
@@ -130,11 +129,8 @@ func excerpt(body []byte) string {
 	if len(body) > max {
 		body = body[:max]
 	}
-	s := strings.ToValidUTF8(string(body), "")
-	for !utf8.ValidString(s) && len(s) > 0 {
-		s = s[:len(s)-1]
-	}
-	return strings.Join(strings.Fields(s), " ")
+	// A cut through a character leaves invalid bytes: dropped with the rest.
+	return strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "")), " ")
 }
 
 // orgKeyHint completes the service's "projectShortId is required", which
