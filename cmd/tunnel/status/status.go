@@ -4,7 +4,6 @@ package status
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -135,12 +134,10 @@ func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *ap
 	if len(st.Hostnames) == 0 {
 		fmt.Fprintf(&b, "Hostnames:    %s\n", s.Muted("none"))
 	}
-	for i, h := range st.Hostnames {
-		label := "Hostnames:    "
-		if i > 0 {
-			label = strings.Repeat(" ", len(label))
-		}
-		fmt.Fprintf(&b, "%sport %s → %s\n", label, strconv.Itoa(h.LocalPort), termtext.SanitizeLine(h.URL))
+	label := "Hostnames:    "
+	for _, h := range st.Hostnames {
+		fmt.Fprintf(&b, "%sport %d → %s\n", label, h.LocalPort, termtext.SanitizeLine(h.URL))
+		label = strings.Repeat(" ", len(label))
 	}
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err
