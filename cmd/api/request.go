@@ -68,10 +68,8 @@ func parseField(flag, kv string, typed bool) (field, error) {
 		return field{k, v}, nil
 	}
 	switch v {
-	case "true":
-		return field{k, true}, nil
-	case "false":
-		return field{k, false}, nil
+	case "true", "false":
+		return field{k, v == "true"}, nil
 	case "null":
 		return field{k, nil}, nil
 	}
