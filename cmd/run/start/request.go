@@ -9,10 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
-
-var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // buildRequest assembles the start-run body (without the plan: see
 // requests): it reads the JSON files,
@@ -132,7 +129,7 @@ func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, 
 			continue
 		}
 		for envID := range m {
-			if !uuidPattern.MatchString(envID) {
+			if !cmdutil.IsUUID(envID) {
 				return nil, src.errorf(at, "configsByEnvironment: key %q is not an environment UUID", envID)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -34,7 +33,14 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	reqs := requests(req, o.Plans)
 	if o.DryRun {
-		return dryRun(f, o, out, reqs)
+		return shared.PrintDryRun(f, out, "/v1/run", func(project string) []any {
+			bodies := make([]any, len(reqs))
+			for i, req := range reqs {
+				req.ProjectShortID = project // as StartRun would
+				bodies[i] = req
+			}
+			return bodies
+		})
 	}
 	client, err := f.APIClient()
 	if err != nil {
@@ -98,22 +104,6 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 			verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
-}
-
-// dryRun prints the request(s) that would be sent.
-func dryRun(f *cmdutil.Factory, o *Options, out output.Options, reqs []api.StartRunRequest) error {
-	client, err := f.PublicAPIClient()
-	if err != nil {
-		return err
-	}
-	bodies := make([]any, len(reqs))
-	for i, req := range reqs {
-		if req.ProjectShortID == "" {
-			req.ProjectShortID = client.ProjectShortID // as StartRun would
-		}
-		bodies[i] = req
-	}
-	return shared.PrintDryRun(f, out, "/v1/run", bodies...)
 }
 
 // again is a start like this one, of a plan that did start, for the note
