@@ -228,7 +228,7 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	data = c.redactBody(data)
 	for _, values := range resp.Header {
 		for i, v := range values {
-			values[i] = string(c.redactBody([]byte(v)))
+			values[i] = c.redactText(v)
 		}
 	}
 	c.logResponse(resp, data, time.Since(start))

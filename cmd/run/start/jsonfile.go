@@ -128,15 +128,10 @@ func (s *jsonSource) decodeAt(raw json.RawMessage, start int64, v any) error {
 // skipBlank moves off past white space and value separators to where the
 // next value starts, for messages that point at a value.
 func (s *jsonSource) skipBlank(off int64) int64 {
-	for off < int64(len(s.data)) {
-		switch s.data[off] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-		default:
-			return off
-		}
+	if i := bytes.IndexFunc(s.data[off:], func(r rune) bool { return !strings.ContainsRune(" \t\r\n,:", r) }); i >= 0 {
+		return off + int64(i)
 	}
-	return off
+	return int64(len(s.data))
 }
 
 func jsonKind(goKind string) string {
