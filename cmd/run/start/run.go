@@ -68,11 +68,15 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	var resps []*api.StartRunResponse
 	var targets []runwait.RunTarget
-	var failed []started
+	// The starts that failed are part of the verdict and reported with
+	// the runs (the summary, JUnit, the step summary), where a CI log or
+	// dashboard is read, even when no run started at all.
+	var notStarted []verdict.Record
 	startCode := 0
 	for _, s := range results {
 		if s.err != nil {
-			failed = append(failed, s)
+			notStarted = append(notStarted, verdict.NotStartedRecord(
+				verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
 			startCode = max(startCode, cmdutil.ExitCodeOf(s.err))
 			continue
 		}
@@ -94,14 +98,6 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		}
 		cmdutil.NoteSandboxRuns(f, ids, o.again(resps))
 		return withStartFailure(nil, startCode)
-	}
-	// The starts that failed are part of the verdict and reported with
-	// the runs (the summary, JUnit, the step summary), where a CI log or
-	// dashboard is read, even when no run started at all.
-	var notStarted []verdict.Record
-	for _, s := range failed {
-		notStarted = append(notStarted, verdict.NotStartedRecord(
-			verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
 }
