@@ -61,15 +61,13 @@ func (c *Client) WithRetries(n int) *Client {
 	return &cp
 }
 
-// request is one logical call; attempts may repeat it.
+// request is one logical call; attempts may repeat it. A body is JSON.
 type request struct {
-	method  string
-	base    string // BaseURL or LegacyBaseURL
-	path    string
-	query   url.Values
-	body    []byte
-	ctype   string
-	retryOn func(status int, err error) bool
+	method string
+	base   string // BaseURL or LegacyBaseURL
+	path   string
+	query  url.Values
+	body   []byte
 }
 
 // Response is a raw answer, for the api command.
@@ -95,7 +93,7 @@ func (c *Client) rand() float64 {
 
 // getJSON performs a GET and decodes the JSON answer into a new T.
 func getJSON[T any](ctx context.Context, c *Client, base, path string, query url.Values) (*T, error) {
-	return call[T](ctx, c, request{method: http.MethodGet, base: base, path: path, query: query, retryOn: retryGET})
+	return call[T](ctx, c, request{method: http.MethodGet, base: base, path: path, query: query})
 }
 
 // postJSON sends in as JSON and decodes the answer into a new T.
@@ -104,8 +102,7 @@ func postJSON[T any](ctx context.Context, c *Client, path string, in any) (*T, e
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)
 	}
-	return call[T](ctx, c, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body,
-		ctype: "application/json", retryOn: retryPOST})
+	return call[T](ctx, c, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body})
 }
 
 // call performs r and decodes its JSON answer into a new T.
@@ -124,28 +121,19 @@ func call[T any](ctx context.Context, c *Client, r request) (*T, error) {
 // Raw performs any request, for operations without published shapes. A
 // non-2xx answer is returned together with an *HTTPError.
 func (c *Client) Raw(ctx context.Context, method, path string, query url.Values, body []byte) (*Response, error) {
-	retry := retryPOST
-	if method == http.MethodGet || method == http.MethodHead {
-		retry = retryGET
-	}
-	ctype := ""
-	if body != nil {
-		ctype = "application/json"
-	}
-	return c.do(ctx, request{method: method, base: c.BaseURL, path: path, query: query, body: body, ctype: ctype, retryOn: retry})
+	return c.do(ctx, request{method: method, base: c.BaseURL, path: path, query: query, body: body})
 }
 
-func retryGET(status int, err error) bool {
-	if err != nil {
-		return !permanent(err)
-	}
-	return retryableStatus(status)
-}
-
-// retryPOST repeats a POST only when the server surely did not act on it.
-func retryPOST(status int, err error) bool {
-	if err != nil {
-		return notSent(err) && !permanent(err)
+// retryOn says whether a failed attempt of r may be repeated: a read
+// whenever the failure is transient, a write only when the server surely
+// did not act on it.
+func (r request) retryOn(status int, err error) bool {
+	read := r.method == http.MethodGet || r.method == http.MethodHead
+	switch {
+	case err != nil:
+		return (read || notSent(err)) && !permanent(err)
+	case read:
+		return retryableStatus(status)
 	}
 	return status == http.StatusTooManyRequests
 }
@@ -193,8 +181,8 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 		req.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
 	req.Header.Set("Accept", "application/json")
-	if r.ctype != "" {
-		req.Header.Set("Content-Type", r.ctype)
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.UserAgent != "" {
 		req.Header.Set("User-Agent", c.UserAgent)
