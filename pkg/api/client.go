@@ -5,6 +5,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -247,10 +248,7 @@ func httpError(method, path string, resp *Response) *HTTPError {
 	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path}
 	var body ErrorBody
 	if json.Unmarshal(resp.Body, &body) == nil {
-		e.Message = body.Message
-		if e.Message == "" {
-			e.Message = body.StatusText
-		}
+		e.Message = cmp.Or(body.Message, body.StatusText)
 	} else if len(resp.Body) > 0 {
 		e.Message = excerpt(resp.Body)
 	}

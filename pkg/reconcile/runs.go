@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,10 +26,7 @@ func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRun
 }
 
 func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.StartRunResponse], error) {
-	trigger := like.Trigger
-	if trigger == "" {
-		trigger = api.TriggerAPI // the service's default
-	}
+	trigger := cmp.Or(like.Trigger, api.TriggerAPI) // the service's default
 	list, err := c.ListRuns(ctx, api.ListRunsOptions{TestPlanShortID: like.Plan, Trigger: trigger, Branch: like.Branch, Limit: listedRuns})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package start
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -114,10 +115,7 @@ func (s *jsonSource) decodeAt(raw json.RawMessage, start int64, v any) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "value"
-		}
+		field := cmp.Or(typ.Field, "value")
 		// Offset is just past the offending value.
 		return s.errorf(start+typ.Offset-1, "%s: expected %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
 	}
