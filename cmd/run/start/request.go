@@ -3,6 +3,7 @@ package start
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -62,7 +63,6 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 		return nil, err
 	}
 	apps := []api.RunApplication{}
-	seen := map[string]bool{}
 	for i := 0; dec.More(); i++ {
 		raw, at, err := src.next(dec)
 		if err != nil {
@@ -75,10 +75,9 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 		if err := ValidateApplication(app); err != nil {
 			return nil, src.errorf(at, "entry %d: %v", i, err)
 		}
-		if seen[app.ApplicationShortID] {
+		if slices.ContainsFunc(apps, func(a api.RunApplication) bool { return a.ApplicationShortID == app.ApplicationShortID }) {
 			return nil, src.errorf(at, "entry %d: application %s is given twice", i, app.ApplicationShortID)
 		}
-		seen[app.ApplicationShortID] = true
 		apps = append(apps, app)
 	}
 	if len(apps) == 0 {

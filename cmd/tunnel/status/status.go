@@ -86,9 +86,7 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (s
 		}
 		return nil
 	}
-	switch o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil {
-	case api.TunnelHealthy, api.TunnelDegraded:
-	default:
+	if o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil != api.TunnelHealthy && o.WaitUntil != api.TunnelDegraded {
 		return cmdutil.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
 	}
 	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
