@@ -43,9 +43,7 @@ func apiRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		return err
 	}
 	for k, vs := range opts.Query {
-		for _, v := range vs {
-			query.Add(k, v)
-		}
+		query[k] = append(query[k], vs...)
 	}
 	resp, err := client.Raw(ctx, opts.Method, path, query, opts.Body)
 	ios := f.IOStreams
