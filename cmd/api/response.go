@@ -50,8 +50,7 @@ func apiRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	if resp != nil && opts.Include {
 		printHeaders(ios, resp)
 	}
-	var he *apiclient.HTTPError
-	if errors.As(err, &he) && resp != nil {
+	if he, ok := errors.AsType[*apiclient.HTTPError](err); ok && resp != nil {
 		return failure(ios, he, resp.Body)
 	}
 	if err != nil {

@@ -167,14 +167,12 @@ func hintFor(status int, message string) string {
 // trusted, a host name that does not resolve, a refused redirect or an
 // oversized answer are permanent: repeating them only hides the cause.
 func IsTransient(err error) bool {
-	var he *HTTPError
-	if errors.As(err, &he) {
+	if he, ok := errors.AsType[*HTTPError](err); ok {
 		return he.StatusCode == http.StatusRequestTimeout || he.StatusCode == http.StatusTooManyRequests || he.StatusCode >= 500
 	}
-	var te *TransportError
-	if errors.As(err, &te) {
+	if te, ok := errors.AsType[*TransportError](err); ok {
 		return !permanent(te.Err)
 	}
-	var de *DecodeError
-	return errors.As(err, &de)
+	_, ok := errors.AsType[*DecodeError](err)
+	return ok
 }

@@ -59,8 +59,7 @@ func readSource(ios *iostreams.IOStreams, flag, path string) (*jsonSource, error
 func (s *jsonSource) checkSyntax() error {
 	var raw json.RawMessage
 	err := json.Unmarshal(s.data, &raw)
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
+	if syntax, ok := errors.AsType[*json.SyntaxError](err); ok {
 		at := syntax.Offset - 1 // the offending byte
 		if at == int64(len(s.data))-1 && strings.HasPrefix(syntax.Error(), "unexpected end") {
 			at++ // just past the last byte
