@@ -114,11 +114,7 @@ func gitHubActions(env func(...string) string) Meta {
 			} `json:"head"`
 		} `json:"pull_request"`
 	}
-	path := env("GITHUB_EVENT_PATH")
-	if path == "" {
-		return c
-	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(env("GITHUB_EVENT_PATH")) // none: an error too
 	if err != nil || json.Unmarshal(data, &event) != nil {
 		return c // the variables alone still give most fields
 	}
