@@ -16,18 +16,10 @@ import (
 // It is for what must not be printed as sent, such as the credential
 // headers of a logs answer. A model without a document is left alone.
 func (r *Raw) EditStrings(edit func(path []string, value string) (string, bool)) error {
-	if r.raw == nil {
+	doc := r.raw
+	if doc == nil {
 		return nil
 	}
-	b, err := editStrings(r.raw, edit)
-	if err != nil {
-		return err
-	}
-	r.raw = b
-	return nil
-}
-
-func editStrings(doc []byte, edit func(path []string, value string) (string, bool)) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var (
@@ -83,11 +75,11 @@ func editStrings(doc []byte, edit func(path []string, value string) (string, boo
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if out == nil {
-		return doc, nil
+	if out != nil {
+		r.raw = append(out, doc[copied:]...)
 	}
-	return append(out, doc[copied:]...), nil
+	return nil
 }
