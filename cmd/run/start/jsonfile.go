@@ -109,14 +109,13 @@ func (s *jsonSource) decodeAt(raw json.RawMessage, start int64, v any) error {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	err := dec.Decode(v)
-	var typ *json.UnmarshalTypeError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &typ):
+	if typ, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		field := cmp.Or(typ.Field, "value")
 		// Offset is just past the offending value.
 		return s.errorf(start+typ.Offset-1, "%s: expected %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	}
+	if err == nil {
+		return nil
 	}
 	// Unknown fields carry no offset: point at the value that holds one.
 	return s.errorf(start, "%s", strings.TrimPrefix(err.Error(), "json: "))
