@@ -51,9 +51,7 @@ type GetRunOptions struct {
 // GetRun reads one run (GET /v1/run/{shortId}).
 func (c *Client) GetRun(ctx context.Context, shortID string, opts GetRunOptions) (*RunDetail, error) {
 	q := c.projectQuery()
-	if opts.TestCases != "" {
-		q.Set("testCases", opts.TestCases)
-	}
+	setIf(q, "testCases", opts.TestCases)
 	if opts.Issues {
 		q.Set("issues", "true")
 	}
