@@ -8,12 +8,16 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
+
+// methods are the HTTP methods -X takes, in the order completion offers them.
+var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead}
 
 // Options are the inputs of `api`.
 type Options struct {
@@ -83,8 +87,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 	fl.StringArrayVar(&opts.RawFields, "raw-field", nil, "a `key=value` field sent as a string (repeatable)")
 	fl.StringVar(&opts.InputFile, "input", "", "read the JSON body from `FILE` (- for standard input)")
 	fl.BoolVarP(&opts.Include, "include", "i", false, "print the response status and headers on stderr")
-	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions(
-		[]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions(methods, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -99,15 +102,12 @@ func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 		o.Body = body
 	}
 	var fields []field
-	for _, kv := range o.Fields {
-		fd, err := parseField("-f/--field", kv, true)
-		if err != nil {
-			return err
+	for i, kv := range slices.Concat(o.Fields, o.RawFields) {
+		flag, typed := "-f/--field", true
+		if i >= len(o.Fields) {
+			flag, typed = "--raw-field", false
 		}
-		fields = append(fields, fd)
-	}
-	for _, kv := range o.RawFields {
-		fd, err := parseField("--raw-field", kv, false)
+		fd, err := parseField(flag, kv, typed)
 		if err != nil {
 			return err
 		}
@@ -120,9 +120,7 @@ func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 	case !cmd.Flags().Changed("method"):
 		o.Method = http.MethodGet
 	}
-	switch o.Method {
-	case http.MethodGet, http.MethodHead, http.MethodDelete, http.MethodPost, http.MethodPut, http.MethodPatch:
-	default:
+	if !slices.Contains(methods, o.Method) {
 		return cmdutil.FlagErrorf("-X %q: use GET, POST, PUT, PATCH, DELETE or HEAD", o.Method)
 	}
 	inQuery := o.Method == http.MethodGet || o.Method == http.MethodHead || o.Method == http.MethodDelete
@@ -171,9 +169,7 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, cmdutil.FlagErrorf("--input %s is empty; give a JSON body", name)
 	}
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
+	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
 		return nil, cmdutil.FlagErrorf("--input %s is not valid JSON: %v", name, err)
 	}
 	return data, nil

@@ -37,10 +37,7 @@ func normalizePath(raw, baseURL string) (string, url.Values, error) {
 			return "", nil, bad("it carries credentials")
 		}
 	}
-	p := u.EscapedPath()
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
+	p := "/" + strings.TrimPrefix(u.EscapedPath(), "/")
 	// Cleaning before the prefix check keeps /v1/../admin out.
 	if clean := path.Clean(p); clean != p && clean+"/" != p {
 		return "", nil, bad("it contains . or .. segments or repeated slashes")
@@ -68,10 +65,8 @@ func parseField(flag, kv string, typed bool) (field, error) {
 		return field{k, v}, nil
 	}
 	switch v {
-	case "true":
-		return field{k, true}, nil
-	case "false":
-		return field{k, false}, nil
+	case "true", "false":
+		return field{k, v == "true"}, nil
 	case "null":
 		return field{k, nil}, nil
 	}
@@ -90,11 +85,9 @@ func isJSONNumber(s string) bool {
 	return json.Valid([]byte(s))
 }
 
-// queryValue is how a field reads in a query string.
+// queryValue is how a field reads in a query string; null reads as empty.
 func queryValue(v any) string {
 	switch x := v.(type) {
-	case nil:
-		return ""
 	case bool:
 		return strconv.FormatBool(x)
 	case json.Number:

@@ -43,17 +43,14 @@ func apiRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		return err
 	}
 	for k, vs := range opts.Query {
-		for _, v := range vs {
-			query.Add(k, v)
-		}
+		query[k] = append(query[k], vs...)
 	}
 	resp, err := client.Raw(ctx, opts.Method, path, query, opts.Body)
 	ios := f.IOStreams
 	if resp != nil && opts.Include {
 		printHeaders(ios, resp)
 	}
-	var he *apiclient.HTTPError
-	if errors.As(err, &he) && resp != nil {
+	if he, ok := errors.AsType[*apiclient.HTTPError](err); ok && resp != nil {
 		return failure(ios, he, resp.Body)
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ package api
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -61,15 +62,13 @@ func (c *Client) WithRetries(n int) *Client {
 	return &cp
 }
 
-// request is one logical call; attempts may repeat it.
+// request is one logical call; attempts may repeat it. A body is JSON.
 type request struct {
-	method  string
-	base    string // BaseURL or LegacyBaseURL
-	path    string
-	query   url.Values
-	body    []byte
-	ctype   string
-	retryOn func(status int, err error) bool
+	method string
+	base   string // BaseURL or LegacyBaseURL
+	path   string
+	query  url.Values
+	body   []byte
 }
 
 // Response is a raw answer, for the api command.
@@ -93,54 +92,49 @@ func (c *Client) rand() float64 {
 	return rand.Float64()
 }
 
-// getJSON performs a GET and decodes the JSON answer into out.
-func (c *Client) getJSON(ctx context.Context, base, path string, query url.Values, out any) error {
-	resp, err := c.do(ctx, request{method: http.MethodGet, base: base, path: path, query: query, retryOn: retryGET})
-	if err != nil {
-		return err
-	}
-	return decode(http.MethodGet, pathWithQuery(path, query), resp, out)
+// getJSON performs a GET and decodes the JSON answer into a new T.
+func getJSON[T any](ctx context.Context, c *Client, base, path string, query url.Values) (*T, error) {
+	return call[T](ctx, c, request{method: http.MethodGet, base: base, path: path, query: query})
 }
 
-// postJSON sends in as JSON and decodes the answer into out.
-func (c *Client) postJSON(ctx context.Context, path string, in, out any) error {
+// postJSON sends in as JSON and decodes the answer into a new T.
+func postJSON[T any](ctx context.Context, c *Client, path string, in any) (*T, error) {
 	body, err := json.Marshal(in)
 	if err != nil {
-		return fmt.Errorf("encoding request: %w", err)
+		return nil, fmt.Errorf("encoding request: %w", err)
 	}
-	resp, err := c.do(ctx, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body,
-		ctype: "application/json", retryOn: retryPOST})
+	return call[T](ctx, c, request{method: http.MethodPost, base: c.BaseURL, path: path, body: body})
+}
+
+// call performs r and decodes its JSON answer into a new T.
+func call[T any](ctx context.Context, c *Client, r request) (*T, error) {
+	resp, err := c.do(ctx, r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return decode(http.MethodPost, path, resp, out)
+	out := new(T)
+	if err := decode(r.method, pathWithQuery(r.path, r.query), resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Raw performs any request, for operations without published shapes. A
 // non-2xx answer is returned together with an *HTTPError.
 func (c *Client) Raw(ctx context.Context, method, path string, query url.Values, body []byte) (*Response, error) {
-	retry := retryPOST
-	if method == http.MethodGet || method == http.MethodHead {
-		retry = retryGET
-	}
-	ctype := ""
-	if body != nil {
-		ctype = "application/json"
-	}
-	return c.do(ctx, request{method: method, base: c.BaseURL, path: path, query: query, body: body, ctype: ctype, retryOn: retry})
+	return c.do(ctx, request{method: method, base: c.BaseURL, path: path, query: query, body: body})
 }
 
-func retryGET(status int, err error) bool {
-	if err != nil {
-		return !permanent(err)
-	}
-	return retryableStatus(status)
-}
-
-// retryPOST repeats a POST only when the server surely did not act on it.
-func retryPOST(status int, err error) bool {
-	if err != nil {
-		return notSent(err) && !permanent(err)
+// retryOn says whether a failed attempt of r may be repeated: a read
+// whenever the failure is transient, a write only when the server surely
+// did not act on it.
+func (r request) retryOn(status int, err error) bool {
+	read := r.method == http.MethodGet || r.method == http.MethodHead
+	switch {
+	case err != nil:
+		return (read || notSent(err)) && !permanent(err)
+	case read:
+		return retryableStatus(status)
 	}
 	return status == http.StatusTooManyRequests
 }
@@ -188,8 +182,8 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 		req.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
 	req.Header.Set("Accept", "application/json")
-	if r.ctype != "" {
-		req.Header.Set("Content-Type", r.ctype)
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.UserAgent != "" {
 		req.Header.Set("User-Agent", c.UserAgent)
@@ -223,7 +217,7 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	data = c.redactBody(data)
 	for _, values := range resp.Header {
 		for i, v := range values {
-			values[i] = string(c.redactBody([]byte(v)))
+			values[i] = c.redactText(v)
 		}
 	}
 	c.logResponse(resp, data, time.Since(start))
@@ -254,10 +248,7 @@ func httpError(method, path string, resp *Response) *HTTPError {
 	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path}
 	var body ErrorBody
 	if json.Unmarshal(resp.Body, &body) == nil {
-		e.Message = body.Message
-		if e.Message == "" {
-			e.Message = body.StatusText
-		}
+		e.Message = cmp.Or(body.Message, body.StatusText)
 	} else if len(resp.Body) > 0 {
 		e.Message = excerpt(resp.Body)
 	}

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Exit codes of the contract that API failures map to. They live here, next to
@@ -130,11 +129,8 @@ func excerpt(body []byte) string {
 	if len(body) > max {
 		body = body[:max]
 	}
-	s := strings.ToValidUTF8(string(body), "")
-	for !utf8.ValidString(s) && len(s) > 0 {
-		s = s[:len(s)-1]
-	}
-	return strings.Join(strings.Fields(s), " ")
+	// A cut through a character leaves invalid bytes: dropped with the rest.
+	return strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "")), " ")
 }
 
 // orgKeyHint completes the service's "projectShortId is required", which
@@ -171,14 +167,12 @@ func hintFor(status int, message string) string {
 // trusted, a host name that does not resolve, a refused redirect or an
 // oversized answer are permanent: repeating them only hides the cause.
 func IsTransient(err error) bool {
-	var he *HTTPError
-	if errors.As(err, &he) {
+	if he, ok := errors.AsType[*HTTPError](err); ok {
 		return he.StatusCode == http.StatusRequestTimeout || he.StatusCode == http.StatusTooManyRequests || he.StatusCode >= 500
 	}
-	var te *TransportError
-	if errors.As(err, &te) {
+	if te, ok := errors.AsType[*TransportError](err); ok {
 		return !permanent(te.Err)
 	}
-	var de *DecodeError
-	return errors.As(err, &de)
+	_, ok := errors.AsType[*DecodeError](err)
+	return ok
 }

@@ -15,22 +15,21 @@ import (
 // host name that does not exist, a redirect refused, an answer too large.
 // Retrying those only delays the error a user must act on.
 func permanent(err error) bool {
-	var re *RedirectError
-	return errors.Is(err, errBodyTooLarge) || errors.As(err, &re) || untrustedCertificate(err) != nil ||
+	_, redirect := errors.AsType[*RedirectError](err)
+	return errors.Is(err, errBodyTooLarge) || redirect || untrustedCertificate(err) != nil ||
 		unresolvedHost(err) != ""
 }
 
 // untrustedCertificate returns the verification failure when the server's
 // certificate was refused, else nil.
 func untrustedCertificate(err error) error {
-	var verify *tls.CertificateVerificationError
-	if errors.As(err, &verify) {
+	if verify, ok := errors.AsType[*tls.CertificateVerificationError](err); ok {
 		return verify.Err
 	}
-	var authority x509.UnknownAuthorityError
-	var hostname x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	if errors.As(err, &authority) || errors.As(err, &hostname) || errors.As(err, &invalid) {
+	_, authority := errors.AsType[x509.UnknownAuthorityError](err)
+	_, hostname := errors.AsType[x509.HostnameError](err)
+	_, invalid := errors.AsType[x509.CertificateInvalidError](err)
+	if authority || hostname || invalid {
 		return err
 	}
 	return nil
@@ -39,8 +38,7 @@ func untrustedCertificate(err error) error {
 // unresolvedHost returns the host name that DNS said does not exist, or "".
 // A resolver that timed out or failed is not an answer, and stays transient.
 func unresolvedHost(err error) string {
-	var dns *net.DNSError
-	if errors.As(err, &dns) && dns.IsNotFound {
+	if dns, ok := errors.AsType[*net.DNSError](err); ok && dns.IsNotFound {
 		return dns.Name
 	}
 	return ""
@@ -49,8 +47,7 @@ func unresolvedHost(err error) string {
 // cause says what went wrong in plain words, without the "Get URL:" that
 // net/http puts first (the command's error already names the request).
 func cause(err error) string {
-	var re *RedirectError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*RedirectError](err); ok {
 		return re.Error()
 	}
 	if host := unresolvedHost(err); host != "" {
@@ -59,8 +56,7 @@ func cause(err error) string {
 	if cert := untrustedCertificate(err); cert != nil {
 		return "the server's certificate is not trusted: " + cert.Error()
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
 		return ue.Err.Error()
 	}
 	return err.Error()

@@ -13,15 +13,13 @@ import (
 // does not resolve, a certificate refused), a refused redirect, a 429 and
 // any other answer about the request itself say the service did not act.
 func AnswerMayBeLost(err error) bool {
-	var he *HTTPError
-	if errors.As(err, &he) {
+	if he, ok := errors.AsType[*HTTPError](err); ok {
 		return he.StatusCode >= 500 || he.StatusCode == http.StatusRequestTimeout
 	}
-	var de *DecodeError
-	if errors.As(err, &de) {
+	if _, ok := errors.AsType[*DecodeError](err); ok {
 		return true // a success whose body was garbled is a success
 	}
-	var te *TransportError
-	var re *RedirectError
-	return errors.As(err, &te) && !errors.As(err, &re) && !notSent(te.Err) && untrustedCertificate(te.Err) == nil
+	te, ok := errors.AsType[*TransportError](err)
+	_, redirect := errors.AsType[*RedirectError](err)
+	return ok && !redirect && !notSent(te.Err) && untrustedCertificate(te.Err) == nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"net/url"
 	"strconv"
@@ -13,17 +14,8 @@ import (
 // service may have seen it: a second POST could start a second run.
 // pkg/reconcile decides what follows a lost answer.
 func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunResponse, error) {
-	if req.ProjectShortID == "" {
-		req.ProjectShortID = c.ProjectShortID
-	}
-	var out StartRunResponse
-	if err := c.postJSON(ctx, "/v1/run", req, &out); err != nil {
-		return nil, err
-	}
-	if err := checkStarted("/v1/run", &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	req.ProjectShortID = cmp.Or(req.ProjectShortID, c.ProjectShortID)
+	return c.start(ctx, "/v1/run", req)
 }
 
 // RerunRun starts a new run of a finished one (POST /v1/run/{shortId}):
@@ -31,17 +23,20 @@ func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunRe
 // answers like StartRun and, like it, is never repeated after the service
 // may have seen it.
 func (c *Client) RerunRun(ctx context.Context, shortID string, req RerunRequest) (*StartRunResponse, error) {
-	if req.ProjectShortID == "" {
-		req.ProjectShortID = c.ProjectShortID
-	}
-	var out StartRunResponse
-	if err := c.postJSON(ctx, RerunPath(shortID), req, &out); err != nil {
+	req.ProjectShortID = cmp.Or(req.ProjectShortID, c.ProjectShortID)
+	return c.start(ctx, RerunPath(shortID), req)
+}
+
+// start sends a start or a rerun and refuses an answer that names no run.
+func (c *Client) start(ctx context.Context, path string, req any) (*StartRunResponse, error) {
+	out, err := postJSON[StartRunResponse](ctx, c, path, req)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkStarted(RerunPath(shortID), &out); err != nil {
+	if err := checkStarted(path, out); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return out, nil
 }
 
 // RerunPath is the address of a rerun of the run shortID.
@@ -56,27 +51,17 @@ type GetRunOptions struct {
 // GetRun reads one run (GET /v1/run/{shortId}).
 func (c *Client) GetRun(ctx context.Context, shortID string, opts GetRunOptions) (*RunDetail, error) {
 	q := c.projectQuery()
-	if opts.TestCases != "" {
-		q.Set("testCases", opts.TestCases)
-	}
+	setIf(q, "testCases", opts.TestCases)
 	if opts.Issues {
 		q.Set("issues", "true")
 	}
-	var out RunDetail
-	if err := c.getJSON(ctx, c.BaseURL, "/v1/run/"+url.PathEscape(shortID), q, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return getJSON[RunDetail](ctx, c, c.BaseURL, "/v1/run/"+url.PathEscape(shortID), q)
 }
 
 // GetLegacyRun reads a run from the deprecated legacy address.
 func (c *Client) GetLegacyRun(ctx context.Context, projectUUID, shortID string) (*LegacyRunDetail, error) {
-	var out LegacyRunDetail
 	path := "/projects/" + url.PathEscape(projectUUID) + "/runs/" + url.PathEscape(shortID)
-	if err := c.getJSON(ctx, c.LegacyBaseURL, path, nil, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return getJSON[LegacyRunDetail](ctx, c, c.LegacyBaseURL, path, nil)
 }
 
 // ListRunsOptions filter and page GET /v1/run. Filter names are the service
@@ -88,11 +73,7 @@ type ListRunsOptions struct {
 
 // ListRuns reads one page of runs, newest first.
 func (c *Client) ListRuns(ctx context.Context, opts ListRunsOptions) (*RunList, error) {
-	var out RunList
-	if err := c.getJSON(ctx, c.BaseURL, "/v1/run", opts.query(c), &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return getJSON[RunList](ctx, c, c.BaseURL, "/v1/run", opts.query(c))
 }
 
 func (opts ListRunsOptions) query(c *Client) url.Values {
@@ -116,11 +97,7 @@ type ListTestCasesOptions struct {
 
 // ListTestCases reads one page of the project's test cases.
 func (c *Client) ListTestCases(ctx context.Context, opts ListTestCasesOptions) (*TestCaseList, error) {
-	var out TestCaseList
-	if err := c.getJSON(ctx, c.BaseURL, "/v1/test-cases", opts.query(c), &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return getJSON[TestCaseList](ctx, c, c.BaseURL, "/v1/test-cases", opts.query(c))
 }
 
 func (opts ListTestCasesOptions) query(c *Client) url.Values {
@@ -139,11 +116,7 @@ func (opts ListTestCasesOptions) query(c *Client) url.Values {
 // CreateTestCase creates a test case (POST /v1/test-cases). The project comes
 // from the key, so no projectShortId is sent.
 func (c *Client) CreateTestCase(ctx context.Context, req CreateTestCaseRequest) (*CreateTestCaseResponse, error) {
-	var out CreateTestCaseResponse
-	if err := c.postJSON(ctx, "/v1/test-cases", req, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return postJSON[CreateTestCaseResponse](ctx, c, "/v1/test-cases", req)
 }
 
 // GetRunTestCaseLogs reads the telemetry of one run test case.
@@ -158,25 +131,19 @@ func (c *Client) GetRunTestCaseLogs(ctx context.Context, shortID string, lq Logs
 	if lq.IncludeInfo {
 		q.Set("includeInfo", "true")
 	}
-	var out LogsResponse
-	if err := c.getJSON(ctx, c.BaseURL, "/v1/run-test-case/"+url.PathEscape(shortID)+"/logs", q, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return getJSON[LogsResponse](ctx, c, c.BaseURL, "/v1/run-test-case/"+url.PathEscape(shortID)+"/logs", q)
 }
 
 // GetTunnelStatus reads a remote tunnel's health. When the service omits the
 // status field it is derived from the connection count.
 func (c *Client) GetTunnelStatus(ctx context.Context, runnerID string) (*TunnelStatus, error) {
-	var out TunnelStatus
 	path := "/v1/remote-tunnels/" + url.PathEscape(runnerID) + "/status"
-	if err := c.getJSON(ctx, c.BaseURL, path, c.projectQuery(), &out); err != nil {
+	out, err := getJSON[TunnelStatus](ctx, c, c.BaseURL, path, c.projectQuery())
+	if err != nil {
 		return nil, err
 	}
-	if out.Status == "" {
-		out.Status = TunnelHealthFor(out.Connections)
-	}
-	return &out, nil
+	out.Status = cmp.Or(out.Status, TunnelHealthFor(out.Connections))
+	return out, nil
 }
 
 func (c *Client) projectQuery() url.Values {

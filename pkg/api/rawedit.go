@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -15,102 +16,70 @@ import (
 // It is for what must not be printed as sent, such as the credential
 // headers of a logs answer. A model without a document is left alone.
 func (r *Raw) EditStrings(edit func(path []string, value string) (string, bool)) error {
-	if r.raw == nil {
+	doc := r.raw
+	if doc == nil {
 		return nil
 	}
-	b, err := editStrings(r.raw, edit)
-	if err != nil {
-		return err
-	}
-	r.raw = b
-	return nil
-}
-
-// frame is one open object or array while walking a document.
-type frame struct {
-	object  bool
-	wantKey bool   // object: the next token is a key (or the closing brace)
-	key     string // object: the key of the current value
-	index   int    // array: the index of the current value
-}
-
-func editStrings(doc []byte, edit func(path []string, value string) (string, bool)) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var (
-		stack  []frame
 		out    []byte
 		copied int // doc[:copied] is in out
 	)
-	afterValue := func() {
-		if n := len(stack); n > 0 {
-			if stack[n-1].object {
-				stack[n-1].wantKey = true
-			} else {
-				stack[n-1].index++
-			}
-		}
-	}
-	for {
+	// walk reads one value at path: an object or array whole, member by
+	// member (keys, and array indexes in decimal), the closing delimiter
+	// included. Its depth is the document's, which encoding/json, having
+	// decoded it, held to 10,000.
+	var walk func(path []string) error
+	walk = func(path []string) error {
 		before := int(dec.InputOffset())
 		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
 		if err != nil {
-			return nil, err
-		}
-		n := len(stack)
-		if n > 0 && stack[n-1].object && stack[n-1].wantKey {
-			if key, ok := tok.(string); ok {
-				stack[n-1].key, stack[n-1].wantKey = key, false
-				continue
-			}
-			stack = stack[:n-1] // the closing brace
-			afterValue()
-			continue
+			return err
 		}
 		switch t := tok.(type) {
 		case json.Delim:
-			switch t {
-			case '{':
-				stack = append(stack, frame{object: true, wantKey: true})
-			case '[':
-				stack = append(stack, frame{})
-			default:
-				stack = stack[:n-1]
-				afterValue()
+			for i := 0; dec.More(); i++ {
+				key := strconv.Itoa(i)
+				if t == '{' {
+					if tok, err = dec.Token(); err != nil {
+						return err
+					}
+					key, _ = tok.(string)
+				}
+				// Clipped, so that no two values share a path's array.
+				if err := walk(append(slices.Clip(path), key)); err != nil {
+					return err
+				}
 			}
-			continue
+			_, err = dec.Token()
+			return err
 		case string:
-			if v, changed := edit(pathOf(stack), t); changed {
+			if v, changed := edit(path, t); changed {
 				start := before + bytes.IndexByte(doc[before:], '"')
 				var enc bytes.Buffer
 				e := json.NewEncoder(&enc)
 				e.SetEscapeHTML(false) // as pkg/output prints: for terminals, not HTML
 				if err := e.Encode(v); err != nil {
-					return nil, err
+					return err
 				}
 				out = append(append(out, doc[copied:start]...), bytes.TrimSuffix(enc.Bytes(), []byte("\n"))...)
 				copied = int(dec.InputOffset())
 			}
 		}
-		afterValue()
+		return nil
 	}
-	if out == nil {
-		return doc, nil
-	}
-	return append(out, doc[copied:]...), nil
-}
-
-func pathOf(stack []frame) []string {
-	path := make([]string, len(stack))
-	for i, f := range stack {
-		if f.object {
-			path[i] = f.key
-		} else {
-			path[i] = strconv.Itoa(f.index)
+	for {
+		err := walk([]string{})
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return path
+	if out != nil {
+		r.raw = append(out, doc[copied:]...)
+	}
+	return nil
 }

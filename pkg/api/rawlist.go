@@ -43,7 +43,7 @@ func (c *Client) ListTestCasesRaw(ctx context.Context, opts ListTestCasesOptions
 // that names an item. The answer is checked to be one JSON object whose
 // key, when present, is an array, as decoding it would.
 func (c *Client) getRawList(ctx context.Context, path string, q url.Values, key, id string) (*RawList, error) {
-	resp, err := c.do(ctx, request{method: http.MethodGet, base: c.BaseURL, path: path, query: q, retryOn: retryGET})
+	resp, err := c.do(ctx, request{method: http.MethodGet, base: c.BaseURL, path: path, query: q})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 )
@@ -15,11 +16,7 @@ type NotStartedError struct {
 }
 
 func (e *NotStartedError) Error() string {
-	why := e.Message
-	if why == "" {
-		why = e.Reason
-	}
-	return fmt.Sprintf("%s %s: the service did not start a run: %s", e.Method, e.Path, why)
+	return fmt.Sprintf("%s %s: the service did not start a run: %s", e.Method, e.Path, cmp.Or(e.Message, e.Reason))
 }
 
 // ExitCode is the contract's "the service failed".

@@ -1,6 +1,7 @@
 package codehost
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"strings"
@@ -113,11 +114,7 @@ func gitHubActions(env func(...string) string) Meta {
 			} `json:"head"`
 		} `json:"pull_request"`
 	}
-	path := env("GITHUB_EVENT_PATH")
-	if path == "" {
-		return c
-	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(env("GITHUB_EVENT_PATH")) // none: an error too
 	if err != nil || json.Unmarshal(data, &event) != nil {
 		return c // the variables alone still give most fields
 	}
@@ -127,12 +124,8 @@ func gitHubActions(env func(...string) string) Meta {
 	// On a pull request GITHUB_SHA is a merge commit nobody wrote; the
 	// head commit is the one the author pushed.
 	if pr := event.PullRequest; pr != nil {
-		if pr.Head.SHA != "" {
-			c.Commit = pr.Head.SHA
-		}
-		if c.CommitMessage == "" {
-			c.CommitMessage = strings.TrimSpace(pr.Title)
-		}
+		c.Commit = cmp.Or(pr.Head.SHA, c.Commit)
+		c.CommitMessage = cmp.Or(c.CommitMessage, strings.TrimSpace(pr.Title))
 	}
 	return c
 }

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,12 +98,7 @@ func several[T any](w Write[T], found []Found[T]) error {
 }
 
 func unsure[T any](found []Found[T]) bool {
-	for _, f := range found {
-		if f.Unsure != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(found, func(f Found[T]) bool { return f.Unsure != "" })
 }
 
 // named is the error when new matches may be the request's but the list
@@ -114,6 +110,7 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 	if len(found) == 1 {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %s %s was created since; it was not adopted, as the list of %ss cannot show %s.",
 			w.Request, w.Noun, termtext.SanitizeLine(found[0].ID), w.Noun, found[0].Unsure)
+		b.WriteString("\nIf it is this job's, take it up with:")
 	} else {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %d %ss created since could be the one it created; none was adopted:", w.Request, len(found), w.Noun)
 		for _, f := range found {
@@ -122,10 +119,6 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 				fmt.Fprintf(&b, " (the list cannot show %s)", f.Unsure)
 			}
 		}
-	}
-	if len(found) == 1 {
-		b.WriteString("\nIf it is this job's, take it up with:")
-	} else {
 		b.WriteString("\nIf one of them is this job's, take it up with:")
 	}
 	for _, f := range found {

@@ -103,18 +103,8 @@ func distinct(ids []string) int {
 // sameApps reports whether a run listed with the applications got is one
 // started naming want (any, when want is empty).
 func sameApps(want, got []string) bool {
-	if len(want) == 0 {
-		return true
+	notIn := func(set []string) func(string) bool {
+		return func(s string) bool { return !slices.Contains(set, s) }
 	}
-	for _, g := range got {
-		if !slices.Contains(want, g) {
-			return false
-		}
-	}
-	for _, w := range want {
-		if !slices.Contains(got, w) {
-			return false
-		}
-	}
-	return true
+	return len(want) == 0 || !slices.ContainsFunc(got, notIn(want)) && !slices.ContainsFunc(want, notIn(got))
 }

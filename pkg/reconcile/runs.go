@@ -1,11 +1,11 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -16,27 +16,17 @@ import (
 const listedRuns = 100
 
 // StartRun starts a run (POST /v1/run) that is never doubled and never
-// lost (see Do).
+// lost (see Do). An adopted run's answer holds what the run list told of
+// it: its short id, URL, test count and plan.
 func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRunRequest) (*api.StartRunResponse, error) {
-	return Run(ctx, r, c, "POST /v1/run", RunLikeStart(req), func(ctx context.Context) (*api.StartRunResponse, error) {
-		return c.StartRun(ctx, req)
-	})
-}
-
-// Run sends a request that creates one run like `like` (a start, a rerun:
-// request names it for messages) through Do. An adopted run's answer holds
-// what the run list told of it: its short id, URL, test count and plan.
-func Run(ctx context.Context, r Reconciler, c *api.Client, request string, like RunLike,
-	send func(context.Context) (*api.StartRunResponse, error)) (*api.StartRunResponse, error) {
-	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: request, Send: send,
+	like := RunLikeStart(req)
+	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST /v1/run",
+		Send: func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
 		Find: func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) }})
 }
 
 func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.StartRunResponse], error) {
-	trigger := like.Trigger
-	if trigger == "" {
-		trigger = api.TriggerAPI // the service's default
-	}
+	trigger := cmp.Or(like.Trigger, api.TriggerAPI) // the service's default
 	list, err := c.ListRuns(ctx, api.ListRunsOptions{TestPlanShortID: like.Plan, Trigger: trigger, Branch: like.Branch, Limit: listedRuns})
 	if err != nil {
 		return nil, err
@@ -54,7 +44,7 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 			(like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
 			continue
 		}
-		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: parseTime(s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
+		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: api.Time(&s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
 		switch {
 		case f.Unsure != "":
 		case noApps:
@@ -94,15 +84,6 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-// parseTime reads a service time stamp; zero when it is not one.
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }
 
 // pagesToOriginal bounds the search of the run list for the run a rerun

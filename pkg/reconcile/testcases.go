@@ -39,7 +39,7 @@ func findTestCases(ctx context.Context, c *api.Client, req api.CreateTestCaseReq
 			}
 			created := &api.CreateTestCaseResponse{ID: tc.ID, Name: tc.Name, IsEnabled: tc.IsEnabled, GenerationStatus: tc.GenerationStatus}
 			created.SetRawJSON(tc.RawJSON())
-			found = append(found, Found[*api.CreateTestCaseResponse]{ID: tc.ID, CreatedAt: parseTime(tc.CreatedAt), Value: created})
+			found = append(found, Found[*api.CreateTestCaseResponse]{ID: tc.ID, CreatedAt: api.Time(&tc.CreatedAt), Value: created})
 		}
 		offset += len(list.TestCases)
 		if len(list.TestCases) == 0 || offset >= int(list.Total) {

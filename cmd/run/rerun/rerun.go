@@ -109,12 +109,10 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	req := api.RerunRequest{FailedOnly: o.FailedOnly, ProjectTestCaseIDs: o.TestCaseIDs}
 	if o.DryRun {
-		client, err := f.PublicAPIClient()
-		if err != nil {
-			return err
-		}
-		req.ProjectShortID = client.ProjectShortID // as RerunRun would
-		return shared.PrintDryRun(f, out, api.RerunPath(o.ShortID), req)
+		return shared.PrintDryRun(f, out, api.RerunPath(o.ShortID), func(project string) []any {
+			req.ProjectShortID = project // as RerunRun would
+			return []any{req}
+		})
 	}
 	client, err := f.APIClient()
 	if err != nil {

@@ -107,14 +107,16 @@ func WaitDeps(f *cmdutil.Factory) (runwait.Deps, error) {
 	return d, nil
 }
 
-// PrintDryRun prints the POSTs that would be sent to path, one per body, as
-// every --dry-run does (output.PrintDryRun). It needs a base URL for the
-// address but no key: checking a CI step's flags must not need a secret.
-func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, bodies ...any) error {
+// PrintDryRun prints the POSTs that would be sent to path, one per body that
+// bodies gives for the configured project, as every --dry-run does
+// (output.PrintDryRun). It needs a base URL for the address but no key:
+// checking a CI step's flags must not need a secret.
+func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, bodiesFor func(project string) []any) error {
 	client, err := f.PublicAPIClient()
 	if err != nil {
 		return err
 	}
+	bodies := bodiesFor(client.ProjectShortID)
 	reqs := make([]output.DryRun, len(bodies))
 	for i, body := range bodies {
 		reqs[i] = output.DryRun{Method: http.MethodPost, URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body}

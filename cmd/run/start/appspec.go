@@ -3,6 +3,7 @@ package start
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -58,7 +59,7 @@ func ParseAppSpec(spec string) (api.RunApplication, error) {
 		}
 		k, v, _ := strings.Cut(seg, "=")
 		k = strings.ToLower(strings.TrimSpace(k))
-		if !isAppSpecKey(k) {
+		if !slices.Contains(strings.Split(appSpecKeys, ", "), k) {
 			return app, fmt.Errorf("unknown key %q (valid keys: %s)%s", k, appSpecKeys, commaHint(last))
 		}
 		if _, dup := values[k]; dup {
@@ -91,14 +92,6 @@ func commaHint(last string) string {
 		return ""
 	}
 	return fmt.Sprintf("; if the comma is part of the %s value, give the application in a JSON file with --applications FILE", last)
-}
-
-func isAppSpecKey(k string) bool {
-	switch k {
-	case "env", "url", "name", "build", "device":
-		return true
-	}
-	return false
 }
 
 // ValidateApplication checks the ids and the URL of an applications entry,

@@ -2,6 +2,7 @@ package start
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,8 +59,7 @@ func readSource(ios *iostreams.IOStreams, flag, path string) (*jsonSource, error
 func (s *jsonSource) checkSyntax() error {
 	var raw json.RawMessage
 	err := json.Unmarshal(s.data, &raw)
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
+	if syntax, ok := errors.AsType[*json.SyntaxError](err); ok {
 		at := syntax.Offset - 1 // the offending byte
 		if at == int64(len(s.data))-1 && strings.HasPrefix(syntax.Error(), "unexpected end") {
 			at++ // just past the last byte
@@ -109,17 +109,13 @@ func (s *jsonSource) decodeAt(raw json.RawMessage, start int64, v any) error {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	err := dec.Decode(v)
-	var typ *json.UnmarshalTypeError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "value"
-		}
+	if typ, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		field := cmp.Or(typ.Field, "value")
 		// Offset is just past the offending value.
 		return s.errorf(start+typ.Offset-1, "%s: expected %s, got a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	}
+	if err == nil {
+		return nil
 	}
 	// Unknown fields carry no offset: point at the value that holds one.
 	return s.errorf(start, "%s", strings.TrimPrefix(err.Error(), "json: "))
@@ -128,15 +124,10 @@ func (s *jsonSource) decodeAt(raw json.RawMessage, start int64, v any) error {
 // skipBlank moves off past white space and value separators to where the
 // next value starts, for messages that point at a value.
 func (s *jsonSource) skipBlank(off int64) int64 {
-	for off < int64(len(s.data)) {
-		switch s.data[off] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-		default:
-			return off
-		}
+	if i := bytes.IndexFunc(s.data[off:], func(r rune) bool { return !strings.ContainsRune(" \t\r\n,:", r) }); i >= 0 {
+		return off + int64(i)
 	}
-	return off
+	return int64(len(s.data))
 }
 
 func jsonKind(goKind string) string {

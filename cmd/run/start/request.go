@@ -3,16 +3,14 @@ package start
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
-
-var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // buildRequest assembles the start-run body (without the plan: see
 // requests): it reads the JSON files,
@@ -65,7 +63,6 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 		return nil, err
 	}
 	apps := []api.RunApplication{}
-	seen := map[string]bool{}
 	for i := 0; dec.More(); i++ {
 		raw, at, err := src.next(dec)
 		if err != nil {
@@ -78,10 +75,9 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 		if err := ValidateApplication(app); err != nil {
 			return nil, src.errorf(at, "entry %d: %v", i, err)
 		}
-		if seen[app.ApplicationShortID] {
+		if slices.ContainsFunc(apps, func(a api.RunApplication) bool { return a.ApplicationShortID == app.ApplicationShortID }) {
 			return nil, src.errorf(at, "entry %d: application %s is given twice", i, app.ApplicationShortID)
 		}
-		seen[app.ApplicationShortID] = true
 		apps = append(apps, app)
 	}
 	if len(apps) == 0 {
@@ -132,7 +128,7 @@ func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, 
 			continue
 		}
 		for envID := range m {
-			if !uuidPattern.MatchString(envID) {
+			if !cmdutil.IsUUID(envID) {
 				return nil, src.errorf(at, "configsByEnvironment: key %q is not an environment UUID", envID)
 			}
 		}

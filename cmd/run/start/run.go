@@ -8,7 +8,6 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -34,7 +33,14 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	reqs := requests(req, o.Plans)
 	if o.DryRun {
-		return dryRun(f, o, out, reqs)
+		return shared.PrintDryRun(f, out, "/v1/run", func(project string) []any {
+			bodies := make([]any, len(reqs))
+			for i, req := range reqs {
+				req.ProjectShortID = project // as StartRun would
+				bodies[i] = req
+			}
+			return bodies
+		})
 	}
 	client, err := f.APIClient()
 	if err != nil {
@@ -62,11 +68,15 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	var resps []*api.StartRunResponse
 	var targets []runwait.RunTarget
-	var failed []started
+	// The starts that failed are part of the verdict and reported with
+	// the runs (the summary, JUnit, the step summary), where a CI log or
+	// dashboard is read, even when no run started at all.
+	var notStarted []verdict.Record
 	startCode := 0
 	for _, s := range results {
 		if s.err != nil {
-			failed = append(failed, s)
+			notStarted = append(notStarted, verdict.NotStartedRecord(
+				verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
 			startCode = max(startCode, cmdutil.ExitCodeOf(s.err))
 			continue
 		}
@@ -89,31 +99,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		cmdutil.NoteSandboxRuns(f, ids, o.again(resps))
 		return withStartFailure(nil, startCode)
 	}
-	// The starts that failed are part of the verdict and reported with
-	// the runs (the summary, JUnit, the step summary), where a CI log or
-	// dashboard is read, even when no run started at all.
-	var notStarted []verdict.Record
-	for _, s := range failed {
-		notStarted = append(notStarted, verdict.NotStartedRecord(
-			verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
-	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
-}
-
-// dryRun prints the request(s) that would be sent.
-func dryRun(f *cmdutil.Factory, o *Options, out output.Options, reqs []api.StartRunRequest) error {
-	client, err := f.PublicAPIClient()
-	if err != nil {
-		return err
-	}
-	bodies := make([]any, len(reqs))
-	for i, req := range reqs {
-		if req.ProjectShortID == "" {
-			req.ProjectShortID = client.ProjectShortID // as StartRun would
-		}
-		bodies[i] = req
-	}
-	return shared.PrintDryRun(f, out, "/v1/run", bodies...)
 }
 
 // again is a start like this one, of a plan that did start, for the note

@@ -49,9 +49,7 @@ func startAll(ctx context.Context, reqs []api.StartRunRequest, start startFunc, 
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, maxConcurrentStarts)
 	for i, req := range reqs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			resp, err := start(ctx, req)
@@ -60,7 +58,7 @@ func startAll(ctx context.Context, reqs []api.StartRunRequest, start startFunc, 
 			defer mu.Unlock()
 			out[i] = s
 			done(s)
-		}()
+		})
 	}
 	wg.Wait()
 	return out

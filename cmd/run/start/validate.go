@@ -1,6 +1,7 @@
 package start
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/cmd/run/shared"
@@ -58,17 +59,15 @@ func validateTarget(o *Options) error {
 	case len(o.Plans) == 0 && len(o.TestCaseIDs) == 0:
 		return cmdutil.FlagErrorf("pass --plan PLN or --test-case ID: a run needs a test plan or test cases")
 	}
-	seen := map[string]bool{}
-	for _, plan := range o.Plans {
+	for i, plan := range o.Plans {
 		if !planPattern.MatchString(plan) {
 			return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", plan)
 		}
 		// Two runs of one plan in one step would race on the same
 		// environment and report the same suite twice: surely a typo.
-		if seen[plan] {
+		if slices.Contains(o.Plans[:i], plan) {
 			return cmdutil.FlagErrorf("--plan %s is given twice: each plan starts one run", plan)
 		}
-		seen[plan] = true
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)
@@ -87,16 +86,14 @@ func validateApplications(o *Options) error {
 		return cmdutil.FlagErrorf("--applications and --parameters cannot both read standard input (-)")
 	}
 	o.Applications = nil
-	seen := map[string]bool{}
 	for _, spec := range o.AppSpecs {
 		app, err := ParseAppSpec(spec)
 		if err != nil {
 			return cmdutil.FlagErrorf("--app %q: %v", spec, err)
 		}
-		if seen[app.ApplicationShortID] {
+		if slices.ContainsFunc(o.Applications, func(a api.RunApplication) bool { return a.ApplicationShortID == app.ApplicationShortID }) {
 			return cmdutil.FlagErrorf("--app: application %s is given twice", app.ApplicationShortID)
 		}
-		seen[app.ApplicationShortID] = true
 		o.Applications = append(o.Applications, app)
 	}
 	return nil

@@ -121,11 +121,7 @@ and run_result.`,
 			if err := shared.ValidateRunIDs(args); err != nil {
 				return err
 			}
-			baseURL, err := f.BaseURL()
-			if err != nil {
-				return err
-			}
-			if err := opts.Wait.Validate(baseURL); err != nil {
+			if err := opts.Wait.ValidateWith(f.BaseURL, true, nil); err != nil {
 				return err
 			}
 			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, waitRun)

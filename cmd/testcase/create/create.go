@@ -2,6 +2,7 @@
 package create
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -131,10 +132,7 @@ func createRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 func printNote(f *cmdutil.Factory, name string, c api.CreateTestCaseResponse) {
 	ios := f.IOStreams
 	st := ios.ErrStyles()
-	status := c.GenerationStatus
-	if status == "" {
-		status = api.GenerationGenerating
-	}
+	status := cmp.Or(c.GenerationStatus, api.GenerationGenerating)
 	id := ""
 	if c.ID != "" {
 		id = " (" + c.ID + ")"

@@ -4,7 +4,6 @@ package status
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -87,9 +86,7 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (s
 		}
 		return nil
 	}
-	switch o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil {
-	case api.TunnelHealthy, api.TunnelDegraded:
-	default:
+	if o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil != api.TunnelHealthy && o.WaitUntil != api.TunnelDegraded {
 		return cmdutil.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
 	}
 	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
@@ -135,12 +132,10 @@ func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *ap
 	if len(st.Hostnames) == 0 {
 		fmt.Fprintf(&b, "Hostnames:    %s\n", s.Muted("none"))
 	}
-	for i, h := range st.Hostnames {
-		label := "Hostnames:    "
-		if i > 0 {
-			label = strings.Repeat(" ", len(label))
-		}
-		fmt.Fprintf(&b, "%sport %s → %s\n", label, strconv.Itoa(h.LocalPort), termtext.SanitizeLine(h.URL))
+	label := "Hostnames:    "
+	for _, h := range st.Hostnames {
+		fmt.Fprintf(&b, "%sport %d → %s\n", label, h.LocalPort, termtext.SanitizeLine(h.URL))
+		label = strings.Repeat(" ", len(label))
 	}
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err

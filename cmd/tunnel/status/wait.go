@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -12,15 +13,10 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// rank orders health so that "at least degraded" is a comparison.
+// rank orders health so that "at least degraded" is a comparison; any
+// other state ranks below both.
 func rank(health string) int {
-	switch health {
-	case api.TunnelHealthy:
-		return 2
-	case api.TunnelDegraded:
-		return 1
-	}
-	return 0
+	return slices.Index([]string{api.TunnelDegraded, api.TunnelHealthy}, health)
 }
 
 // waitRun polls on the wait engine's loop until the tunnel is at least as
