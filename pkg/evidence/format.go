@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/lazyregexp"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -397,17 +397,9 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-var plainWord = lazyregexp.New(`^[A-Za-z0-9._:@%+=,/-]+$`)
-
 // shellWord quotes s for a POSIX shell when it needs it, so that a
 // command can be pasted as shown whatever the service named things.
-func shellWord(s string) string {
-	s = termtext.SanitizeLine(s)
-	if plainWord.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellWord(s string) string { return cmdutil.ShellQuote(termtext.SanitizeLine(s)) }
 
 // Source is where a console message was logged, file:line:column; "" when
 // the service did not say.

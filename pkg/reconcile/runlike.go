@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -82,13 +81,6 @@ func unshown(req api.StartRunRequest) string {
 		return what[0]
 	}
 	return strings.Join(what[:len(what)-1], ", ") + " or " + what[len(what)-1]
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // distinct counts ids as the service does: once each, whatever the case.

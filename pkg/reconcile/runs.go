@@ -56,7 +56,7 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		case s.TotalCount == 0:
 			f.Unsure = "its test count"
 		default:
-			f.Unsure = fmt.Sprintf("whether its %d tests are the %s asked for and their dependencies", s.TotalCount, plural(like.Tests, "test case"))
+			f.Unsure = fmt.Sprintf("whether its %d tests are the %s asked for and their dependencies", s.TotalCount, termtext.Plural(like.Tests, "test case"))
 		}
 		found = append(found, f)
 	}

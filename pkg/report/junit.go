@@ -218,10 +218,10 @@ func runOutcome(r verdict.Run) *runLevel {
 	switch r.Because {
 	case "--fail-on-flaky":
 		return &runLevel{failure: true, outcome: junitOutcome{Type: "FLAKY",
-			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, plural(r.Counts.Flaky, "test case"))}}
+			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))}}
 	case "--fail-on-skipped":
 		return &runLevel{failure: true, outcome: junitOutcome{Type: "SKIPPED",
-			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))}}
+			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))}}
 	}
 	msg := "the run ended " + status + " with no failed test case"
 	if len(r.Cases) == 0 {

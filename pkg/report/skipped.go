@@ -20,7 +20,7 @@ func WriteSkippedWarnings(w io.Writer, st *iostreams.Styles, v verdict.Verdict) 
 			continue
 		}
 		id := termtext.SanitizeLine(r.ShortID) // from the service when run start waits
-		what := fmt.Sprintf("%s of run %s did not run", plural(n, "test case"), id)
+		what := fmt.Sprintf("%s of run %s did not run", termtext.Plural(n, "test case"), id)
 		if r.Result == api.ResultSkipped {
 			what = fmt.Sprintf("run %s ended SKIPPED: its test cases did not run", id)
 		}

@@ -44,7 +44,7 @@ func writeVerdictLine(b *strings.Builder, v verdict.Verdict) {
 	if v.Code != 0 {
 		icon, word = "❌", "failed"
 	}
-	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, plural(len(v.Runs), "run"))
+	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, termtext.Plural(len(v.Runs), "run"))
 }
 
 func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {

@@ -177,7 +177,7 @@ func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run, 
 	if len(flaky) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "  %s Flaky: %s passed only on a retry\n", st.WarningIcon(), plural(len(flaky), "test case"))
+	fmt.Fprintf(w, "  %s Flaky: %s passed only on a retry\n", st.WarningIcon(), termtext.Plural(len(flaky), "test case"))
 	for _, c := range flaky {
 		fmt.Fprintf(w, "    %s [%s] passed on retry %d of %d\n", termtext.SanitizeLine(c.Name),
 			termtext.SanitizeLine(c.ShortID), c.Retry, r.RetryLimit)
@@ -221,13 +221,6 @@ func (l caseLine) icon(c verdict.Class) string {
 		return l.st.Warning("-")
 	}
 	return l.st.SuccessIcon()
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // fit cuts a line of evidence to a terminal's width (room > 0); a log,

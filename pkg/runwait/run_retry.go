@@ -76,10 +76,10 @@ func rerunNames(d *api.RunDetail) (failed, skipped []string) {
 // page through the test case list: it runs with the rerun, beside the
 // loop, never inside a poll.
 func rerunRequest(ctx context.Context, c *api.Client, failed, skipped []string) (req api.RerunRequest, what string) {
-	what = "the " + plural(len(failed), "failed test case")
+	what = "the " + termtext.Plural(len(failed), "failed test case")
 	if len(skipped) > 0 && c != nil {
 		if ids, ok := projectTestCaseIDs(ctx, c, append(failed, skipped...)); ok {
-			return api.RerunRequest{ProjectTestCaseIDs: ids}, what + " and " + plural(len(skipped), "skipped test case")
+			return api.RerunRequest{ProjectTestCaseIDs: ids}, what + " and " + termtext.Plural(len(skipped), "skipped test case")
 		}
 	}
 	return api.RerunRequest{FailedOnly: true}, what
@@ -108,11 +108,4 @@ func (s *runState) rerunStarted(view progressView) poll.Outcome {
 	s.detail, s.status, s.finished = nil, "", map[string]bool{}
 	s.justCreated, s.alreadyFinished, s.finishedAfter = true, false, 0
 	return poll.Outcome{}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -25,7 +25,7 @@ import (
 // happens next.
 func Announce(ios *iostreams.IOStreams, run api.StartedRun) {
 	fmt.Fprintf(ios.ErrOut, "%s Started run %s (%s): %s\n", ios.ErrStyles().SuccessIcon(),
-		termtext.SanitizeLine(run.ShortID), plural(run.TestCount, "test"), termtext.SanitizeLine(run.URL))
+		termtext.SanitizeLine(run.ShortID), termtext.Plural(run.TestCount, "test"), termtext.SanitizeLine(run.URL))
 }
 
 // PrintStarted prints the runs started on stdout: with -q one short id a
@@ -122,11 +122,4 @@ func PrintDryRun(f *cmdutil.Factory, out output.Options, path string, bodiesFor 
 		reqs[i] = output.DryRun{Method: http.MethodPost, URL: strings.TrimRight(client.BaseURL, "/") + path, Body: body}
 	}
 	return output.PrintDryRun(f.IOStreams, out, reqs...)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
