@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,7 +85,7 @@ func (p params) integer(name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < lo || n > hi {
-		if hi == maxInt {
+		if hi == math.MaxInt {
 			return 0, fmt.Errorf("%s must be an integer of at least %d, not %q", name, lo, v)
 		}
 		return 0, fmt.Errorf("%s must be an integer from %d to %d, not %q", name, lo, hi, v)
@@ -97,15 +99,11 @@ func (p params) oneOf(name, def string, allowed ...string) (string, error) {
 	if !ok || v == "" {
 		return def, nil
 	}
-	for _, a := range allowed {
-		if v == a {
-			return v, nil
-		}
+	if slices.Contains(allowed, v) {
+		return v, nil
 	}
 	return "", fmt.Errorf("%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
 }
-
-const maxInt = int(^uint(0) >> 1)
 
 // page reads limit (1 to 100, 20 when absent) and offset, the paging of
 // every list, once the parameters read before them are valid (err nil),
@@ -115,7 +113,7 @@ func (c *call) page(err error) (limit, offset int, ok bool) {
 		limit, err = c.q.integer("limit", 20, 1, 100)
 	}
 	if err == nil {
-		offset, err = c.q.integer("offset", 0, 0, maxInt)
+		offset, err = c.q.integer("offset", 0, 0, math.MaxInt)
 	}
 	if err != nil {
 		c.fail(http.StatusBadRequest, "%v", err)
