@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 )
 
@@ -125,14 +126,16 @@ func (s *Server) scriptedLoss() string {
 // created and the client cannot know. A refused write (a 4xx) is answered
 // as is, since it changed nothing.
 func (s *Server) serveThenLose(w http.ResponseWriter, r *http.Request, lose func() string) {
-	answer := &capturedAnswer{header: http.Header{}}
+	answer := httptest.NewRecorder()
 	s.mux.ServeHTTP(answer, r)
 	kind := ""
-	if answer.status() < 300 {
+	if answer.Code < 300 {
 		kind = lose()
 	}
 	if kind == "" {
-		answer.replay(w)
+		maps.Copy(w.Header(), answer.Header())
+		w.WriteHeader(answer.Code)
+		_, _ = w.Write(answer.Body.Bytes())
 		return
 	}
 	s.countWith(func(st *Stats) {
@@ -158,45 +161,6 @@ func failWith(w http.ResponseWriter, kind string) {
 	case "503":
 		writeError(w, http.StatusServiceUnavailable, "sandbox: injected fault: service unavailable")
 	}
-}
-
-// capturedAnswer holds a handler's answer until the sandbox decides whether
-// the client gets it.
-type capturedAnswer struct {
-	header http.Header
-	code   int
-	body   []byte
-}
-
-func (a *capturedAnswer) Header() http.Header { return a.header }
-
-func (a *capturedAnswer) WriteHeader(code int) {
-	if a.code == 0 {
-		a.code = code
-	}
-}
-
-func (a *capturedAnswer) Write(b []byte) (int, error) {
-	if a.code == 0 {
-		a.code = http.StatusOK
-	}
-	a.body = append(a.body, b...)
-	return len(b), nil
-}
-
-func (a *capturedAnswer) status() int {
-	if a.code == 0 {
-		return http.StatusOK
-	}
-	return a.code
-}
-
-func (a *capturedAnswer) replay(w http.ResponseWriter) {
-	for k, vs := range a.header {
-		w.Header()[k] = vs
-	}
-	w.WriteHeader(a.status())
-	_, _ = w.Write(a.body)
 }
 
 // dropConnection closes the connection without writing a response, like a
@@ -245,12 +209,6 @@ func (s *Server) Stats() Stats {
 	out.Faults = maps.Clone(s.stats.Faults)
 	out.LostAnswers = maps.Clone(s.stats.LostAnswers)
 	return out
-}
-
-func (s *Server) count(route string) {
-	s.statsMu.Lock()
-	s.stats.Requests[route]++
-	s.statsMu.Unlock()
 }
 
 func (s *Server) countWith(f func(*Stats)) {

@@ -149,7 +149,7 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, pattern := s.mux.Handler(r)
 	route := routeKey(r.Method, pattern)
-	s.count(route)
+	s.countWith(func(st *Stats) { st.Requests[route]++ })
 	if strings.HasPrefix(r.URL.Path, "/_sandbox/") {
 		s.mux.ServeHTTP(w, r)
 		return
@@ -193,10 +193,7 @@ type Instance struct {
 	LegacyBaseURL string // BaseURL + LegacyPrefix
 	Server        *Server
 
-	http      *http.Server
-	served    chan struct{}
-	closeOnce sync.Once
-	closeErr  error
+	close func() error // stops the server once, see Close
 }
 
 // Listen starts a sandbox on addr ("127.0.0.1:0" picks a free port).
@@ -206,28 +203,25 @@ func Listen(addr string, opts Options) (*Instance, error) {
 		return nil, err
 	}
 	srv := New(opts)
-	base := "http://" + ln.Addr().String()
-	inst := &Instance{BaseURL: base, LegacyBaseURL: base + LegacyPrefix, Server: srv,
-		http: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}, served: make(chan struct{})}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan struct{})
 	go func() {
-		defer close(inst.served)
-		_ = inst.http.Serve(ln) // returns ErrServerClosed after Close
+		defer close(served)
+		_ = hs.Serve(ln) // returns ErrServerClosed after Close
 	}()
-	return inst, nil
+	base := "http://" + ln.Addr().String()
+	return &Instance{BaseURL: base, LegacyBaseURL: base + LegacyPrefix, Server: srv, close: sync.OnceValue(func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := hs.Shutdown(ctx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = hs.Close()
+		}
+		<-served
+		return err
+	})}, nil
 }
 
 // Close stops accepting connections and waits up to five seconds for
 // requests in flight (a --latency delay, say) before cutting them off.
-func (i *Instance) Close() error {
-	i.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := i.http.Shutdown(ctx)
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = i.http.Close()
-		}
-		<-i.served
-		i.closeErr = err
-	})
-	return i.closeErr
-}
+func (i *Instance) Close() error { return i.close() }
