@@ -31,19 +31,8 @@ const (
 	msgLimit     = "Organization has reached usage limit"
 )
 
-func keyFor(token string) keyKind {
-	switch token {
-	case ProjectKey:
-		return keyProject
-	case OrgKey:
-		return keyOrg
-	case SuspendedKey:
-		return keySuspended
-	case LimitKey:
-		return keyLimit
-	}
-	return keyNone
-}
+// keyKinds are the sandbox keys; any other token is keyNone.
+var keyKinds = map[string]keyKind{ProjectKey: keyProject, OrgKey: keyOrg, SuspendedKey: keySuspended, LimitKey: keyLimit}
 
 // bearer extracts the token of an "Authorization: Bearer" header.
 func bearer(r *http.Request) (token string, present bool) {
@@ -69,11 +58,21 @@ type call struct {
 
 func (c *call) fail(status int, format string, args ...any) { writeError(c.w, status, format, args...) }
 
-// authed checks the key and parses the query object before h runs.
-func (s *Server) authed(h func(*call)) http.HandlerFunc {
+// scope says how an operation resolves projectShortId (see project).
+type scope int
+
+const (
+	inProject scope = iota // an organization-scoped key must name the project
+	inOrg                  // optional even for an organization-scoped key
+	inBody                 // the handler resolves it with the body's, once decoded
+)
+
+// authed checks the key, parses the query object and, unless the body may
+// name it, resolves the project before h runs.
+func (s *Server) authed(sc scope, h func(*call)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token, present := bearer(r)
-		key := keyFor(token)
+		key := keyKinds[token]
 		switch {
 		case !present:
 			writeError(w, http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer <key>")
@@ -89,28 +88,23 @@ func (s *Server) authed(h func(*call)) http.HandlerFunc {
 			writeError(w, http.StatusBadRequest, "%v", err)
 			return
 		}
-		h(&call{w: w, r: r, key: key, q: q, now: s.now()})
+		c := &call{w: w, r: r, key: key, q: q, now: s.now()}
+		if sc == inBody || c.project("", sc == inProject) {
+			h(c)
+		}
 	}
 }
 
 // project applies the scope rules of service-api.md section 5 to the
 // projectShortId of the query (or fromBody). A project-scoped key may omit
 // it; naming another, well-formed project is 403 (the key is valid but not
-// allowed there). An organization-scoped key must name it (400 otherwise);
-// an unknown project is 404. A malformed id is always 400. It writes the
-// error and returns false when the call must stop.
-func (c *call) project(fromBody string) bool {
-	return c.resolveProject(fromBody, c.key == keyOrg)
-}
-
-// projectOptional is project for operations that infer the project from
-// the key even for an organization-scoped key (POST /v1/test-cases): the
-// sandbox organization has exactly one project, so that one is meant.
-func (c *call) projectOptional(fromBody string) bool {
-	return c.resolveProject(fromBody, false)
-}
-
-func (c *call) resolveProject(fromBody string, required bool) bool {
+// allowed there). An organization-scoped key must name it (400 otherwise)
+// when required; operations that infer the project from the key even for
+// an organization-scoped key (POST /v1/test-cases, the tunnels) do not
+// require it: the sandbox organization has exactly one project, so that
+// one is meant. An unknown project is 404. A malformed id is always 400.
+// It writes the error and returns false when the call must stop.
+func (c *call) project(fromBody string, required bool) bool {
 	id := c.q["projectShortId"]
 	if id != "" && fromBody != "" && id != fromBody {
 		c.fail(http.StatusBadRequest, "projectShortId differs between the query (%q) and the body (%q)", id, fromBody)
@@ -120,7 +114,7 @@ func (c *call) resolveProject(fromBody string, required bool) bool {
 		id = fromBody
 	}
 	switch {
-	case id == "" && required:
+	case id == "" && required && c.key == keyOrg:
 		c.fail(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
 		return false
 	case id == "":

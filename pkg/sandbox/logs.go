@@ -67,9 +67,6 @@ func (f logFilter) urlOK(u string) bool { return f.url == nil || f.url.MatchStri
 // statusFilter apply to network and apiCalls, includeWarnings and
 // includeInfo to console; each is ignored for the other kinds.
 func (s *Server) handleLogs(c *call) {
-	if !c.project("") {
-		return
-	}
 	f, err := parseLogFilter(c.q)
 	if err != nil {
 		c.fail(http.StatusBadRequest, "%v", err)

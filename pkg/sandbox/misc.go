@@ -14,17 +14,11 @@ import (
 
 // handleApplications is GET /v1/applications.
 func (s *Server) handleApplications(c *call) {
-	if !c.project("") {
-		return
-	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"applications": sandboxApplications})
 }
 
 // handleEnvironments is GET /v1/applications/{app}/environments.
 func (s *Server) handleEnvironments(c *call) {
-	if !c.project("") {
-		return
-	}
 	app := c.r.PathValue("app")
 	if !hasPrefixID(app, "app_") {
 		c.fail(http.StatusBadRequest, "%q is not an application short id (app_<id>)", app)
@@ -61,7 +55,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	case token == "" || planID == "":
 		writeError(w, http.StatusBadRequest, "token and testPlanShortId are required")
 		return
-	case refuseKey(w, keyFor(token), "invalid badge token"):
+	case refuseKey(w, keyKinds[token], "invalid badge token"):
 		return
 	}
 	p, apiErr := s.lookupPlan(planID)
@@ -133,7 +127,7 @@ type legacyPlan struct {
 // unknown key is 404. A suspended organization is still 403.
 func (s *Server) handleLegacyRun(w http.ResponseWriter, r *http.Request) {
 	token, _ := bearer(r)
-	switch keyFor(token) {
+	switch keyKinds[token] {
 	case keyNone:
 		writeLegacyError(w, http.StatusNotFound, "Not Found")
 		return

@@ -94,7 +94,7 @@ func startResponse(r *run) api.StartRunResponse {
 // validation, as a valid request is what the organization is refused.
 func (s *Server) handleStartRun(c *call) {
 	var req api.StartRunRequest
-	if !decodeBody(c.w, c.r, &req, false) || !c.project(req.ProjectShortID) {
+	if !decodeBody(c.w, c.r, &req, false) || !c.project(req.ProjectShortID, true) {
 		return
 	}
 	p, ids, err := s.validateStartRun(&req)
@@ -128,7 +128,7 @@ type rerunRequest struct {
 // body is optional; the original run is left unchanged.
 func (s *Server) handleRerun(c *call) {
 	var req rerunRequest
-	if !decodeBody(c.w, c.r, &req, true) || !c.project(req.ProjectShortID) {
+	if !decodeBody(c.w, c.r, &req, true) || !c.project(req.ProjectShortID, true) {
 		return
 	}
 	if req.FailedOnly && req.ProjectTestCaseIDs != nil {

@@ -81,9 +81,6 @@ func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
 // handleListTestCases is GET /v1/test-cases. labels is comma-separated and
 // matches test cases carrying ANY of the labels.
 func (s *Server) handleListTestCases(c *call) {
-	if !c.project("") {
-		return
-	}
 	app := c.q["applicationShortId"]
 	if app != "" && !hasPrefixID(app, "app_") {
 		c.fail(http.StatusBadRequest, "applicationShortId %q must start with app_", app)
@@ -142,7 +139,7 @@ type createTestCaseResponse struct {
 // reported before unknown references (404).
 func (s *Server) handleCreateTestCase(c *call) {
 	var body createTestCaseBody
-	if !decodeBody(c.w, c.r, &body, false) || !c.projectOptional(body.ProjectShortID) {
+	if !decodeBody(c.w, c.r, &body, false) || !c.project(body.ProjectShortID, false) {
 		return
 	}
 	req := &body.CreateTestCaseRequest

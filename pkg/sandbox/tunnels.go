@@ -62,9 +62,6 @@ func (t *tunnel) status(now float64) api.TunnelStatus {
 // belong to the organization, so projectShortId is optional even for an
 // organization-scoped key; when given it must be allowed for the key.
 func (s *Server) handleTunnelStatus(c *call) {
-	if !c.projectOptional("") {
-		return
-	}
 	t := findTunnel(c.r.PathValue("runnerId"))
 	if t == nil {
 		c.fail(http.StatusNotFound, "remote tunnel %s not found", c.r.PathValue("runnerId"))
@@ -83,9 +80,6 @@ func (s *Server) handleTunnelStatus(c *call) {
 
 // handleListTunnels is GET /v1/remote-tunnels, published without a shape.
 func (s *Server) handleListTunnels(c *call) {
-	if !c.projectOptional("") {
-		return
-	}
 	type item struct {
 		RunnerID    string `json:"runnerId"`
 		Connections int    `json:"connections"`
