@@ -84,8 +84,7 @@ func (s *Server) authed(sc scope, h func(*call)) http.HandlerFunc {
 			return
 		}
 		q, err := parseQuery(r.URL.RawQuery)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "%v", err)
+		if refuse(w, err) {
 			return
 		}
 		c := &call{w: w, r: r, key: key, q: q, now: s.now()}

@@ -68,8 +68,7 @@ func (f logFilter) urlOK(u string) bool { return f.url == nil || f.url.MatchStri
 // includeInfo to console; each is ignored for the other kinds.
 func (s *Server) handleLogs(c *call) {
 	f, err := parseLogFilter(c.q)
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	if refuse(c.w, err) {
 		return
 	}
 	short := c.r.PathValue("shortId")

@@ -46,8 +46,7 @@ func (s *Server) handleOutboundIPs(w http.ResponseWriter, r *http.Request) {
 // It shows the latest run of the plan.
 func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r.URL.RawQuery)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+	if refuse(w, err) {
 		return
 	}
 	token, planID := q["token"], q["testPlanShortId"]
@@ -58,9 +57,8 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	case refuseKey(w, keyKinds[token], "invalid badge token"):
 		return
 	}
-	p, apiErr := s.lookupPlan(planID)
-	if apiErr != nil {
-		writeError(w, apiErr.status, "%s", apiErr.msg)
+	p, err := s.lookupPlan(planID)
+	if refuse(w, err) {
 		return
 	}
 	label, colour := s.badgeState(p.ShortID)

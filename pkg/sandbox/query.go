@@ -3,7 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -115,9 +114,5 @@ func (c *call) page(err error) (limit, offset int, ok bool) {
 	if err == nil {
 		offset, err = c.q.integer("offset", 0, 0, math.MaxInt)
 	}
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
-		return 0, 0, false
-	}
-	return limit, offset, true
+	return limit, offset, !refuse(c.w, err)
 }

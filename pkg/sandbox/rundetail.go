@@ -19,13 +19,11 @@ type runDetailResponse struct {
 // ended FAILED, SKIPPED or ERROR.
 func (s *Server) handleGetRun(c *call) {
 	mode, err := c.q.oneOf("testCases", "", "all", "failed")
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	if refuse(c.w, err) {
 		return
 	}
 	withIssues, _, err := c.q.boolean("issues")
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	if refuse(c.w, err) {
 		return
 	}
 	r := s.findRun(c.r.PathValue("shortId"))

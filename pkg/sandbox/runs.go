@@ -157,7 +157,7 @@ func (s *Server) handleRerun(c *call) {
 
 // rerunTestCases picks the test case ids a rerun of orig runs; nil means
 // the original's plan timeline again.
-func (s *Server) rerunTestCases(orig *run, req *rerunRequest) ([]string, *apiError) {
+func (s *Server) rerunTestCases(orig *run, req *rerunRequest) ([]string, error) {
 	switch {
 	case req.ProjectTestCaseIDs != nil:
 		ids, err := s.validateTestCaseIDs("projectTestCaseIds", req.ProjectTestCaseIDs)
@@ -211,14 +211,9 @@ func (s *Server) findRunTestCase(shortID string) (*run, int) {
 // refuseStart answers a request to start a run that cannot be: one found
 // invalid (err), or, valid, over the usage limit (402: a valid request is
 // what the organization is refused). It says whether it answered.
-func (c *call) refuseStart(err *apiError) bool {
-	if err != nil {
-		c.failErr(err)
-		return true
+func (c *call) refuseStart(err error) bool {
+	if err == nil && c.key == keyLimit {
+		err = errorf(http.StatusPaymentRequired, msgLimit)
 	}
-	if c.key == keyLimit {
-		c.fail(http.StatusPaymentRequired, msgLimit)
-		return true
-	}
-	return false
+	return refuse(c.w, err)
 }

@@ -143,8 +143,7 @@ func (s *Server) handleCreateTestCase(c *call) {
 		return
 	}
 	req := &body.CreateTestCaseRequest
-	if err := s.validateCreate(req); err != nil {
-		c.failErr(err)
+	if refuse(c.w, s.validateCreate(req)) {
 		return
 	}
 	tc := &testCase{Name: req.Name, Goal: req.Goal, ExpectedResult: req.ExpectedResult, Labels: []string{},
@@ -169,7 +168,7 @@ func (s *Server) handleCreateTestCase(c *call) {
 		ApplicationShortID:     appWebID, CreatedAt: s.stamp(c.now)})
 }
 
-func (s *Server) validateCreate(req *api.CreateTestCaseRequest) *apiError {
+func (s *Server) validateCreate(req *api.CreateTestCaseRequest) error {
 	n := utf8.RuneCountInString(req.Name)
 	switch {
 	case strings.TrimSpace(req.Name) == "":

@@ -17,11 +17,24 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.msg }
 
-func errorf(status int, format string, args ...any) *apiError {
+func errorf(status int, format string, args ...any) error {
 	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
 }
 
-func (c *call) failErr(err *apiError) { c.fail(err.status, "%s", err.msg) }
+// refuse answers err, if there is one: an *apiError with its status, any
+// other (a query member that is not valid) as a 400. It says whether it
+// answered.
+func refuse(w http.ResponseWriter, err error) bool {
+	if err == nil {
+		return false
+	}
+	status := http.StatusBadRequest
+	if e, ok := err.(*apiError); ok {
+		status = e.status
+	}
+	writeError(w, status, "%v", err)
+	return true
+}
 
 // notificationTypes are the sandbox's four notification kinds: "slack" is
 // the chat-messaging kind, "none" suppresses everything.
@@ -30,7 +43,7 @@ var notificationTypes = []string{"slack", "email", "webhook", "none"}
 // validateStartRun checks a start-run body as the service would. It returns
 // the plan or the test case ids to run. Format problems are 400s; well
 // formed references to things the project does not have are 404s.
-func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, *apiError) {
+func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, error) {
 	switch req.Trigger {
 	case "", api.TriggerAPI:
 	case api.TriggerCodehost:
@@ -70,7 +83,7 @@ func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, *a
 	return nil, ids, err
 }
 
-func (s *Server) lookupPlan(id string) (*plan, *apiError) {
+func (s *Server) lookupPlan(id string) (*plan, error) {
 	if !planIDPattern.MatchString(id) {
 		return nil, errorf(http.StatusBadRequest, "testPlanShortId %q is not a test plan short id (pln_<id> or pln-<slug>_<id>)", id)
 	}
@@ -85,7 +98,7 @@ func (s *Server) lookupPlan(id string) (*plan, *apiError) {
 
 // validateTestCaseIDs checks a non-empty list of project test case UUIDs
 // and drops duplicates.
-func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, *apiError) {
+func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, errorf(http.StatusBadRequest, "%s must not be empty", field)
 	}
@@ -107,7 +120,7 @@ func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, *api
 	return out, nil
 }
 
-func validateApplications(apps []api.RunApplication) *apiError {
+func validateApplications(apps []api.RunApplication) error {
 	for i, a := range apps {
 		at := fmt.Sprintf("applications[%d]", i)
 		switch {
@@ -149,7 +162,7 @@ func validateApplications(apps []api.RunApplication) *apiError {
 	return nil
 }
 
-func validateNotifications(ns []api.Notification) *apiError {
+func validateNotifications(ns []api.Notification) error {
 	if ns == nil {
 		return nil
 	}
@@ -175,7 +188,7 @@ func validateNotifications(ns []api.Notification) *apiError {
 	return nil
 }
 
-func validateParameters(p *api.RunParameters) *apiError {
+func validateParameters(p *api.RunParameters) error {
 	if p == nil {
 		return nil
 	}
