@@ -74,19 +74,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 // the newest past one.
 func (s *Server) badgeState(planID string) (label, colour string) {
 	now := s.now()
-	var latest *run
-	s.mu.RLock()
-	for i := len(s.runOrder) - 1; i >= 0 && latest == nil; i-- {
-		if p := s.runOrder[i].plan; p != nil && p.ShortID == planID {
-			latest = s.runOrder[i]
-		}
-	}
-	s.mu.RUnlock()
-	for i := 0; latest == nil && i < len(s.history) && i < 1000; i++ {
-		if p := historyKinds()[s.history[i].kind].plan; p != nil && p.ShortID == planID {
-			latest = s.historyRun(i)
-		}
-	}
+	latest := s.latestRun(func(p *plan, _ []caseRun) bool { return p != nil && p.ShortID == planID })
 	if latest == nil {
 		return "no runs", "#9f9f9f"
 	}

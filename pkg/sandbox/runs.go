@@ -49,6 +49,25 @@ func (s *Server) findRun(shortID string) *run {
 	return r
 }
 
+// latestRun is the newest run whose plan and test cases match accepts: one
+// started here, else among the newest 1000 past runs.
+func (s *Server) latestRun(match func(*plan, []caseRun) bool) *run {
+	s.mu.RLock()
+	live := s.runOrder // append-only: the runs it holds never change
+	s.mu.RUnlock()
+	for _, r := range slices.Backward(live) {
+		if match(r.plan, r.cases) {
+			return r
+		}
+	}
+	for i, a := range s.history[:min(len(s.history), 1000)] {
+		if k := historyKinds()[a.kind]; match(k.plan, k.cases) {
+			return s.historyRun(i)
+		}
+	}
+	return nil
+}
+
 // visible reports whether a run can be seen at sandbox time now, under
 // Options.VisibilityDelay.
 func (s *Server) visible(r *run, now float64) bool {

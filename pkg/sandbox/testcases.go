@@ -48,19 +48,9 @@ func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 // lastRun is the latest run that included the test case: one started here,
 // else the newest past run whose kind includes it.
 func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
-	s.mu.RLock()
-	var found *run
-	for i := len(s.runOrder) - 1; i >= 0 && found == nil; i-- {
-		if slices.ContainsFunc(s.runOrder[i].cases, func(c caseRun) bool { return c.tc.ID == id }) {
-			found = s.runOrder[i]
-		}
-	}
-	s.mu.RUnlock()
-	for i := 0; found == nil && i < len(s.history) && i < 1000; i++ {
-		if slices.ContainsFunc(historyKinds()[s.history[i].kind].cases, func(c caseRun) bool { return c.tc.ID == id }) {
-			found = s.historyRun(i)
-		}
-	}
+	found := s.latestRun(func(_ *plan, cases []caseRun) bool {
+		return slices.ContainsFunc(cases, func(c caseRun) bool { return c.tc.ID == id })
+	})
 	if found == nil {
 		return nil
 	}
