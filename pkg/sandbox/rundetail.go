@@ -50,8 +50,7 @@ func (s *Server) handleGetRun(c *call) {
 		}
 	}
 	if withIssues {
-		issues := s.issuesOf(r, e)
-		resp.Issues = &issues
+		resp.Issues = new(s.issuesOf(r, e))
 	}
 	writeJSON(c.w, http.StatusOK, resp)
 }
@@ -117,12 +116,10 @@ func (s *Server) summary(r *run, now float64) api.RunSummary {
 		out.TestPlanShortID = &r.plan.ShortID
 	}
 	if e >= first {
-		t := s.stamp(r.created + first)
-		out.StartedAt = &t
+		out.StartedAt = new(s.stamp(r.created + first))
 	}
 	if e >= last {
-		t := s.stamp(r.created + last)
-		out.FinishedAt = &t
+		out.FinishedAt = new(s.stamp(r.created + last))
 	}
 	for i := range r.cases {
 		switch st, res := r.cases[i].stateAt(e); {

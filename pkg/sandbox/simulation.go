@@ -86,8 +86,7 @@ func (r *run) stateAt(e float64) (status string, result *string) {
 	if r.result == "" {
 		return r.status, nil
 	}
-	res := r.result
-	return r.status, &res
+	return r.status, new(r.result)
 }
 
 // outcomeText fills a case's title, thought and issues from its test case
