@@ -87,33 +87,26 @@ func (s *Server) handleLogs(c *call) {
 	case e < cr.end:
 		progress = (e - cr.start) / (cr.end - cr.start)
 	}
-	part := func(n int) int { return int(float64(n) * progress) }
 
 	resp := logsResponse{LogsResponse: api.LogsResponse{RunTestCaseShortID: short, Kind: f.kind}}
 	var captured, matched int
 	switch f.kind {
 	case api.LogKindNetwork:
-		var list []api.NetworkEntry
-		list, captured, matched = keepCapped(full.network[:part(len(full.network))], func(n api.NetworkEntry) bool {
+		captured, matched = keepCapped(&resp.Network, full.network, progress, func(n api.NetworkEntry) bool {
 			return f.urlOK(n.URL) && f.statusOK(n.StatusCode, n.StatusCode == 0 || n.IsError)
 		})
-		resp.Network = &list
 	case api.LogKindAPICalls:
-		var list []api.APICallEntry
-		list, captured, matched = keepCapped(full.apiCalls[:part(len(full.apiCalls))], func(a api.APICallEntry) bool {
+		captured, matched = keepCapped(&resp.APICalls, full.apiCalls, progress, func(a api.APICallEntry) bool {
 			code := int32(0)
 			if a.StatusCode != nil {
 				code = *a.StatusCode
 			}
 			return f.urlOK(a.URL) && f.statusOK(code, a.StatusCode == nil || !a.Success)
 		})
-		resp.APICalls = &list
 	case api.LogKindConsole:
-		var list []api.ConsoleEntry
-		list, captured, matched = keepCapped(full.console[:part(len(full.console))], func(m api.ConsoleEntry) bool {
+		captured, matched = keepCapped(&resp.Console, full.console, progress, func(m api.ConsoleEntry) bool {
 			return (m.Level != "warning" || f.warnings) && (m.Level != "info" || f.includeInfo)
 		})
-		resp.Console = &list
 	}
 	resp.TotalMatched = int32(matched)
 	resp.Returned = int32(min(matched, LogsPerCallCap))
@@ -146,15 +139,18 @@ func logsMessage(kind string, c *caseRun, e float64, captured, matched int) stri
 	return ""
 }
 
-// keepCapped is the entries of all that keep accepts, at most
-// LogsPerCallCap of them (never nil, so an empty list is []), with how many
-// were captured (all) and how many matched before the cap.
-func keepCapped[T any](all []T, keep func(T) bool) (list []T, captured, matched int) {
-	list = []T{}
+// keepCapped sets *dst to the entries of the captured share (progress) of
+// all that keep accepts, at most LogsPerCallCap of them (never nil, so an
+// empty list is []), and says how many were captured and how many matched
+// before the cap.
+func keepCapped[T any](dst **[]T, all []T, progress float64, keep func(T) bool) (captured, matched int) {
+	all = all[:int(float64(len(all))*progress)]
+	list := []T{}
 	for _, e := range all {
 		if keep(e) {
 			list = append(list, e)
 		}
 	}
-	return list[:min(len(list), LogsPerCallCap)], len(all), len(list)
+	*dst = new(list[:min(len(list), LogsPerCallCap)])
+	return len(all), len(list)
 }
