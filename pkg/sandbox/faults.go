@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 )
 
@@ -58,9 +59,7 @@ func (s *Server) LoseNextAnswers(n int, kind string) {
 	}
 	s.loseMu.Lock()
 	defer s.loseMu.Unlock()
-	for range n {
-		s.loseQueue = append(s.loseQueue, kind)
-	}
+	s.loseQueue = append(s.loseQueue, slices.Repeat([]string{kind}, max(n, 0))...)
 }
 
 // faultFor decides from the seed and a request's sequence number whether,
@@ -95,21 +94,15 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request, route s
 			st.Faults[kind]++
 		})
 		failWith(w, kind)
-	case write && s.lossScripted():
+	case write:
 		s.serveThenLose(w, r, s.scriptedLoss)
 	default:
 		s.mux.ServeHTTP(w, r)
 	}
 }
 
-func (s *Server) lossScripted() bool {
-	s.loseMu.Lock()
-	defer s.loseMu.Unlock()
-	return len(s.loseQueue) > 0
-}
-
-// scriptedLoss takes the next kind LoseNextAnswers queued ("" if another
-// write took it meanwhile).
+// scriptedLoss takes the next kind LoseNextAnswers queued ("" if there is
+// none).
 func (s *Server) scriptedLoss() string {
 	s.loseMu.Lock()
 	defer s.loseMu.Unlock()
