@@ -165,10 +165,8 @@ type application struct {
 }
 
 type environment struct {
-	ShortID string `json:"shortId"`
-	Name    string `json:"name"`
-	URL     string `json:"url"`
-	ID      string `json:"id"`
+	application
+	ID string `json:"id"`
 }
 
 var sandboxApplications = []application{{ShortID: appWebID, Name: appWebName, URL: envStagingURL}}
@@ -178,7 +176,7 @@ var sandboxApplications = []application{{ShortID: appWebID, Name: appWebName, UR
 const environmentUUID = "5a4db000-0000-4000-8000-0000000e0001"
 
 var sandboxEnvironments = map[string][]environment{
-	appWebID: {{ShortID: envStagingID, Name: "Staging", URL: envStagingURL, ID: environmentUUID}},
+	appWebID: {{application{ShortID: envStagingID, Name: "Staging", URL: envStagingURL}, environmentUUID}},
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -170,14 +171,10 @@ func validateNotifications(ns []api.Notification) error {
 		return errorf(http.StatusBadRequest, `notifications must not be empty: omit it to use the project's defaults, or send [{"type":"none"}] to suppress them`)
 	}
 	for i, n := range ns {
-		known := false
-		for _, t := range notificationTypes {
-			known = known || n.Type == t
-		}
 		switch {
 		case n.Type == "":
 			return errorf(http.StatusBadRequest, "notifications[%d].type is required (%s)", i, strings.Join(notificationTypes, ", "))
-		case !known:
+		case !slices.Contains(notificationTypes, n.Type):
 			return errorf(http.StatusBadRequest, "notifications[%d].type must be one of %s, not %q", i, strings.Join(notificationTypes, ", "), n.Type)
 		case n.Type == "none" && len(ns) > 1:
 			return errorf(http.StatusBadRequest, "notifications: type none suppresses all notifications and cannot be combined with other entries")
