@@ -154,16 +154,14 @@ func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	<-ctx.Done()
 	err = inst.Close()
 	st := inst.Server.Stats()
-	total := 0
-	for _, n := range st.Requests {
-		total += n
-	}
-	lost := 0
-	for _, n := range st.LostAnswers {
-		lost += n
+	sum := func(m map[string]int) (n int) {
+		for _, v := range m {
+			n += v
+		}
+		return n
 	}
 	fmt.Fprintf(errOut, "Sandbox stopped after %d requests (%d runs started, %d faults injected, of which %d lost the answer of a write carried out).\n",
-		total, st.RunsStarted, st.FaultsInjected, lost)
+		sum(st.Requests), st.RunsStarted, st.FaultsInjected, sum(st.LostAnswers))
 	if err != nil {
 		return fmt.Errorf("stopping the sandbox: %w", err)
 	}
