@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -147,12 +148,9 @@ func failWith(w http.ResponseWriter, kind string) {
 	case "429":
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, "sandbox: injected fault: too many requests, retry after 1 s")
-	case "500":
-		writeError(w, http.StatusInternalServerError, "sandbox: injected fault: internal server error")
-	case "502":
-		writeError(w, http.StatusBadGateway, "sandbox: injected fault: bad gateway")
-	case "503":
-		writeError(w, http.StatusServiceUnavailable, "sandbox: injected fault: service unavailable")
+	default: // "500", "502", "503"
+		code, _ := strconv.Atoi(kind)
+		writeError(w, code, "sandbox: injected fault: %s", strings.ToLower(http.StatusText(code)))
 	}
 }
 

@@ -113,16 +113,12 @@ type legacyPlan struct {
 // unknown key is 404. A suspended organization is still 403.
 func (s *Server) handleLegacyRun(w http.ResponseWriter, r *http.Request) {
 	token, _ := bearer(r)
-	switch keyKinds[token] {
-	case keyNone:
-		writeLegacyError(w, http.StatusNotFound, "Not Found")
-		return
-	case keySuspended:
+	if keyKinds[token] == keySuspended {
 		writeLegacyError(w, http.StatusForbidden, msgSuspended)
 		return
 	}
 	run := s.findRun(r.PathValue("shortId"))
-	if !strings.EqualFold(r.PathValue("projectUuid"), ProjectUUID) || run == nil {
+	if keyKinds[token] == keyNone || !strings.EqualFold(r.PathValue("projectUuid"), ProjectUUID) || run == nil {
 		writeLegacyError(w, http.StatusNotFound, "Not Found")
 		return
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -120,15 +121,11 @@ func (s *Server) handleStartRun(c *call) {
 	if c.refuseStart(err) {
 		return
 	}
-	trigger := req.Trigger
-	if trigger == "" {
-		trigger = api.TriggerAPI
-	}
 	var apps []string
 	for _, a := range req.Applications {
 		apps = append(apps, a.ApplicationShortID)
 	}
-	r := s.startRun(c.now, run{plan: p, testCaseIDs: ids, trigger: trigger, actor: req.Actor,
+	r := s.startRun(c.now, run{plan: p, testCaseIDs: ids, trigger: cmp.Or(req.Trigger, api.TriggerAPI), actor: req.Actor,
 		branch: req.Branch, commit: req.CommitHash, commitMessage: req.CommitMessage, repo: req.Repository, apps: apps})
 	writeJSON(c.w, http.StatusOK, startResponse(r))
 }

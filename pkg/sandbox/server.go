@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net"
@@ -99,14 +100,7 @@ func New(opts Options) *Server {
 	if s.speed <= 0 {
 		s.speed = 1
 	}
-	switch {
-	case opts.History == 0:
-		s.opts.History = DefaultHistory
-	case opts.History < 0:
-		s.opts.History = 0
-	case opts.History > MaxHistory:
-		s.opts.History = MaxHistory
-	}
+	s.opts.History = min(max(cmp.Or(opts.History, DefaultHistory), 0), MaxHistory)
 	s.start = s.clock.Now()
 	s.history = buildHistory(s.opts.Seed, s.opts.History)
 	s.addRegressions(opts.FailingTestCases)
@@ -178,14 +172,12 @@ func (s *Server) now() float64 {
 	return s.clock.Now().Sub(s.start).Seconds() * s.speed
 }
 
-// timeAt turns sandbox seconds into a wall-clock timestamp. Sandbox time
+// stamp turns sandbox seconds into a wall-clock timestamp. Sandbox time
 // runs Speed times faster, so at a high speed timestamps run ahead of the
 // real clock; that keeps durations in the data consistent with the speed.
-func (s *Server) timeAt(sec float64) time.Time {
-	return s.start.Add(time.Duration(sec * float64(time.Second))).UTC()
+func (s *Server) stamp(sec float64) string {
+	return s.start.Add(time.Duration(sec * float64(time.Second))).UTC().Format(time.RFC3339)
 }
-
-func (s *Server) stamp(sec float64) string { return s.timeAt(sec).Format(time.RFC3339) }
 
 // Instance is a sandbox listening on a TCP address.
 type Instance struct {

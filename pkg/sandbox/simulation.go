@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -168,7 +169,7 @@ func scheduleTestCases(ids []string, lookup func(string) *testCase) []caseRun {
 			ready = math.Max(ready, dep.end)
 			if blockTitle == "" && (dep.status != api.StatusCompleted || dep.result != api.ResultPassed) {
 				blockTitle = skippedByDependencyTitle(dep.tc.Name)
-				blockThought = skippedByDependencyThought(dep.tc.Name, outcomeWord(dep))
+				blockThought = skippedByDependencyThought(dep.tc.Name, cmp.Or(dep.result, dep.status))
 			}
 		}
 		if tc.ResumeFrom != "" {
@@ -194,13 +195,6 @@ func scheduleTestCases(ids []string, lookup func(string) *testCase) []caseRun {
 		out = append(out, c)
 	}
 	return out
-}
-
-func outcomeWord(c caseRun) string {
-	if c.result != "" {
-		return c.result
-	}
-	return c.status
 }
 
 // verdict derives a run's final status and result from its test cases: any

@@ -69,10 +69,7 @@ func (s *Server) handleTunnelStatus(c *call) {
 	}
 	st := t.status(c.now)
 	if t.omitStatus {
-		writeJSON(c.w, http.StatusOK, struct {
-			Connections int                  `json:"connections"`
-			Hostnames   []api.TunnelHostname `json:"hostnames"`
-		}{st.Connections, st.Hostnames})
+		writeJSON(c.w, http.StatusOK, map[string]any{"connections": st.Connections, "hostnames": st.Hostnames})
 		return
 	}
 	writeJSON(c.w, http.StatusOK, st)
@@ -84,11 +81,9 @@ func (s *Server) handleListTunnels(c *call) {
 		RunnerID    string `json:"runnerId"`
 		Connections int    `json:"connections"`
 	}
-	out := struct {
-		Tunnels []item `json:"tunnels"`
-	}{}
+	var items []item
 	for _, t := range tunnels {
-		out.Tunnels = append(out.Tunnels, item{t.id, t.conns(c.now)})
+		items = append(items, item{t.id, t.conns(c.now)})
 	}
-	writeJSON(c.w, http.StatusOK, out)
+	writeJSON(c.w, http.StatusOK, map[string]any{"tunnels": items})
 }
