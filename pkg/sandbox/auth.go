@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 )
@@ -72,23 +73,21 @@ const (
 func (s *Server) authed(sc scope, h func(*call)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token, present := bearer(r)
-		key := keyKinds[token]
+		c := &call{w: w, r: r, key: keyKinds[token], now: s.now()}
+		err := keyError(c.key, "invalid API key")
 		switch {
 		case !present:
-			writeError(w, http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer <key>")
-			return
+			err = errorf(http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer <key>")
 		case token == "":
-			writeError(w, http.StatusUnauthorized, "malformed Authorization header: expected Bearer <key>")
-			return
-		case refuseKey(w, key, "invalid API key"):
-			return
+			err = errorf(http.StatusUnauthorized, "malformed Authorization header: expected Bearer <key>")
 		}
-		q, err := parseQuery(r.URL.RawQuery)
-		if refuse(w, err) {
-			return
+		if err == nil {
+			c.q, err = parseQuery(r.URL.RawQuery)
 		}
-		c := &call{w: w, r: r, key: key, q: q, now: s.now()}
-		if sc == inBody || c.project("", sc == inProject) {
+		if err == nil && sc != inBody {
+			err = c.project("", sc == inProject)
+		}
+		if !refuse(w, err) {
 			h(c)
 		}
 	}
@@ -102,46 +101,34 @@ func (s *Server) authed(sc scope, h func(*call)) http.HandlerFunc {
 // an organization-scoped key (POST /v1/test-cases, the tunnels) do not
 // require it: the sandbox organization has exactly one project, so that
 // one is meant. An unknown project is 404. A malformed id is always 400.
-// It writes the error and returns false when the call must stop.
-func (c *call) project(fromBody string, required bool) bool {
+// It returns the error when the call must stop.
+func (c *call) project(fromBody string, required bool) error {
 	id := c.q["projectShortId"]
 	if id != "" && fromBody != "" && id != fromBody {
-		c.fail(http.StatusBadRequest, "projectShortId differs between the query (%q) and the body (%q)", id, fromBody)
-		return false
+		return errorf(http.StatusBadRequest, "projectShortId differs between the query (%q) and the body (%q)", id, fromBody)
 	}
-	if id == "" {
-		id = fromBody
-	}
+	id = cmp.Or(id, fromBody)
 	switch {
 	case id == "" && required && c.key == keyOrg:
-		c.fail(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
-		return false
-	case id == "":
-		return true
+		return errorf(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
+	case id == "" || id == ProjectShortID:
+		return nil
 	case !projectIDPattern.MatchString(id):
-		c.fail(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
-		return false
-	case id == ProjectShortID:
-		return true
+		return errorf(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
 	case c.key == keyOrg:
-		c.fail(http.StatusNotFound, "project %s not found", id)
-		return false
+		return errorf(http.StatusNotFound, "project %s not found", id)
 	}
-	c.fail(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
-	return false
+	return errorf(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
 }
 
-// refuseKey answers a request whose key the service does not take: an
-// unknown key (401, saying invalid) or a suspended organization's (403).
-// It says whether it answered.
-func refuseKey(w http.ResponseWriter, k keyKind, invalid string) bool {
+// keyError refuses a key the service does not take: an unknown key (401,
+// saying invalid) or a suspended organization's (403).
+func keyError(k keyKind, invalid string) error {
 	switch k {
 	case keyNone:
-		writeError(w, http.StatusUnauthorized, "%s", invalid)
-		return true
+		return errorf(http.StatusUnauthorized, "%s", invalid)
 	case keySuspended:
-		writeError(w, http.StatusForbidden, msgSuspended)
-		return true
+		return errorf(http.StatusForbidden, msgSuspended)
 	}
-	return false
+	return nil
 }

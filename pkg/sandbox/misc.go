@@ -54,7 +54,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	case token == "" || planID == "":
 		writeError(w, http.StatusBadRequest, "token and testPlanShortId are required")
 		return
-	case refuseKey(w, keyKinds[token], "invalid badge token"):
+	case refuse(w, keyError(keyKinds[token], "invalid badge token")):
 		return
 	}
 	p, err := s.lookupPlan(planID)

@@ -45,36 +45,31 @@ func writeLegacyError(w http.ResponseWriter, status int, text string) {
 // types and trailing data are 400s with a message naming the problem, so a
 // client bug surfaces here instead of being silently ignored. With optional
 // set an empty body leaves v untouched.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			writeError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json, not %q", ct)
-			return false
+			return errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json, not %q", ct)
 		}
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", maxBodyBytes)
-		return false
+		return errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", maxBodyBytes)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if optional {
-			return true
+			return nil
 		}
-		writeError(w, http.StatusBadRequest, "request body is required: a JSON object")
-		return false
+		return errorf(http.StatusBadRequest, "request body is required: a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, "%s", describeJSONError(err))
-		return false
+		return errorf(http.StatusBadRequest, "%s", describeJSONError(err))
 	}
 	if dec.More() {
-		writeError(w, http.StatusBadRequest, "malformed JSON body: unexpected data after the JSON object")
-		return false
+		return errorf(http.StatusBadRequest, "malformed JSON body: unexpected data after the JSON object")
 	}
-	return true
+	return nil
 }
 
 func describeJSONError(err error) string {

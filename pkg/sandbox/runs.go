@@ -114,7 +114,7 @@ func startResponse(r *run) api.StartRunResponse {
 // validation, as a valid request is what the organization is refused.
 func (s *Server) handleStartRun(c *call) {
 	var req api.StartRunRequest
-	if !decodeBody(c.w, c.r, &req, false) || !c.project(req.ProjectShortID, true) {
+	if refuse(c.w, decodeBody(c.w, c.r, &req, false)) || refuse(c.w, c.project(req.ProjectShortID, true)) {
 		return
 	}
 	p, ids, err := s.validateStartRun(&req)
@@ -144,7 +144,7 @@ type rerunRequest struct {
 // body is optional; the original run is left unchanged.
 func (s *Server) handleRerun(c *call) {
 	var req rerunRequest
-	if !decodeBody(c.w, c.r, &req, true) || !c.project(req.ProjectShortID, true) {
+	if refuse(c.w, decodeBody(c.w, c.r, &req, true)) || refuse(c.w, c.project(req.ProjectShortID, true)) {
 		return
 	}
 	if req.FailedOnly && req.ProjectTestCaseIDs != nil {

@@ -129,7 +129,7 @@ type createTestCaseResponse struct {
 // reported before unknown references (404).
 func (s *Server) handleCreateTestCase(c *call) {
 	var body createTestCaseBody
-	if !decodeBody(c.w, c.r, &body, false) || !c.project(body.ProjectShortID, false) {
+	if refuse(c.w, decodeBody(c.w, c.r, &body, false)) || refuse(c.w, c.project(body.ProjectShortID, false)) {
 		return
 	}
 	req := &body.CreateTestCaseRequest
