@@ -29,25 +29,20 @@ func (s *Server) lookupTestCase(id string) *testCase {
 	return s.createdByID[id]
 }
 
-// findRun finds a run started here or a past one; nil if there is none.
+// findRun finds a run started here or a past one, by the index its short
+// id decodes to; nil if there is none.
 func (s *Server) findRun(shortID string) *run {
 	prefix, i, ok := s.decodeRunID(shortID)
-	switch {
-	case !ok:
-		return nil
-	case prefix == 'h':
-		if i < len(s.history) {
-			return s.historyRun(i)
-		}
-		return nil
+	if ok && prefix == 'h' && i < len(s.history) {
+		return s.historyRun(i)
 	}
 	s.mu.RLock()
-	r := s.runs[shortID]
+	live := s.runOrder // append-only: the runs it holds never change
 	s.mu.RUnlock()
-	if r == nil || !s.visible(r, s.now()) {
+	if !ok || prefix != 'r' || i >= len(live) || !s.visible(live[i], s.now()) {
 		return nil
 	}
-	return r
+	return live[i]
 }
 
 // latestRun is the newest run whose plan and test cases match accepts: one
@@ -94,7 +89,6 @@ func (s *Server) startRun(now float64, tmpl run) *run {
 	s.mu.Lock()
 	r.shortID = s.encodeRunID('r', len(s.runOrder))
 	s.assignRunIDs(r)
-	s.runs[r.shortID] = r
 	s.runOrder = append(s.runOrder, r)
 	s.mu.Unlock()
 	s.countWith(func(st *Stats) { st.RunsStarted++ })

@@ -80,8 +80,7 @@ type Server struct {
 
 	mu          sync.RWMutex
 	captures    sync.Map // run test case short id -> capture
-	runs        map[string]*run
-	runOrder    []*run // oldest first
+	runOrder    []*run   // oldest first: a run's short id decodes to its index
 	created     []*testCase
 	createdByID map[string]*testCase
 	regressions *plan // Options.FailingTestCases's plan, or nil
@@ -93,7 +92,7 @@ type Server struct {
 // New returns a sandbox whose clock starts now.
 func New(opts Options) *Server {
 	s := &Server{opts: opts, clock: opts.Clock, speed: opts.Speed,
-		runs: map[string]*run{}, createdByID: map[string]*testCase{}}
+		createdByID: map[string]*testCase{}}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
