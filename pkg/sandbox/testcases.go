@@ -48,24 +48,21 @@ func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 // lastRun is the latest run that included the test case: one started here,
 // else the newest past run whose kind includes it.
 func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
+	at := -1
 	found := s.latestRun(func(_ *plan, cases []caseRun) bool {
-		return slices.ContainsFunc(cases, func(c caseRun) bool { return c.tc.ID == id })
+		at = slices.IndexFunc(cases, func(c caseRun) bool { return c.tc.ID == id })
+		return at >= 0
 	})
 	if found == nil {
 		return nil
 	}
-	e := found.elapsed(now)
-	for i := range found.cases {
-		if c := &found.cases[i]; c.tc.ID == id {
-			out := &api.TestCaseRun{ShortID: found.shortID}
-			out.Status, out.Result = c.stateAt(e)
-			if c.final(e) {
-				out.CompletedAt = s.stamp(found.created + c.end)
-			}
-			return out
-		}
+	c, e := &found.cases[at], found.elapsed(now)
+	out := &api.TestCaseRun{ShortID: found.shortID}
+	out.Status, out.Result = c.stateAt(e)
+	if c.final(e) {
+		out.CompletedAt = s.stamp(found.created + c.end)
 	}
-	return nil
+	return out
 }
 
 // handleListTestCases is GET /v1/test-cases. labels is comma-separated and
