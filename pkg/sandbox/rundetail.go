@@ -44,7 +44,7 @@ func (s *Server) handleGetRun(c *call) {
 	if mode != "" {
 		for i := range r.cases {
 			rtc := s.runTestCase(r, i, e)
-			if mode == "all" || isFailedCase(rtc) {
+			if mode == "all" || rtc.Result == api.ResultFailed || rtc.Result == api.ResultSkipped || rtc.Status == api.StatusError {
 				resp.RunTestCases = append(resp.RunTestCases, rtc)
 			}
 		}
@@ -53,10 +53,6 @@ func (s *Server) handleGetRun(c *call) {
 		resp.Issues = new(s.issuesOf(r, e))
 	}
 	writeJSON(c.w, http.StatusOK, resp)
-}
-
-func isFailedCase(rtc api.RunTestCase) bool {
-	return rtc.Result == api.ResultFailed || rtc.Result == api.ResultSkipped || rtc.Status == api.StatusError
 }
 
 // runTestCase is the i-th test case of r as seen e seconds into the run:

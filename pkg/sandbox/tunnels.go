@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -37,15 +38,6 @@ var tunnels = []tunnel{
 	}},
 }
 
-func findTunnel(id string) *tunnel {
-	for i := range tunnels {
-		if tunnels[i].id == id {
-			return &tunnels[i]
-		}
-	}
-	return nil
-}
-
 func (t *tunnel) status(now float64) api.TunnelStatus {
 	n := t.conns(now)
 	out := api.TunnelStatus{Status: api.TunnelHealthFor(n), Connections: n, Hostnames: []api.TunnelHostname{}}
@@ -62,11 +54,13 @@ func (t *tunnel) status(now float64) api.TunnelStatus {
 // belong to the organization, so projectShortId is optional even for an
 // organization-scoped key; when given it must be allowed for the key.
 func (s *Server) handleTunnelStatus(c *call) {
-	t := findTunnel(c.r.PathValue("runnerId"))
-	if t == nil {
-		c.fail(http.StatusNotFound, "remote tunnel %s not found", c.r.PathValue("runnerId"))
+	id := c.r.PathValue("runnerId")
+	i := slices.IndexFunc(tunnels, func(t tunnel) bool { return t.id == id })
+	if i < 0 {
+		c.fail(http.StatusNotFound, "remote tunnel %s not found", id)
 		return
 	}
+	t := &tunnels[i]
 	st := t.status(c.now)
 	if t.omitStatus {
 		writeJSON(c.w, http.StatusOK, map[string]any{"connections": st.Connections, "hostnames": st.Hostnames})
