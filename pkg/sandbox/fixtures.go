@@ -120,16 +120,6 @@ func withDefaults(tcs []*testCase) []*testCase {
 	return tcs
 }
 
-// fixtureIndex maps a fixture id to its position, which also orders
-// createdAt dates.
-var fixtureIndex = func() map[string]int {
-	m := map[string]int{}
-	for i, tc := range fixtureTestCases {
-		m[tc.ID] = i
-	}
-	return m
-}()
-
 // issueTemplate is a problem the platform reports for failing test cases.
 type issueTemplate struct {
 	Key, Title, Description, Severity, IssueType string

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -126,7 +127,7 @@ func findPlan(shortID string) *plan {
 }
 
 func fixtureByID(id string) *testCase {
-	if i, ok := fixtureIndex[id]; ok {
+	if i := slices.IndexFunc(fixtureTestCases, func(tc *testCase) bool { return tc.ID == id }); i >= 0 {
 		return fixtureTestCases[i]
 	}
 	return nil

@@ -33,7 +33,7 @@ func (s *Server) allTestCases() []*testCase {
 func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 	created := tc.createdAtS
 	if !tc.created {
-		created = -float64(90-fixtureIndex[tc.ID]) * 86400 // fixtures were written months ago
+		created = -float64(90-slices.Index(fixtureTestCases, tc)) * 86400 // fixtures were written months ago
 	}
 	out := testCaseItem{TestCase: api.TestCase{ID: tc.ID, Name: tc.Name, IsEnabled: tc.Enabled,
 		Labels: append([]string{}, tc.Labels...), Classification: tc.Classification, ApplicationShortID: appWebID,
