@@ -114,11 +114,7 @@ func outcomeText(c *caseRun) {
 func planCases(p *plan) []caseRun {
 	out := make([]caseRun, 0, len(p.Cases))
 	for _, pc := range p.Cases {
-		tc := pc.testCase
-		if tc == nil {
-			tc = fixtureByID(pc.TC)
-		}
-		c := caseRun{tc: tc, start: pc.Start, end: pc.End, status: pc.Status,
+		c := caseRun{tc: cmp.Or(pc.testCase, fixtureByID(pc.TC)), start: pc.Start, end: pc.End, status: pc.Status,
 			result: pc.Result, title: pc.Title, thought: pc.Thought, issues: pc.Issues, story: pc.Story}
 		outcomeText(&c)
 		out = append(out, c)
