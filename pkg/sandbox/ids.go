@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math/big"
@@ -112,11 +113,7 @@ func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
 // (each `--sandbox` command has its own), so the runs of different commands
 // never look like the same run. Never 0, which means "follow Seed".
 func ProcessIDSeed() int64 {
-	seed := int64(mix(uint64(time.Now().UnixNano()) ^ mix(uint64(os.Getpid()))))
-	if seed == 0 {
-		seed = 1
-	}
-	return seed
+	return cmp.Or(int64(mix(uint64(time.Now().UnixNano())^mix(uint64(os.Getpid())))), 1)
 }
 
 // Identifier formats of service-api.md section 2.1.

@@ -67,7 +67,7 @@ func (s *Server) latestRun(match func(*plan, []caseRun) bool) *run {
 // visible reports whether a run can be seen at sandbox time now, under
 // Options.VisibilityDelay.
 func (s *Server) visible(r *run, now float64) bool {
-	return r.history || (now-r.created)/s.speed >= s.opts.VisibilityDelay.Seconds()
+	return r.history || (now-r.created)/s.opts.Speed >= s.opts.VisibilityDelay.Seconds()
 }
 
 // startRun records a new run created at sandbox time now: the plan's

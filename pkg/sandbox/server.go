@@ -66,10 +66,8 @@ const DefaultHistory = 50
 
 // Server is the emulator; it implements http.Handler.
 type Server struct {
-	opts    Options
-	clock   clock.Clock
+	opts    Options // normalised: Clock set, Speed positive, History bounded
 	start   time.Time
-	speed   float64
 	mux     *http.ServeMux
 	history []historyAttr
 
@@ -91,16 +89,15 @@ type Server struct {
 
 // New returns a sandbox whose clock starts now.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, clock: opts.Clock, speed: opts.Speed,
-		createdByID: map[string]*testCase{}}
-	if s.clock == nil {
-		s.clock = clock.Real{}
+	s := &Server{opts: opts, createdByID: map[string]*testCase{}}
+	if s.opts.Clock == nil {
+		s.opts.Clock = clock.Real{}
 	}
-	if s.speed <= 0 {
-		s.speed = 1
+	if s.opts.Speed <= 0 {
+		s.opts.Speed = 1
 	}
 	s.opts.History = min(max(cmp.Or(opts.History, DefaultHistory), 0), MaxHistory)
-	s.start = s.clock.Now()
+	s.start = s.opts.Clock.Now()
 	s.history = buildHistory(s.opts.Seed, s.opts.History)
 	s.addRegressions(opts.FailingTestCases)
 	s.SetFaultRate(opts.FaultRate)
@@ -168,7 +165,7 @@ func routeKey(method, pattern string) string {
 
 // now is the sandbox time in seconds since the server started.
 func (s *Server) now() float64 {
-	return s.clock.Now().Sub(s.start).Seconds() * s.speed
+	return s.opts.Clock.Now().Sub(s.start).Seconds() * s.opts.Speed
 }
 
 // stamp turns sandbox seconds into a wall-clock timestamp. Sandbox time
