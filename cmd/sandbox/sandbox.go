@@ -201,19 +201,11 @@ func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {
 	row("runners", "runner-healthy runner-degraded runner-inactive runner-nostatus runner-warming")
 	fmt.Fprintf(&b, "  %-16s speed %gx, fault rate %g, latency %s, history %d, seed %d\n",
 		"settings", o.Speed, o.FaultRate, o.Latency, o.History, o.Seed)
-	if host, _, _ := net.SplitHostPort(o.Addr); !isLoopback(host) {
+	if host, _, _ := net.SplitHostPort(o.Addr); host != "localhost" && !net.ParseIP(host).IsLoopback() { // nil for a name: false
 		fmt.Fprintf(&b, "\nWarning: %s is not a loopback address; anyone who can reach it can use the sandbox, whose keys are public.\n", o.Addr)
 	}
 	fmt.Fprintf(&b, "\nIn another shell:\n  export TESTCTL_BASE_URL=%s TESTCTL_LEGACY_BASE_URL=%s TESTCTL_API_KEY=%s\n",
 		inst.BaseURL, inst.LegacyBaseURL, sandbox.ProjectKey)
 	b.WriteString("  testctl run start --plan pln-passing_sandbox --wait\n\nPress Ctrl-C to stop.\n")
 	_, _ = io.WriteString(w, b.String())
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
