@@ -25,30 +25,20 @@ type logFilter struct {
 	warnings, includeInfo bool
 }
 
-func parseLogFilter(q params) (logFilter, error) {
-	var f logFilter
-	var err error
+func parseLogFilter(q params) (f logFilter, err error) {
 	if q["kind"] == "" {
 		return f, fmt.Errorf("kind is required: network, console or apiCalls")
 	}
-	if f.kind, err = q.oneOf("kind", "", api.LogKindNetwork, api.LogKindConsole, api.LogKindAPICalls); err != nil {
-		return f, err
-	}
-	if f.status, err = q.oneOf("statusFilter", "all", "all", "errors", "success"); err != nil {
-		return f, err
-	}
-	if f.warnings, _, err = q.boolean("includeWarnings"); err != nil {
-		return f, err
-	}
-	if f.includeInfo, _, err = q.boolean("includeInfo"); err != nil {
-		return f, err
-	}
-	if p := q["urlPattern"]; p != "" {
+	f.kind = q.oneOf(&err, "kind", "", api.LogKindNetwork, api.LogKindConsole, api.LogKindAPICalls)
+	f.status = q.oneOf(&err, "statusFilter", "all", "all", "errors", "success")
+	f.warnings, _ = q.boolean(&err, "includeWarnings")
+	f.includeInfo, _ = q.boolean(&err, "includeInfo")
+	if p := q["urlPattern"]; p != "" && err == nil {
 		if f.url, err = regexp.Compile("(?i)" + p); err != nil {
 			return f, fmt.Errorf("urlPattern is not a valid regular expression: %v", err)
 		}
 	}
-	return f, nil
+	return f, err
 }
 
 func (f logFilter) statusOK(code int32, failed bool) bool {

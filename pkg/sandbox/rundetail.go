@@ -18,11 +18,9 @@ type runDetailResponse struct {
 // empty, as on the service; testCases=failed keeps the test cases that
 // ended FAILED, SKIPPED or ERROR.
 func (s *Server) handleGetRun(c *call) {
-	mode, err := c.q.oneOf("testCases", "", "all", "failed")
-	if refuse(c.w, err) {
-		return
-	}
-	withIssues, _, err := c.q.boolean("issues")
+	var err error
+	mode := c.q.oneOf(&err, "testCases", "", "all", "failed")
+	withIssues, _ := c.q.boolean(&err, "issues")
 	if refuse(c.w, err) {
 		return
 	}
@@ -140,13 +138,9 @@ func (s *Server) handleListRuns(c *call) {
 	var f runFilter
 	var err error
 	statuses := []string{api.StatusInitiated, api.StatusRunning, api.StatusCompleted, api.StatusError, api.StatusCancelled}
-	f.status, err = c.q.oneOf("status", "", statuses...)
-	if err == nil {
-		f.result, err = c.q.oneOf("result", "", api.ResultPassed, api.ResultFailed, api.ResultSkipped)
-	}
-	if err == nil {
-		f.trigger, err = c.q.oneOf("trigger", "", api.TriggerAPI, api.TriggerCodehost)
-	}
+	f.status = c.q.oneOf(&err, "status", "", statuses...)
+	f.result = c.q.oneOf(&err, "result", "", api.ResultPassed, api.ResultFailed, api.ResultSkipped)
+	f.trigger = c.q.oneOf(&err, "trigger", "", api.TriggerAPI, api.TriggerCodehost)
 	limit, offset, ok := c.page(err)
 	if !ok {
 		return

@@ -73,7 +73,8 @@ func (s *Server) handleListTestCases(c *call) {
 		c.fail(http.StatusBadRequest, "applicationShortId %q must start with app_", app)
 		return
 	}
-	enabled, enabledSet, err := c.q.boolean("isEnabled")
+	var err error
+	enabled, enabledSet := c.q.boolean(&err, "isEnabled")
 	limit, offset, ok := c.page(err)
 	if !ok {
 		return
