@@ -100,8 +100,6 @@ func (s *Server) historyRun(i int) *run {
 	if a.branch != noBranch {
 		r.branch = historyBranches[a.branch]
 		r.commit = hexFor(40, s.opts.Seed, "commit", r.shortID)
-		r.actor, r.repo = "sandbox-ci", "sandbox/demo-shop"
-		r.commitMessage = "Update " + r.branch + " (" + r.commit[:7] + ")"
 	}
 	s.assignRunIDs(r)
 	return r

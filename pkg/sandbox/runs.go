@@ -119,8 +119,8 @@ func (s *Server) handleStartRun(c *call) {
 	for _, a := range req.Applications {
 		apps = append(apps, a.ApplicationShortID)
 	}
-	r := s.startRun(c.now, run{plan: p, testCaseIDs: ids, trigger: cmp.Or(req.Trigger, api.TriggerAPI), actor: req.Actor,
-		branch: req.Branch, commit: req.CommitHash, commitMessage: req.CommitMessage, repo: req.Repository, apps: apps})
+	r := s.startRun(c.now, run{plan: p, testCaseIDs: ids, trigger: cmp.Or(req.Trigger, api.TriggerAPI),
+		branch: req.Branch, commit: req.CommitHash, apps: apps})
 	writeJSON(c.w, http.StatusOK, startResponse(r))
 }
 
@@ -158,9 +158,8 @@ func (s *Server) handleRerun(c *call) {
 	if c.refuseStart(err) {
 		return
 	}
-	next := run{plan: orig.plan, testCaseIDs: ids, trigger: orig.trigger, actor: orig.actor, branch: orig.branch,
-		commit: orig.commit, commitMessage: orig.commitMessage, repo: orig.repo, apps: orig.apps}
-	r := s.startRun(c.now, next)
+	r := s.startRun(c.now, run{plan: orig.plan, testCaseIDs: ids, trigger: orig.trigger, branch: orig.branch,
+		commit: orig.commit, apps: orig.apps})
 	s.countWith(func(st *Stats) { st.Reruns++ })
 	writeJSON(c.w, http.StatusOK, startResponse(r))
 }

@@ -31,8 +31,7 @@ type run struct {
 	plan                  *plan   // nil for a run of test case ids
 	testCaseIDs           []string
 	trigger               string
-	actor, branch, commit string
-	commitMessage, repo   string
+	branch, commit        string
 	apps                  []string
 	cases                 []caseRun
 	status, result        string // final

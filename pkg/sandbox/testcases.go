@@ -134,9 +134,8 @@ func (s *Server) handleCreateTestCase(c *call) {
 	if refuse(c.w, s.validateCreate(req)) {
 		return
 	}
-	tc := &testCase{Name: req.Name, Goal: req.Goal, ExpectedResult: req.ExpectedResult, Labels: []string{},
+	tc := &testCase{Name: req.Name, Goal: req.Goal, Labels: []string{}, Duration: 4, Profile: profileUI,
 		Classification: "UI", ResumeFrom: strings.ToLower(req.ResumeFromDependencyProjectTestCaseID),
-		Duration: 4, Profile: profileUI, Scenario: req.ScenarioShortID, Configs: req.ConfigShortIDs,
 		PassTitle:   "Goal reached: " + req.Goal,
 		PassThought: "The recorded steps reached the goal and nothing contradicted the expected result.",
 		created:     true, createdAtS: c.now, generatedAt: c.now + burnIn}
