@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"slices"
@@ -55,9 +56,7 @@ func parseQuery(raw string) (params, error) {
 		}
 		flat[key] = val
 	}
-	for k, v := range flat {
-		object[k] = v
-	}
+	maps.Copy(object, flat)
 	return object, nil
 }
 

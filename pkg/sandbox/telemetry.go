@@ -84,8 +84,7 @@ func (s *Server) captureFor(short string, c *caseRun) capture {
 }
 
 func (s *Server) makeCapture(short string, c *caseRun) capture {
-	switch c.tc.Profile {
-	case profileAPI:
+	if c.tc.Profile == profileAPI {
 		return capture{apiCalls: apiCalls(rngFor(s.opts.Seed, "api-calls", short), c.story)}
 	}
 	r := rngFor(s.opts.Seed, "network", short)
