@@ -27,7 +27,8 @@ func parseQuery(raw string) (params, error) {
 		}
 		k, v, _ := strings.Cut(pair, "=")
 		key, err := url.QueryUnescape(k)
-		if err != nil {
+		val, errV := url.QueryUnescape(v)
+		if err != nil || errV != nil && key != "query" {
 			return nil, fmt.Errorf("malformed query string near %q", pair)
 		}
 		if key == "query" {
@@ -46,10 +47,6 @@ func parseQuery(raw string) (params, error) {
 				object[mk] = mv
 			}
 			continue
-		}
-		val, err := url.QueryUnescape(v)
-		if err != nil {
-			return nil, fmt.Errorf("malformed query string near %q", pair)
 		}
 		if prev, ok := flat[key]; ok && prev != "" {
 			val = prev + "," + val
