@@ -3,6 +3,7 @@ package sandbox
 import (
 	"cmp"
 	"math"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -196,26 +197,15 @@ func scheduleTestCases(ids []string, lookup func(string) *testCase) []caseRun {
 // error makes the run ERROR, any cancellation CANCELLED, any failure FAILED,
 // all skipped SKIPPED, otherwise PASSED.
 func verdict(cases []caseRun) (status, result string) {
-	anyFailed, allSkipped, anyCancelled := false, true, false
-	for _, c := range cases {
-		switch {
-		case c.status == api.StatusError:
-			return api.StatusError, ""
-		case c.status == api.StatusCancelled:
-			anyCancelled = true
-		case c.result == api.ResultFailed:
-			anyFailed = true
-		}
-		if c.result != api.ResultSkipped {
-			allSkipped = false
-		}
-	}
+	has := func(f func(caseRun) bool) bool { return slices.ContainsFunc(cases, f) }
 	switch {
-	case anyCancelled:
+	case has(func(c caseRun) bool { return c.status == api.StatusError }):
+		return api.StatusError, ""
+	case has(func(c caseRun) bool { return c.status == api.StatusCancelled }):
 		return api.StatusCancelled, ""
-	case anyFailed:
+	case has(func(c caseRun) bool { return c.result == api.ResultFailed }):
 		return api.StatusCompleted, api.ResultFailed
-	case allSkipped && len(cases) > 0:
+	case len(cases) > 0 && !has(func(c caseRun) bool { return c.result != api.ResultSkipped }):
 		return api.StatusCompleted, api.ResultSkipped
 	}
 	return api.StatusCompleted, api.ResultPassed
