@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -130,10 +131,7 @@ func (o *Options) validate() error {
 }
 
 func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
-	history := o.History
-	if history == 0 {
-		history = -1 // the package reads 0 as "default"
-	}
+	history := cmp.Or(o.History, -1) // the package reads 0 as "default"
 	// Without --seed, a sandbox started again does not give its runs the
 	// ids of the last one's, which a local record may still name.
 	var idSeed int64
