@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -67,13 +68,9 @@ func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, er
 	case req.TestPlanShortID == "" && req.TestCaseIDs == nil:
 		return nil, nil, errorf(http.StatusBadRequest, "one of testPlanShortId and testCaseIds is required")
 	}
-	if err := validateNotifications(req.Notifications); err != nil {
-		return nil, nil, err
-	}
-	if err := validateApplications(req.Applications); err != nil {
-		return nil, nil, err
-	}
-	if err := validateParameters(req.Parameters); err != nil {
+	// the first error of the three, in this order
+	if err := cmp.Or(validateNotifications(req.Notifications), validateApplications(req.Applications),
+		validateParameters(req.Parameters)); err != nil {
 		return nil, nil, err
 	}
 	if req.TestPlanShortID != "" {
