@@ -17,29 +17,21 @@ type tunnel struct {
 	id         string
 	ports      []int
 	omitStatus bool
-	conns      func(now float64) int
+	conns      []int // connections from 0 s, 10 s, 20 s… of sandbox time on
 }
-
-func fixed(n int) func(float64) int { return func(float64) int { return n } }
 
 var tunnels = []tunnel{
-	{id: "runner-healthy", ports: []int{3000, 8080}, conns: fixed(4)},
-	{id: "runner-degraded", ports: []int{3000}, conns: fixed(2)},
-	{id: "runner-inactive", conns: fixed(0)},
-	{id: "runner-nostatus", ports: []int{5173}, omitStatus: true, conns: fixed(5)},
-	{id: "runner-warming", ports: []int{4200}, conns: func(now float64) int {
-		switch {
-		case now < 10:
-			return 0
-		case now < 20:
-			return 2
-		}
-		return 4
-	}},
+	{id: "runner-healthy", ports: []int{3000, 8080}, conns: []int{4}},
+	{id: "runner-degraded", ports: []int{3000}, conns: []int{2}},
+	{id: "runner-inactive", conns: []int{0}},
+	{id: "runner-nostatus", ports: []int{5173}, omitStatus: true, conns: []int{5}},
+	{id: "runner-warming", ports: []int{4200}, conns: []int{0, 2, 4}},
 }
 
+func (t *tunnel) connsAt(now float64) int { return t.conns[min(max(int(now/10), 0), len(t.conns)-1)] }
+
 func (t *tunnel) status(now float64) api.TunnelStatus {
-	n := t.conns(now)
+	n := t.connsAt(now)
 	out := api.TunnelStatus{Status: api.TunnelHealthFor(n), Connections: n, Hostnames: []api.TunnelHostname{}}
 	if n > 0 {
 		for _, p := range t.ports {
@@ -77,7 +69,7 @@ func (s *Server) handleListTunnels(c *call) {
 	}
 	var items []item
 	for _, t := range tunnels {
-		items = append(items, item{t.id, t.conns(c.now)})
+		items = append(items, item{t.id, t.connsAt(c.now)})
 	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"tunnels": items})
 }
