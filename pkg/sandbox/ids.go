@@ -90,8 +90,10 @@ func (s *Server) idOffset(prefix byte) int64 {
 }
 
 func (s *Server) encodeRunID(prefix byte, index int) string {
-	v := strconv.FormatInt((int64(index)*idMultiplier+s.idOffset(prefix))%idSpace, 36)
-	return string(prefix) + strings.Repeat("0", 5-len(v)) + v
+	// plus idSpace: six digits, a leading 1 for the prefix to replace
+	b := strconv.AppendInt(make([]byte, 0, 6), (int64(index)*idMultiplier+s.idOffset(prefix))%idSpace+idSpace, 36)
+	b[0] = prefix
+	return string(b)
 }
 
 // decodeRunID reverses encodeRunID; ok is false for ids of another shape
