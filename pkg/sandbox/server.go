@@ -157,10 +157,7 @@ func routeKey(method, pattern string) string {
 	if strings.Contains(pattern, " ") {
 		return pattern
 	}
-	if pattern == "" {
-		pattern = "/"
-	}
-	return method + " " + pattern
+	return method + " " + cmp.Or(pattern, "/")
 }
 
 // now is the sandbox time in seconds since the server started.
