@@ -70,12 +70,9 @@ func (s *Server) handleLogs(c *call) {
 	cr := &r.cases[i]
 	e := r.elapsed(c.now)
 	full := s.captureFor(short, cr)
-	progress := 1.0
-	switch {
-	case cr.start >= cr.end || e < cr.start: // did not run, or not yet
-		progress = 0
-	case e < cr.end:
-		progress = (e - cr.start) / (cr.end - cr.start)
+	progress := 0.0 // it did not run, or not yet
+	if cr.end > cr.start {
+		progress = min(max((e-cr.start)/(cr.end-cr.start), 0), 1)
 	}
 
 	resp := logsResponse{LogsResponse: api.LogsResponse{RunTestCaseShortID: short, Kind: f.kind}}
