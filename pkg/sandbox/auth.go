@@ -3,6 +3,7 @@ package sandbox
 import (
 	"cmp"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -17,23 +18,13 @@ const (
 	LegacyPrefix   = "/legacy"                              // legacy base URL = base URL + LegacyPrefix
 )
 
-type keyKind int
-
-const (
-	keyNone keyKind = iota
-	keyProject
-	keyOrg
-	keySuspended
-	keyLimit
-)
-
 const (
 	msgSuspended = "Invalid token or organization suspended"
 	msgLimit     = "Organization has reached usage limit"
 )
 
-// keyKinds are the sandbox keys; any other token is keyNone.
-var keyKinds = map[string]keyKind{ProjectKey: keyProject, OrgKey: keyOrg, SuspendedKey: keySuspended, LimitKey: keyLimit}
+// sandboxKeys are the keys the sandbox knows; any other token is invalid.
+var sandboxKeys = []string{ProjectKey, OrgKey, SuspendedKey, LimitKey}
 
 // bearer extracts the token of an "Authorization: Bearer" header.
 func bearer(r *http.Request) (token string, present bool) {
@@ -52,7 +43,7 @@ func bearer(r *http.Request) (token string, present bool) {
 type call struct {
 	w   http.ResponseWriter
 	r   *http.Request
-	key keyKind
+	key string // one of sandboxKeys once authed lets the handler run
 	q   params
 	now float64 // sandbox seconds, read once so one answer is consistent
 }
@@ -73,7 +64,7 @@ const (
 func (s *Server) authed(sc scope, h func(*call)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token, present := bearer(r)
-		c := &call{w: w, r: r, key: keyKinds[token], now: s.now()}
+		c := &call{w: w, r: r, key: token, now: s.now()}
 		err := keyError(c.key, "invalid API key")
 		switch {
 		case !present:
@@ -109,13 +100,13 @@ func (c *call) project(fromBody string, required bool) error {
 	}
 	id = cmp.Or(id, fromBody)
 	switch {
-	case id == "" && required && c.key == keyOrg:
+	case id == "" && required && c.key == OrgKey:
 		return errorf(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
 	case id == "" || id == ProjectShortID:
 		return nil
 	case !projectIDPattern.MatchString(id):
 		return errorf(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
-	case c.key == keyOrg:
+	case c.key == OrgKey:
 		return errorf(http.StatusNotFound, "project %s not found", id)
 	}
 	return errorf(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
@@ -123,11 +114,11 @@ func (c *call) project(fromBody string, required bool) error {
 
 // keyError refuses a key the service does not take: an unknown key (401,
 // saying invalid) or a suspended organization's (403).
-func keyError(k keyKind, invalid string) error {
-	switch k {
-	case keyNone:
+func keyError(token, invalid string) error {
+	switch {
+	case !slices.Contains(sandboxKeys, token):
 		return errorf(http.StatusUnauthorized, "%s", invalid)
-	case keySuspended:
+	case token == SuspendedKey:
 		return errorf(http.StatusForbidden, msgSuspended)
 	}
 	return nil

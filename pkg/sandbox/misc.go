@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -54,7 +55,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	case token == "" || planID == "":
 		writeError(w, http.StatusBadRequest, "token and testPlanShortId are required")
 		return
-	case refuse(w, keyError(keyKinds[token], "invalid badge token")):
+	case refuse(w, keyError(token, "invalid badge token")):
 		return
 	}
 	p, err := s.lookupPlan(planID)
@@ -113,12 +114,12 @@ type legacyPlan struct {
 // unknown key is 404. A suspended organization is still 403.
 func (s *Server) handleLegacyRun(w http.ResponseWriter, r *http.Request) {
 	token, _ := bearer(r)
-	if keyKinds[token] == keySuspended {
+	if token == SuspendedKey {
 		writeLegacyError(w, http.StatusForbidden, msgSuspended)
 		return
 	}
 	run := s.findRun(r.PathValue("shortId"))
-	if keyKinds[token] == keyNone || !strings.EqualFold(r.PathValue("projectUuid"), ProjectUUID) || run == nil {
+	if !slices.Contains(sandboxKeys, token) || !strings.EqualFold(r.PathValue("projectUuid"), ProjectUUID) || run == nil {
 		writeLegacyError(w, http.StatusNotFound, "Not Found")
 		return
 	}

@@ -221,7 +221,7 @@ func (s *Server) findRunTestCase(shortID string) (*run, int) {
 // invalid (err), or, valid, over the usage limit (402: a valid request is
 // what the organization is refused). It says whether it answered.
 func (c *call) refuseStart(err error) bool {
-	if err == nil && c.key == keyLimit {
+	if err == nil && c.key == LimitKey {
 		err = errorf(http.StatusPaymentRequired, msgLimit)
 	}
 	return refuse(c.w, err)
