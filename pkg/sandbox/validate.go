@@ -121,6 +121,8 @@ func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, erro
 func validateApplications(apps []api.RunApplication) error {
 	for i, a := range apps {
 		at := fmt.Sprintf("applications[%d]", i)
+		p, env := a.DevicePresetShortID, cmp.Or(a.Environment, &api.RunEnvironment{})
+		u, err := url.Parse(env.URL)
 		switch {
 		case a.ApplicationShortID == "":
 			return errorf(http.StatusBadRequest, "%s.applicationShortId is required", at)
@@ -128,43 +130,25 @@ func validateApplications(apps []api.RunApplication) error {
 			return errorf(http.StatusBadRequest, "%s.applicationShortId %q must start with app_", at, a.ApplicationShortID)
 		case a.ApplicationShortID != appWebID:
 			return errorf(http.StatusNotFound, "application %s not found in project %s", a.ApplicationShortID, ProjectShortID)
-		}
-		if p := a.DevicePresetShortID; p != "" {
-			if !hasPrefixID(p, "preset_") {
-				return errorf(http.StatusBadRequest, "%s.devicePresetShortId %q must start with preset_", at, p)
-			}
-			if !knownPresets[p] {
-				return errorf(http.StatusNotFound, "device preset %s not found", p)
-			}
-		}
-		if env := a.Environment; env != nil {
-			if env.ShortID != "" {
-				if !hasPrefixID(env.ShortID, "env_") {
-					return errorf(http.StatusBadRequest, "%s.environment.shortId %q must start with env_", at, env.ShortID)
-				}
-				if env.ShortID != envStagingID {
-					return errorf(http.StatusNotFound, "environment %s not found in application %s", env.ShortID, a.ApplicationShortID)
-				}
-			}
-			if b := env.ApplicationBuildShortID; b != "" && !hasPrefixID(b, "build_") {
-				return errorf(http.StatusBadRequest, "%s.environment.applicationBuildShortId %q must start with build_", at, b)
-			}
-			if env.URL != "" {
-				u, err := url.Parse(env.URL)
-				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return errorf(http.StatusBadRequest, "%s.environment.url %q must be an absolute http or https URL", at, env.URL)
-				}
-			}
+		case p != "" && !hasPrefixID(p, "preset_"):
+			return errorf(http.StatusBadRequest, "%s.devicePresetShortId %q must start with preset_", at, p)
+		case p != "" && !knownPresets[p]:
+			return errorf(http.StatusNotFound, "device preset %s not found", p)
+		case env.ShortID != "" && !hasPrefixID(env.ShortID, "env_"):
+			return errorf(http.StatusBadRequest, "%s.environment.shortId %q must start with env_", at, env.ShortID)
+		case env.ShortID != "" && env.ShortID != envStagingID:
+			return errorf(http.StatusNotFound, "environment %s not found in application %s", env.ShortID, a.ApplicationShortID)
+		case env.ApplicationBuildShortID != "" && !hasPrefixID(env.ApplicationBuildShortID, "build_"):
+			return errorf(http.StatusBadRequest, "%s.environment.applicationBuildShortId %q must start with build_", at, env.ApplicationBuildShortID)
+		case env.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == ""):
+			return errorf(http.StatusBadRequest, "%s.environment.url %q must be an absolute http or https URL", at, env.URL)
 		}
 	}
 	return nil
 }
 
 func validateNotifications(ns []api.Notification) error {
-	if ns == nil {
-		return nil
-	}
-	if len(ns) == 0 {
+	if ns != nil && len(ns) == 0 {
 		return errorf(http.StatusBadRequest, `notifications must not be empty: omit it to use the project's defaults, or send [{"type":"none"}] to suppress them`)
 	}
 	for i, n := range ns {
