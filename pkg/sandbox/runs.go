@@ -202,16 +202,10 @@ func runTestCaseShortID(runShortID string, i int) string {
 
 // findRunTestCase resolves a run test case short id.
 func (s *Server) findRunTestCase(shortID string) (*run, int) {
-	runID, pos, ok := strings.Cut(shortID, "-")
-	if !ok {
-		return nil, 0
-	}
+	runID, pos, _ := strings.Cut(shortID, "-") // no "-": pos "" is no number
 	r := s.findRun(runID)
-	if r == nil {
-		return nil, 0
-	}
 	n, err := strconv.Atoi(pos)
-	if err != nil || n < 1 || n > len(r.cases) || strconv.Itoa(n) != pos {
+	if r == nil || err != nil || n < 1 || n > len(r.cases) || strconv.Itoa(n) != pos {
 		return nil, 0
 	}
 	return r, n - 1
