@@ -56,8 +56,13 @@ func (s *Server) latestRun(match func(*plan, []caseRun) bool) *run {
 			return r
 		}
 	}
+	// Past runs share the few historyKinds: match is asked once per kind.
+	var kindMatches []bool
+	for _, k := range historyKinds() {
+		kindMatches = append(kindMatches, match(k.plan, k.cases))
+	}
 	for i, a := range s.history[:min(len(s.history), 1000)] {
-		if k := historyKinds()[a.kind]; match(k.plan, k.cases) {
+		if kindMatches[a.kind] {
 			return s.historyRun(i)
 		}
 	}

@@ -48,15 +48,12 @@ func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 // lastRun is the latest run that included the test case: one started here,
 // else the newest past run whose kind includes it.
 func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
-	at := -1
-	found := s.latestRun(func(_ *plan, cases []caseRun) bool {
-		at = slices.IndexFunc(cases, func(c caseRun) bool { return c.tc.ID == id })
-		return at >= 0
-	})
+	isIt := func(c caseRun) bool { return c.tc.ID == id }
+	found := s.latestRun(func(_ *plan, cases []caseRun) bool { return slices.ContainsFunc(cases, isIt) })
 	if found == nil {
 		return nil
 	}
-	c, e := &found.cases[at], found.elapsed(now)
+	c, e := &found.cases[slices.IndexFunc(found.cases, isIt)], found.elapsed(now)
 	out := &api.TestCaseRun{ShortID: found.shortID}
 	out.Status, out.Result = c.stateAt(e)
 	if c.final(e) {
