@@ -95,15 +95,23 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request, route s
 			st.Faults[kind]++
 		})
 		failWith(w, kind)
-	case write:
+	case write && s.lossScripted():
 		s.serveThenLose(w, r, s.scriptedLoss)
 	default:
 		s.mux.ServeHTTP(w, r)
 	}
 }
 
-// scriptedLoss takes the next kind LoseNextAnswers queued ("" if there is
-// none).
+// lossScripted peeks at the queue, so that a write is only held back for a
+// loss when one is queued.
+func (s *Server) lossScripted() bool {
+	s.loseMu.Lock()
+	defer s.loseMu.Unlock()
+	return len(s.loseQueue) > 0
+}
+
+// scriptedLoss takes the next kind LoseNextAnswers queued ("" if another
+// write took it meanwhile).
 func (s *Server) scriptedLoss() string {
 	s.loseMu.Lock()
 	defer s.loseMu.Unlock()
