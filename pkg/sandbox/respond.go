@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,25 +85,15 @@ func describeJSONError(err error) string {
 		if typ.Field == "" {
 			return fmt.Sprintf("request body must be a JSON object, not %s", typ.Value)
 		}
-		return fmt.Sprintf("field %q must be %s, not %s", typ.Field, jsonTypeName(typ.Type.Kind().String()), typ.Value)
+		kind := typ.Type.Kind().String()
+		return fmt.Sprintf("field %q must be %s, not %s", typ.Field, cmp.Or(jsonTypeNames[kind], "a "+kind), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
 		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") + " in request body"
 	}
 	return "malformed JSON body: " + err.Error()
 }
 
-func jsonTypeName(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice":
-		return "an array"
-	case "map", "struct", "ptr":
-		return "an object"
-	case "int", "int32", "int64", "float64":
-		return "a number"
-	}
-	return "a " + kind
-}
+// jsonTypeNames name Go kinds as JSON types; another kind is "a <kind>".
+var jsonTypeNames = map[string]string{"string": "a string", "bool": "a boolean", "slice": "an array",
+	"map": "an object", "struct": "an object", "ptr": "an object",
+	"int": "a number", "int32": "a number", "int64": "a number", "float64": "a number"}
