@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -152,7 +153,7 @@ func (s *Server) handleListRuns(c *call) {
 	}
 
 	s.mu.RLock()
-	live := append([]*run(nil), s.runOrder...)
+	live := s.runOrder // append-only: the runs it holds never change
 	s.mu.RUnlock()
 	list := api.RunList{Runs: []api.RunSummary{}, Limit: int32(limit), Offset: int32(min(offset, 1<<31-1))}
 	total := 0
@@ -162,11 +163,8 @@ func (s *Server) handleListRuns(c *call) {
 		}
 		total++
 	}
-	for i := len(live) - 1; i >= 0; i-- {
-		if !s.visible(live[i], c.now) {
-			continue
-		}
-		if sum := s.summary(live[i], c.now); f.matchSummary(&sum) {
+	for _, r := range slices.Backward(live) {
+		if sum := s.summary(r, c.now); s.visible(r, c.now) && f.matchSummary(&sum) {
 			take(func() api.RunSummary { return sum })
 		}
 	}
