@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -130,10 +131,7 @@ func (o *Options) validate() error {
 }
 
 func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
-	history := o.History
-	if history == 0 {
-		history = -1 // the package reads 0 as "default"
-	}
+	history := cmp.Or(o.History, -1) // the package reads 0 as "default"
 	// Without --seed, a sandbox started again does not give its runs the
 	// ids of the last one's, which a local record may still name.
 	var idSeed int64
@@ -154,16 +152,14 @@ func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	<-ctx.Done()
 	err = inst.Close()
 	st := inst.Server.Stats()
-	total := 0
-	for _, n := range st.Requests {
-		total += n
-	}
-	lost := 0
-	for _, n := range st.LostAnswers {
-		lost += n
+	sum := func(m map[string]int) (n int) {
+		for _, v := range m {
+			n += v
+		}
+		return n
 	}
 	fmt.Fprintf(errOut, "Sandbox stopped after %d requests (%d runs started, %d faults injected, of which %d lost the answer of a write carried out).\n",
-		total, st.RunsStarted, st.FaultsInjected, lost)
+		sum(st.Requests), st.RunsStarted, st.FaultsInjected, sum(st.LostAnswers))
 	if err != nil {
 		return fmt.Errorf("stopping the sandbox: %w", err)
 	}
@@ -203,19 +199,11 @@ func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {
 	row("runners", "runner-healthy runner-degraded runner-inactive runner-nostatus runner-warming")
 	fmt.Fprintf(&b, "  %-16s speed %gx, fault rate %g, latency %s, history %d, seed %d\n",
 		"settings", o.Speed, o.FaultRate, o.Latency, o.History, o.Seed)
-	if host, _, _ := net.SplitHostPort(o.Addr); !isLoopback(host) {
+	if host, _, _ := net.SplitHostPort(o.Addr); host != "localhost" && !net.ParseIP(host).IsLoopback() { // nil for a name: false
 		fmt.Fprintf(&b, "\nWarning: %s is not a loopback address; anyone who can reach it can use the sandbox, whose keys are public.\n", o.Addr)
 	}
 	fmt.Fprintf(&b, "\nIn another shell:\n  export TESTCTL_BASE_URL=%s TESTCTL_LEGACY_BASE_URL=%s TESTCTL_API_KEY=%s\n",
 		inst.BaseURL, inst.LegacyBaseURL, sandbox.ProjectKey)
 	b.WriteString("  testctl run start --plan pln-passing_sandbox --wait\n\nPress Ctrl-C to stop.\n")
 	_, _ = io.WriteString(w, b.String())
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"cmp"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -16,34 +18,13 @@ const (
 	LegacyPrefix   = "/legacy"                              // legacy base URL = base URL + LegacyPrefix
 )
 
-type keyKind int
-
-const (
-	keyNone keyKind = iota
-	keyProject
-	keyOrg
-	keySuspended
-	keyLimit
-)
-
 const (
 	msgSuspended = "Invalid token or organization suspended"
 	msgLimit     = "Organization has reached usage limit"
 )
 
-func keyFor(token string) keyKind {
-	switch token {
-	case ProjectKey:
-		return keyProject
-	case OrgKey:
-		return keyOrg
-	case SuspendedKey:
-		return keySuspended
-	case LimitKey:
-		return keyLimit
-	}
-	return keyNone
-}
+// sandboxKeys are the keys the sandbox knows; any other token is invalid.
+var sandboxKeys = []string{ProjectKey, OrgKey, SuspendedKey, LimitKey}
 
 // bearer extracts the token of an "Authorization: Bearer" header.
 func bearer(r *http.Request) (token string, present bool) {
@@ -62,93 +43,83 @@ func bearer(r *http.Request) (token string, present bool) {
 type call struct {
 	w   http.ResponseWriter
 	r   *http.Request
-	key keyKind
+	key string // one of sandboxKeys once authed lets the handler run
 	q   params
 	now float64 // sandbox seconds, read once so one answer is consistent
 }
 
 func (c *call) fail(status int, format string, args ...any) { writeError(c.w, status, format, args...) }
 
-// authed checks the key and parses the query object before h runs.
-func (s *Server) authed(h func(*call)) http.HandlerFunc {
+// scope says how an operation resolves projectShortId (see project).
+type scope int
+
+const (
+	inProject scope = iota // an organization-scoped key must name the project
+	inOrg                  // optional even for an organization-scoped key
+	inBody                 // the handler resolves it with the body's, once decoded
+)
+
+// authed checks the key, parses the query object and, unless the body may
+// name it, resolves the project before h runs.
+func (s *Server) authed(sc scope, h func(*call)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token, present := bearer(r)
-		key := keyFor(token)
+		c := &call{w: w, r: r, key: token, now: s.now()}
+		err := keyError(c.key, "invalid API key")
 		switch {
 		case !present:
-			writeError(w, http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer <key>")
-			return
+			err = errorf(http.StatusUnauthorized, "missing API key: send the header Authorization: Bearer <key>")
 		case token == "":
-			writeError(w, http.StatusUnauthorized, "malformed Authorization header: expected Bearer <key>")
-			return
-		case refuseKey(w, key, "invalid API key"):
-			return
+			err = errorf(http.StatusUnauthorized, "malformed Authorization header: expected Bearer <key>")
 		}
-		q, err := parseQuery(r.URL.RawQuery)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "%v", err)
-			return
+		if err == nil {
+			c.q, err = parseQuery(r.URL.RawQuery)
 		}
-		h(&call{w: w, r: r, key: key, q: q, now: s.now()})
+		if err == nil && sc != inBody {
+			err = c.project("", sc == inProject)
+		}
+		if !refuse(w, err) {
+			h(c)
+		}
 	}
 }
 
 // project applies the scope rules of service-api.md section 5 to the
 // projectShortId of the query (or fromBody). A project-scoped key may omit
 // it; naming another, well-formed project is 403 (the key is valid but not
-// allowed there). An organization-scoped key must name it (400 otherwise);
-// an unknown project is 404. A malformed id is always 400. It writes the
-// error and returns false when the call must stop.
-func (c *call) project(fromBody string) bool {
-	return c.resolveProject(fromBody, c.key == keyOrg)
-}
-
-// projectOptional is project for operations that infer the project from
-// the key even for an organization-scoped key (POST /v1/test-cases): the
-// sandbox organization has exactly one project, so that one is meant.
-func (c *call) projectOptional(fromBody string) bool {
-	return c.resolveProject(fromBody, false)
-}
-
-func (c *call) resolveProject(fromBody string, required bool) bool {
+// allowed there). An organization-scoped key must name it (400 otherwise)
+// when required; operations that infer the project from the key even for
+// an organization-scoped key (POST /v1/test-cases, the tunnels) do not
+// require it: the sandbox organization has exactly one project, so that
+// one is meant. An unknown project is 404. A malformed id is always 400.
+// It returns the error when the call must stop.
+func (c *call) project(fromBody string, required bool) error {
 	id := c.q["projectShortId"]
 	if id != "" && fromBody != "" && id != fromBody {
-		c.fail(http.StatusBadRequest, "projectShortId differs between the query (%q) and the body (%q)", id, fromBody)
-		return false
+		return errorf(http.StatusBadRequest, "projectShortId differs between the query (%q) and the body (%q)", id, fromBody)
 	}
-	if id == "" {
-		id = fromBody
-	}
+	id = cmp.Or(id, fromBody)
 	switch {
-	case id == "" && required:
-		c.fail(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
-		return false
-	case id == "":
-		return true
+	case id == "" && required && c.key == OrgKey:
+		return errorf(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
+	case id == "" || id == ProjectShortID:
+		return nil
 	case !projectIDPattern.MatchString(id):
-		c.fail(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
-		return false
-	case id == ProjectShortID:
-		return true
-	case c.key == keyOrg:
-		c.fail(http.StatusNotFound, "project %s not found", id)
-		return false
+		return errorf(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
+	case c.key == OrgKey:
+		return errorf(http.StatusNotFound, "project %s not found", id)
 	}
-	c.fail(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
-	return false
+	return errorf(http.StatusForbidden, "this API key is scoped to project %s and cannot be used for project %s", ProjectShortID, id)
 }
 
-// refuseKey answers a request whose key the service does not take: an
-// unknown key (401, saying invalid) or a suspended organization's (403).
-// It says whether it answered.
-func refuseKey(w http.ResponseWriter, k keyKind, invalid string) bool {
-	switch k {
-	case keyNone:
-		writeError(w, http.StatusUnauthorized, "%s", invalid)
-		return true
-	case keySuspended:
-		writeError(w, http.StatusForbidden, msgSuspended)
-		return true
+// keyError refuses a key the service does not take: an unknown key (401,
+// saying invalid) or a suspended organization's (403).
+func keyError(token, invalid string) error {
+	switch {
+	case !slices.Contains(sandboxKeys, token):
+		return errorf(http.StatusUnauthorized, "%s", invalid)
+	case token == SuspendedKey:
+		return errorf(http.StatusForbidden, msgSuspended)
 	}
-	return false
+	return nil
 }

@@ -4,6 +4,9 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -57,9 +60,7 @@ func (s *Server) LoseNextAnswers(n int, kind string) {
 	}
 	s.loseMu.Lock()
 	defer s.loseMu.Unlock()
-	for range n {
-		s.loseQueue = append(s.loseQueue, kind)
-	}
+	s.loseQueue = append(s.loseQueue, slices.Repeat([]string{kind}, max(n, 0))...)
 }
 
 // faultFor decides from the seed and a request's sequence number whether,
@@ -101,6 +102,8 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request, route s
 	}
 }
 
+// lossScripted peeks at the queue, so that a write is only held back for a
+// loss when one is queued.
 func (s *Server) lossScripted() bool {
 	s.loseMu.Lock()
 	defer s.loseMu.Unlock()
@@ -125,14 +128,16 @@ func (s *Server) scriptedLoss() string {
 // created and the client cannot know. A refused write (a 4xx) is answered
 // as is, since it changed nothing.
 func (s *Server) serveThenLose(w http.ResponseWriter, r *http.Request, lose func() string) {
-	answer := &capturedAnswer{header: http.Header{}}
+	answer := httptest.NewRecorder()
 	s.mux.ServeHTTP(answer, r)
 	kind := ""
-	if answer.status() < 300 {
+	if answer.Code < 300 {
 		kind = lose()
 	}
 	if kind == "" {
-		answer.replay(w)
+		maps.Copy(w.Header(), answer.Header())
+		w.WriteHeader(answer.Code)
+		_, _ = w.Write(answer.Body.Bytes())
 		return
 	}
 	s.countWith(func(st *Stats) {
@@ -151,52 +156,10 @@ func failWith(w http.ResponseWriter, kind string) {
 	case "429":
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, "sandbox: injected fault: too many requests, retry after 1 s")
-	case "500":
-		writeError(w, http.StatusInternalServerError, "sandbox: injected fault: internal server error")
-	case "502":
-		writeError(w, http.StatusBadGateway, "sandbox: injected fault: bad gateway")
-	case "503":
-		writeError(w, http.StatusServiceUnavailable, "sandbox: injected fault: service unavailable")
+	default: // "500", "502", "503"
+		code, _ := strconv.Atoi(kind)
+		writeError(w, code, "sandbox: injected fault: %s", strings.ToLower(http.StatusText(code)))
 	}
-}
-
-// capturedAnswer holds a handler's answer until the sandbox decides whether
-// the client gets it.
-type capturedAnswer struct {
-	header http.Header
-	code   int
-	body   []byte
-}
-
-func (a *capturedAnswer) Header() http.Header { return a.header }
-
-func (a *capturedAnswer) WriteHeader(code int) {
-	if a.code == 0 {
-		a.code = code
-	}
-}
-
-func (a *capturedAnswer) Write(b []byte) (int, error) {
-	if a.code == 0 {
-		a.code = http.StatusOK
-	}
-	a.body = append(a.body, b...)
-	return len(b), nil
-}
-
-func (a *capturedAnswer) status() int {
-	if a.code == 0 {
-		return http.StatusOK
-	}
-	return a.code
-}
-
-func (a *capturedAnswer) replay(w http.ResponseWriter) {
-	for k, vs := range a.header {
-		w.Header()[k] = vs
-	}
-	w.WriteHeader(a.status())
-	_, _ = w.Write(a.body)
 }
 
 // dropConnection closes the connection without writing a response, like a
@@ -245,12 +208,6 @@ func (s *Server) Stats() Stats {
 	out.Faults = maps.Clone(s.stats.Faults)
 	out.LostAnswers = maps.Clone(s.stats.LostAnswers)
 	return out
-}
-
-func (s *Server) count(route string) {
-	s.statsMu.Lock()
-	s.stats.Requests[route]++
-	s.statsMu.Unlock()
 }
 
 func (s *Server) countWith(f func(*Stats)) {

@@ -44,7 +44,6 @@ type testCase struct {
 	ID             string
 	Name           string
 	Goal           string
-	ExpectedResult string
 	Labels         []string
 	Classification string
 	Enabled        bool
@@ -64,8 +63,6 @@ type testCase struct {
 	created     bool    // created through POST /v1/test-cases
 	createdAtS  float64 // sandbox seconds since start (created ones)
 	generatedAt float64 // sandbox seconds when the burn-in completes
-	Scenario    string
-	Configs     []string
 }
 
 var couponExamples = "Coupon SPRING-2019 expired on 2019-06-30.\nExpected: \"This coupon has expired\" below the coupon field."
@@ -115,44 +112,33 @@ func withDefaults(tcs []*testCase) []*testCase {
 			tc.Classification = "UI"
 		}
 		tc.Enabled = tc.ID != TestCaseProfilePhoto
-		tc.ExpectedResult = tc.PassTitle
 	}
 	return tcs
 }
 
-// fixtureIndex maps a fixture id to its position, which also orders
-// createdAt dates.
-var fixtureIndex = func() map[string]int {
-	m := map[string]int{}
-	for i, tc := range fixtureTestCases {
-		m[tc.ID] = i
-	}
-	return m
-}()
-
 // issueTemplate is a problem the platform reports for failing test cases.
 type issueTemplate struct {
-	Key, Title, Description, Severity, IssueType string
-	Tags                                         []string
+	Title, Description, Severity, IssueType string
+	Tags                                    []string
 }
 
 var issueCatalogue = map[string]issueTemplate{
-	"expired-coupon": {Key: "expired-coupon", Title: "Expired coupons are accepted at checkout",
+	"expired-coupon": {Title: "Expired coupons are accepted at checkout",
 		Description: "The coupon field applies SPRING-2019 although it expired on 2019-06-30.",
 		Severity:    "HIGH", IssueType: "FUNCTIONAL", Tags: []string{"checkout", "pricing"}},
-	"recommendations-500": {Key: "recommendations-500", Title: "Recommendations API answers 500",
+	"recommendations-500": {Title: "Recommendations API answers 500",
 		Description: "GET /api/recommendations fails with 500 on product and checkout pages.",
 		Severity:    "MEDIUM", IssueType: "NETWORK", Tags: []string{"api", "backend"}},
-	"payment-blank-page": {Key: "payment-blank-page", Title: "Payment step goes blank on a declined card",
+	"payment-blank-page": {Title: "Payment step goes blank on a declined card",
 		Description: "A 502 from POST /api/payments is not handled; an uncaught TypeError empties the page.",
 		Severity:    "CRITICAL", IssueType: "CONSOLE_ERROR", Tags: []string{"checkout", "payments"}},
-	"search-page-timeout": {Key: "search-page-timeout", Title: "Search results stop loading after page 16",
+	"search-page-timeout": {Title: "Search results stop loading after page 16",
 		Description: "GET /api/search for page 17 timed out after 10 s; infinite scroll shows no more results.",
 		Severity:    "HIGH", IssueType: "NETWORK", Tags: []string{"search", "performance"}},
-	"health-starting": {Key: "health-starting", Title: "Health endpoint answers 503 while the service starts",
+	"health-starting": {Title: "Health endpoint answers 503 while the service starts",
 		Description: "GET /health returned 503 {\"status\":\"starting\"} although the deployment was reported ready.",
 		Severity:    "MEDIUM", IssueType: "API", Tags: []string{"api", "deployment"}},
-	"environment-down": {Key: "environment-down", Title: "Staging environment stopped responding",
+	"environment-down": {Title: "Staging environment stopped responding",
 		Description: envStagingURL + " timed out during the run; remaining test cases could not finish.",
 		Severity:    "HIGH", IssueType: "ENVIRONMENT", Tags: []string{"environment"}},
 }
@@ -165,10 +151,8 @@ type application struct {
 }
 
 type environment struct {
-	ShortID string `json:"shortId"`
-	Name    string `json:"name"`
-	URL     string `json:"url"`
-	ID      string `json:"id"`
+	application
+	ID string `json:"id"`
 }
 
 var sandboxApplications = []application{{ShortID: appWebID, Name: appWebName, URL: envStagingURL}}
@@ -178,7 +162,7 @@ var sandboxApplications = []application{{ShortID: appWebID, Name: appWebName, UR
 const environmentUUID = "5a4db000-0000-4000-8000-0000000e0001"
 
 var sandboxEnvironments = map[string][]environment{
-	appWebID: {{ShortID: envStagingID, Name: "Staging", URL: envStagingURL, ID: environmentUUID}},
+	appWebID: {{application{ShortID: envStagingID, Name: "Staging", URL: envStagingURL}, environmentUUID}},
 }
 
 var (

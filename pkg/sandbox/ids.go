@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
+	"math/big"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,26 +70,12 @@ func hexFor(n int, seed int64, parts ...string) string {
 // the other five are a seeded permutation of the index in base 36, so ids
 // look random but decode back to their index without a lookup table.
 const (
-	idAlphabet   = "0123456789abcdefghijklmnopqrstuvwxyz"
 	idSpace      = 36 * 36 * 36 * 36 * 36 // 60,466,176 ids per prefix
 	idMultiplier = 7368787                // odd and not a multiple of 3: coprime to 36^5
 )
 
 // idMultiplierInverse is idMultiplier's inverse modulo idSpace.
-var idMultiplierInverse = modInverse(idMultiplier, idSpace)
-
-func modInverse(a, m int64) int64 {
-	t, newT, r, newR := int64(0), int64(1), m, a
-	for newR != 0 {
-		q := r / newR
-		t, newT = newT, t-q*newT
-		r, newR = newR, r-q*newR
-	}
-	if t < 0 {
-		t += m
-	}
-	return t
-}
+var idMultiplierInverse = new(big.Int).ModInverse(big.NewInt(idMultiplier), big.NewInt(idSpace)).Int64()
 
 // idOffset places an id space: history ids follow Seed, as everything else
 // the sandbox generates; the ids of runs started in it follow IDSeed when
@@ -101,31 +90,24 @@ func (s *Server) idOffset(prefix byte) int64 {
 }
 
 func (s *Server) encodeRunID(prefix byte, index int) string {
-	offset := s.idOffset(prefix)
-	v := (int64(index)*idMultiplier + offset) % idSpace
-	b := []byte{prefix, 0, 0, 0, 0, 0}
-	for i := 5; i >= 1; i-- {
-		b[i] = idAlphabet[v%36]
-		v /= 36
-	}
+	// plus idSpace: six digits, a leading 1 for the prefix to replace
+	b := strconv.AppendInt(make([]byte, 0, 6), (int64(index)*idMultiplier+s.idOffset(prefix))%idSpace+idSpace, 36)
+	b[0] = prefix
 	return string(b)
 }
 
-// decodeRunID reverses encodeRunID; ok is false for ids of another shape.
+// decodeRunID reverses encodeRunID; ok is false for ids of another shape
+// (ParseUint takes no sign, but upper-case digits, which ids never have).
 func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
-	if len(id) != 6 || (id[0] != 'h' && id[0] != 'r') {
+	if len(id) != 6 || (id[0] != 'h' && id[0] != 'r') || strings.ToLower(id) != id {
 		return 0, 0, false
 	}
-	var v int64
-	for i := 1; i < 6; i++ {
-		d := strings.IndexByte(idAlphabet, id[i])
-		if d < 0 {
-			return 0, 0, false
-		}
-		v = v*36 + int64(d)
+	v, err := strconv.ParseUint(id[1:], 36, 64)
+	if err != nil {
+		return 0, 0, false
 	}
-	v = ((v-s.idOffset(id[0]))%idSpace + idSpace) % idSpace
-	return id[0], int(v * idMultiplierInverse % idSpace), true
+	u := (int64(v) - s.idOffset(id[0]) + idSpace) % idSpace
+	return id[0], int(u * idMultiplierInverse % idSpace), true
 }
 
 // ProcessIDSeed is an Options.IDSeed of this process and moment: the ids of
@@ -133,11 +115,7 @@ func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
 // (each `--sandbox` command has its own), so the runs of different commands
 // never look like the same run. Never 0, which means "follow Seed".
 func ProcessIDSeed() int64 {
-	seed := int64(mix(uint64(time.Now().UnixNano()) ^ mix(uint64(os.Getpid()))))
-	if seed == 0 {
-		seed = 1
-	}
-	return seed
+	return cmp.Or(int64(mix(uint64(time.Now().UnixNano())^mix(uint64(os.Getpid())))), 1)
 }
 
 // Identifier formats of service-api.md section 2.1.

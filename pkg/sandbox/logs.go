@@ -25,30 +25,20 @@ type logFilter struct {
 	warnings, includeInfo bool
 }
 
-func parseLogFilter(q params) (logFilter, error) {
-	var f logFilter
-	var err error
+func parseLogFilter(q params) (f logFilter, err error) {
 	if q["kind"] == "" {
 		return f, fmt.Errorf("kind is required: network, console or apiCalls")
 	}
-	if f.kind, err = q.oneOf("kind", "", api.LogKindNetwork, api.LogKindConsole, api.LogKindAPICalls); err != nil {
-		return f, err
-	}
-	if f.status, err = q.oneOf("statusFilter", "all", "all", "errors", "success"); err != nil {
-		return f, err
-	}
-	if f.warnings, _, err = q.boolean("includeWarnings"); err != nil {
-		return f, err
-	}
-	if f.includeInfo, _, err = q.boolean("includeInfo"); err != nil {
-		return f, err
-	}
-	if p := q["urlPattern"]; p != "" {
+	f.kind = q.oneOf(&err, "kind", "", api.LogKindNetwork, api.LogKindConsole, api.LogKindAPICalls)
+	f.status = q.oneOf(&err, "statusFilter", "all", "all", "errors", "success")
+	f.warnings, _ = q.boolean(&err, "includeWarnings")
+	f.includeInfo, _ = q.boolean(&err, "includeInfo")
+	if p := q["urlPattern"]; p != "" && err == nil {
 		if f.url, err = regexp.Compile("(?i)" + p); err != nil {
 			return f, fmt.Errorf("urlPattern is not a valid regular expression: %v", err)
 		}
 	}
-	return f, nil
+	return f, err
 }
 
 func (f logFilter) statusOK(code int32, failed bool) bool {
@@ -67,12 +57,8 @@ func (f logFilter) urlOK(u string) bool { return f.url == nil || f.url.MatchStri
 // statusFilter apply to network and apiCalls, includeWarnings and
 // includeInfo to console; each is ignored for the other kinds.
 func (s *Server) handleLogs(c *call) {
-	if !c.project("") {
-		return
-	}
 	f, err := parseLogFilter(c.q)
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	if refuse(c.w, err) {
 		return
 	}
 	short := c.r.PathValue("shortId")
@@ -84,40 +70,30 @@ func (s *Server) handleLogs(c *call) {
 	cr := &r.cases[i]
 	e := r.elapsed(c.now)
 	full := s.captureFor(short, cr)
-	progress := 1.0
-	switch {
-	case cr.start >= cr.end || e < cr.start: // did not run, or not yet
-		progress = 0
-	case e < cr.end:
-		progress = (e - cr.start) / (cr.end - cr.start)
+	progress := 0.0 // it did not run, or not yet
+	if cr.end > cr.start {
+		progress = min(max((e-cr.start)/(cr.end-cr.start), 0), 1)
 	}
-	part := func(n int) int { return int(float64(n) * progress) }
 
 	resp := logsResponse{LogsResponse: api.LogsResponse{RunTestCaseShortID: short, Kind: f.kind}}
 	var captured, matched int
 	switch f.kind {
 	case api.LogKindNetwork:
-		var list []api.NetworkEntry
-		list, captured, matched = keepCapped(full.network[:part(len(full.network))], func(n api.NetworkEntry) bool {
+		captured, matched = keepCapped(&resp.Network, full.network, progress, func(n api.NetworkEntry) bool {
 			return f.urlOK(n.URL) && f.statusOK(n.StatusCode, n.StatusCode == 0 || n.IsError)
 		})
-		resp.Network = &list
 	case api.LogKindAPICalls:
-		var list []api.APICallEntry
-		list, captured, matched = keepCapped(full.apiCalls[:part(len(full.apiCalls))], func(a api.APICallEntry) bool {
+		captured, matched = keepCapped(&resp.APICalls, full.apiCalls, progress, func(a api.APICallEntry) bool {
 			code := int32(0)
 			if a.StatusCode != nil {
 				code = *a.StatusCode
 			}
 			return f.urlOK(a.URL) && f.statusOK(code, a.StatusCode == nil || !a.Success)
 		})
-		resp.APICalls = &list
 	case api.LogKindConsole:
-		var list []api.ConsoleEntry
-		list, captured, matched = keepCapped(full.console[:part(len(full.console))], func(m api.ConsoleEntry) bool {
+		captured, matched = keepCapped(&resp.Console, full.console, progress, func(m api.ConsoleEntry) bool {
 			return (m.Level != "warning" || f.warnings) && (m.Level != "info" || f.includeInfo)
 		})
-		resp.Console = &list
 	}
 	resp.TotalMatched = int32(matched)
 	resp.Returned = int32(min(matched, LogsPerCallCap))
@@ -150,15 +126,18 @@ func logsMessage(kind string, c *caseRun, e float64, captured, matched int) stri
 	return ""
 }
 
-// keepCapped is the entries of all that keep accepts, at most
-// LogsPerCallCap of them (never nil, so an empty list is []), with how many
-// were captured (all) and how many matched before the cap.
-func keepCapped[T any](all []T, keep func(T) bool) (list []T, captured, matched int) {
-	list = []T{}
+// keepCapped sets *dst to the entries of the captured share (progress) of
+// all that keep accepts, at most LogsPerCallCap of them (never nil, so an
+// empty list is []), and says how many were captured and how many matched
+// before the cap.
+func keepCapped[T any](dst **[]T, all []T, progress float64, keep func(T) bool) (captured, matched int) {
+	all = all[:int(float64(len(all))*progress)]
+	list := []T{}
 	for _, e := range all {
 		if keep(e) {
 			list = append(list, e)
 		}
 	}
-	return list[:min(len(list), LogsPerCallCap)], len(all), len(list)
+	*dst = new(list[:min(len(list), LogsPerCallCap)])
+	return len(all), len(list)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -14,17 +15,11 @@ import (
 
 // handleApplications is GET /v1/applications.
 func (s *Server) handleApplications(c *call) {
-	if !c.project("") {
-		return
-	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"applications": sandboxApplications})
 }
 
 // handleEnvironments is GET /v1/applications/{app}/environments.
 func (s *Server) handleEnvironments(c *call) {
-	if !c.project("") {
-		return
-	}
 	app := c.r.PathValue("app")
 	if !hasPrefixID(app, "app_") {
 		c.fail(http.StatusBadRequest, "%q is not an application short id (app_<id>)", app)
@@ -52,8 +47,7 @@ func (s *Server) handleOutboundIPs(w http.ResponseWriter, r *http.Request) {
 // It shows the latest run of the plan.
 func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	q, err := parseQuery(r.URL.RawQuery)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+	if refuse(w, err) {
 		return
 	}
 	token, planID := q["token"], q["testPlanShortId"]
@@ -61,12 +55,11 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 	case token == "" || planID == "":
 		writeError(w, http.StatusBadRequest, "token and testPlanShortId are required")
 		return
-	case refuseKey(w, keyFor(token), "invalid badge token"):
+	case refuse(w, keyError(token, "invalid badge token")):
 		return
 	}
-	p, apiErr := s.lookupPlan(planID)
-	if apiErr != nil {
-		writeError(w, apiErr.status, "%s", apiErr.msg)
+	p, err := s.lookupPlan(planID)
+	if refuse(w, err) {
 		return
 	}
 	label, colour := s.badgeState(p.ShortID)
@@ -82,19 +75,7 @@ func (s *Server) handleBadge(w http.ResponseWriter, r *http.Request) {
 // the newest past one.
 func (s *Server) badgeState(planID string) (label, colour string) {
 	now := s.now()
-	var latest *run
-	s.mu.RLock()
-	for i := len(s.runOrder) - 1; i >= 0 && latest == nil; i-- {
-		if p := s.runOrder[i].plan; p != nil && p.ShortID == planID {
-			latest = s.runOrder[i]
-		}
-	}
-	s.mu.RUnlock()
-	for i := 0; latest == nil && i < len(s.history) && i < 1000; i++ {
-		if p := historyKinds()[s.history[i].kind].plan; p != nil && p.ShortID == planID {
-			latest = s.historyRun(i)
-		}
-	}
+	latest := s.latestRun(func(p *plan, _ []caseRun) bool { return p != nil && p.ShortID == planID })
 	if latest == nil {
 		return "no runs", "#9f9f9f"
 	}
@@ -133,16 +114,12 @@ type legacyPlan struct {
 // unknown key is 404. A suspended organization is still 403.
 func (s *Server) handleLegacyRun(w http.ResponseWriter, r *http.Request) {
 	token, _ := bearer(r)
-	switch keyFor(token) {
-	case keyNone:
-		writeLegacyError(w, http.StatusNotFound, "Not Found")
-		return
-	case keySuspended:
+	if token == SuspendedKey {
 		writeLegacyError(w, http.StatusForbidden, msgSuspended)
 		return
 	}
 	run := s.findRun(r.PathValue("shortId"))
-	if !strings.EqualFold(r.PathValue("projectUuid"), ProjectUUID) || run == nil {
+	if !slices.Contains(sandboxKeys, token) || !strings.EqualFold(r.PathValue("projectUuid"), ProjectUUID) || run == nil {
 		writeLegacyError(w, http.StatusNotFound, "Not Found")
 		return
 	}

@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"fmt"
-	"net/http"
+	"maps"
+	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,7 +27,8 @@ func parseQuery(raw string) (params, error) {
 		}
 		k, v, _ := strings.Cut(pair, "=")
 		key, err := url.QueryUnescape(k)
-		if err != nil {
+		val, errV := url.QueryUnescape(v)
+		if err != nil || errV != nil && key != "query" {
 			return nil, fmt.Errorf("malformed query string near %q", pair)
 		}
 		if key == "query" {
@@ -45,81 +48,67 @@ func parseQuery(raw string) (params, error) {
 			}
 			continue
 		}
-		val, err := url.QueryUnescape(v)
-		if err != nil {
-			return nil, fmt.Errorf("malformed query string near %q", pair)
-		}
 		if prev, ok := flat[key]; ok && prev != "" {
 			val = prev + "," + val
 		}
 		flat[key] = val
 	}
-	for k, v := range flat {
-		object[k] = v
-	}
+	maps.Copy(object, flat)
 	return object, nil
 }
 
+// The readers below take the error of the members read before: once it is
+// set they return the default, and the first member that is not valid sets
+// it, so a handler reads them all and answers the first error once.
+
 // boolean reads an optional true/false member.
-func (p params) boolean(name string) (value, set bool, err error) {
-	v, ok := p[name]
-	if !ok || v == "" {
-		return false, false, nil
+func (p params) boolean(err *error, name string) (value, set bool) {
+	v := p[name]
+	switch {
+	case *err != nil || v == "":
+		return false, false
+	case v != "true" && v != "false":
+		*err = fmt.Errorf("%s must be true or false, not %q", name, v)
+		return false, false
 	}
-	switch v {
-	case "true":
-		return true, true, nil
-	case "false":
-		return false, true, nil
-	}
-	return false, false, fmt.Errorf("%s must be true or false, not %q", name, v)
+	return v == "true", true
 }
 
 // integer reads an optional integer member within [lo, hi].
-func (p params) integer(name string, def, lo, hi int) (int, error) {
-	v, ok := p[name]
-	if !ok || v == "" {
-		return def, nil
+func (p params) integer(err *error, name string, def, lo, hi int) int {
+	v := p[name]
+	if *err != nil || v == "" {
+		return def
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		if hi == maxInt {
-			return 0, fmt.Errorf("%s must be an integer of at least %d, not %q", name, lo, v)
-		}
-		return 0, fmt.Errorf("%s must be an integer from %d to %d, not %q", name, lo, hi, v)
+	n, e := strconv.Atoi(v)
+	switch {
+	case e == nil && n >= lo && n <= hi:
+		return n
+	case hi == math.MaxInt:
+		*err = fmt.Errorf("%s must be an integer of at least %d, not %q", name, lo, v)
+	default:
+		*err = fmt.Errorf("%s must be an integer from %d to %d, not %q", name, lo, hi, v)
 	}
-	return n, nil
+	return def
 }
 
 // oneOf reads an optional member restricted to a set of values.
-func (p params) oneOf(name, def string, allowed ...string) (string, error) {
-	v, ok := p[name]
-	if !ok || v == "" {
-		return def, nil
+func (p params) oneOf(err *error, name, def string, allowed ...string) string {
+	v := p[name]
+	switch {
+	case *err != nil || v == "":
+		return def
+	case !slices.Contains(allowed, v):
+		*err = fmt.Errorf("%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
 	}
-	for _, a := range allowed {
-		if v == a {
-			return v, nil
-		}
-	}
-	return "", fmt.Errorf("%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
+	return v
 }
 
-const maxInt = int(^uint(0) >> 1)
-
 // page reads limit (1 to 100, 20 when absent) and offset, the paging of
-// every list, once the parameters read before them are valid (err nil),
-// and answers 400 for the first that is not. ok is false when it answered.
+// every list, after the members that gave err, and answers 400 for the
+// first that is not valid. ok is false when it answered.
 func (c *call) page(err error) (limit, offset int, ok bool) {
-	if err == nil {
-		limit, err = c.q.integer("limit", 20, 1, 100)
-	}
-	if err == nil {
-		offset, err = c.q.integer("offset", 0, 0, maxInt)
-	}
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
-		return 0, 0, false
-	}
-	return limit, offset, true
+	limit = c.q.integer(&err, "limit", 20, 1, 100)
+	offset = c.q.integer(&err, "offset", 0, 0, math.MaxInt)
+	return limit, offset, !refuse(c.w, err)
 }

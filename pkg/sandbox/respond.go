@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,36 +46,31 @@ func writeLegacyError(w http.ResponseWriter, status int, text string) {
 // types and trailing data are 400s with a message naming the problem, so a
 // client bug surfaces here instead of being silently ignored. With optional
 // set an empty body leaves v untouched.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) bool {
+func decodeBody(w http.ResponseWriter, r *http.Request, v any, optional bool) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			writeError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json, not %q", ct)
-			return false
+			return errorf(http.StatusUnsupportedMediaType, "Content-Type must be application/json, not %q", ct)
 		}
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
-		writeError(w, http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", maxBodyBytes)
-		return false
+		return errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", maxBodyBytes)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		if optional {
-			return true
+			return nil
 		}
-		writeError(w, http.StatusBadRequest, "request body is required: a JSON object")
-		return false
+		return errorf(http.StatusBadRequest, "request body is required: a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, "%s", describeJSONError(err))
-		return false
+		return errorf(http.StatusBadRequest, "%s", describeJSONError(err))
 	}
 	if dec.More() {
-		writeError(w, http.StatusBadRequest, "malformed JSON body: unexpected data after the JSON object")
-		return false
+		return errorf(http.StatusBadRequest, "malformed JSON body: unexpected data after the JSON object")
 	}
-	return true
+	return nil
 }
 
 func describeJSONError(err error) string {
@@ -89,25 +85,15 @@ func describeJSONError(err error) string {
 		if typ.Field == "" {
 			return fmt.Sprintf("request body must be a JSON object, not %s", typ.Value)
 		}
-		return fmt.Sprintf("field %q must be %s, not %s", typ.Field, jsonTypeName(typ.Type.Kind().String()), typ.Value)
+		kind := typ.Type.Kind().String()
+		return fmt.Sprintf("field %q must be %s, not %s", typ.Field, cmp.Or(jsonTypeNames[kind], "a "+kind), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field"):
 		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ") + " in request body"
 	}
 	return "malformed JSON body: " + err.Error()
 }
 
-func jsonTypeName(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice":
-		return "an array"
-	case "map", "struct", "ptr":
-		return "an object"
-	case "int", "int32", "int64", "float64":
-		return "a number"
-	}
-	return "a " + kind
-}
+// jsonTypeNames name Go kinds as JSON types; another kind is "a <kind>".
+var jsonTypeNames = map[string]string{"string": "a string", "bool": "a boolean", "slice": "an array",
+	"map": "an object", "struct": "an object", "ptr": "an object",
+	"int": "a number", "int32": "a number", "int64": "a number", "float64": "a number"}

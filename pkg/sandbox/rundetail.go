@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -18,17 +19,10 @@ type runDetailResponse struct {
 // empty, as on the service; testCases=failed keeps the test cases that
 // ended FAILED, SKIPPED or ERROR.
 func (s *Server) handleGetRun(c *call) {
-	if !c.project("") {
-		return
-	}
-	mode, err := c.q.oneOf("testCases", "", "all", "failed")
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
-		return
-	}
-	withIssues, _, err := c.q.boolean("issues")
-	if err != nil {
-		c.fail(http.StatusBadRequest, "%v", err)
+	var err error
+	mode := c.q.oneOf(&err, "testCases", "", "all", "failed")
+	withIssues, _ := c.q.boolean(&err, "issues")
+	if refuse(c.w, err) {
 		return
 	}
 	r := s.findRun(c.r.PathValue("shortId"))
@@ -49,20 +43,15 @@ func (s *Server) handleGetRun(c *call) {
 	if mode != "" {
 		for i := range r.cases {
 			rtc := s.runTestCase(r, i, e)
-			if mode == "all" || isFailedCase(rtc) {
+			if mode == "all" || rtc.Result == api.ResultFailed || rtc.Result == api.ResultSkipped || rtc.Status == api.StatusError {
 				resp.RunTestCases = append(resp.RunTestCases, rtc)
 			}
 		}
 	}
 	if withIssues {
-		issues := s.issuesOf(r, e)
-		resp.Issues = &issues
+		resp.Issues = new(s.issuesOf(r, e))
 	}
 	writeJSON(c.w, http.StatusOK, resp)
-}
-
-func isFailedCase(rtc api.RunTestCase) bool {
-	return rtc.Result == api.ResultFailed || rtc.Result == api.ResultSkipped || rtc.Status == api.StatusError
 }
 
 // runTestCase is the i-th test case of r as seen e seconds into the run:
@@ -122,12 +111,10 @@ func (s *Server) summary(r *run, now float64) api.RunSummary {
 		out.TestPlanShortID = &r.plan.ShortID
 	}
 	if e >= first {
-		t := s.stamp(r.created + first)
-		out.StartedAt = &t
+		out.StartedAt = new(s.stamp(r.created + first))
 	}
 	if e >= last {
-		t := s.stamp(r.created + last)
-		out.FinishedAt = &t
+		out.FinishedAt = new(s.stamp(r.created + last))
 	}
 	for i := range r.cases {
 		switch st, res := r.cases[i].stateAt(e); {
@@ -149,19 +136,12 @@ func (s *Server) summary(r *run, now float64) api.RunSummary {
 // handleListRuns is GET /v1/run: runs started here (newest first), then the
 // generated history. limit defaults to 20 and must be 1 to 100.
 func (s *Server) handleListRuns(c *call) {
-	if !c.project("") {
-		return
-	}
 	var f runFilter
 	var err error
 	statuses := []string{api.StatusInitiated, api.StatusRunning, api.StatusCompleted, api.StatusError, api.StatusCancelled}
-	f.status, err = c.q.oneOf("status", "", statuses...)
-	if err == nil {
-		f.result, err = c.q.oneOf("result", "", api.ResultPassed, api.ResultFailed, api.ResultSkipped)
-	}
-	if err == nil {
-		f.trigger, err = c.q.oneOf("trigger", "", api.TriggerAPI, api.TriggerCodehost)
-	}
+	f.status = c.q.oneOf(&err, "status", "", statuses...)
+	f.result = c.q.oneOf(&err, "result", "", api.ResultPassed, api.ResultFailed, api.ResultSkipped)
+	f.trigger = c.q.oneOf(&err, "trigger", "", api.TriggerAPI, api.TriggerCodehost)
 	limit, offset, ok := c.page(err)
 	if !ok {
 		return
@@ -173,7 +153,7 @@ func (s *Server) handleListRuns(c *call) {
 	}
 
 	s.mu.RLock()
-	live := append([]*run(nil), s.runOrder...)
+	live := s.runOrder // append-only: the runs it holds never change
 	s.mu.RUnlock()
 	list := api.RunList{Runs: []api.RunSummary{}, Limit: int32(limit), Offset: int32(min(offset, 1<<31-1))}
 	total := 0
@@ -183,11 +163,8 @@ func (s *Server) handleListRuns(c *call) {
 		}
 		total++
 	}
-	for i := len(live) - 1; i >= 0; i-- {
-		if !s.visible(live[i], c.now) {
-			continue
-		}
-		if sum := s.summary(live[i], c.now); f.matchSummary(&sum) {
+	for _, r := range slices.Backward(live) {
+		if sum := s.summary(r, c.now); s.visible(r, c.now) && f.matchSummary(&sum) {
 			take(func() api.RunSummary { return sum })
 		}
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -28,31 +29,50 @@ func (s *Server) lookupTestCase(id string) *testCase {
 	return s.createdByID[id]
 }
 
-// findRun finds a run started here or a past one; nil if there is none.
+// findRun finds a run started here or a past one, by the index its short
+// id decodes to; nil if there is none.
 func (s *Server) findRun(shortID string) *run {
 	prefix, i, ok := s.decodeRunID(shortID)
-	switch {
-	case !ok:
-		return nil
-	case prefix == 'h':
-		if i < len(s.history) {
-			return s.historyRun(i)
-		}
-		return nil
+	if ok && prefix == 'h' && i < len(s.history) {
+		return s.historyRun(i)
 	}
 	s.mu.RLock()
-	r := s.runs[shortID]
+	live := s.runOrder // append-only: the runs it holds never change
 	s.mu.RUnlock()
-	if r == nil || !s.visible(r, s.now()) {
+	if !ok || prefix != 'r' || i >= len(live) || !s.visible(live[i], s.now()) {
 		return nil
 	}
-	return r
+	return live[i]
+}
+
+// latestRun is the newest run whose plan and test cases match accepts: one
+// started here, else among the newest 1000 past runs.
+func (s *Server) latestRun(match func(*plan, []caseRun) bool) *run {
+	s.mu.RLock()
+	live := s.runOrder // append-only: the runs it holds never change
+	s.mu.RUnlock()
+	for _, r := range slices.Backward(live) {
+		if match(r.plan, r.cases) {
+			return r
+		}
+	}
+	// Past runs share the few historyKinds: match is asked once per kind.
+	var kindMatches []bool
+	for _, k := range historyKinds() {
+		kindMatches = append(kindMatches, match(k.plan, k.cases))
+	}
+	for i, a := range s.history[:min(len(s.history), 1000)] {
+		if kindMatches[a.kind] {
+			return s.historyRun(i)
+		}
+	}
+	return nil
 }
 
 // visible reports whether a run can be seen at sandbox time now, under
 // Options.VisibilityDelay.
 func (s *Server) visible(r *run, now float64) bool {
-	return r.history || (now-r.created)/s.speed >= s.opts.VisibilityDelay.Seconds()
+	return r.history || (now-r.created)/s.opts.Speed >= s.opts.VisibilityDelay.Seconds()
 }
 
 // startRun records a new run created at sandbox time now: the plan's
@@ -74,7 +94,6 @@ func (s *Server) startRun(now float64, tmpl run) *run {
 	s.mu.Lock()
 	r.shortID = s.encodeRunID('r', len(s.runOrder))
 	s.assignRunIDs(r)
-	s.runs[r.shortID] = r
 	s.runOrder = append(s.runOrder, r)
 	s.mu.Unlock()
 	s.countWith(func(st *Stats) { st.RunsStarted++ })
@@ -94,23 +113,19 @@ func startResponse(r *run) api.StartRunResponse {
 // validation, as a valid request is what the organization is refused.
 func (s *Server) handleStartRun(c *call) {
 	var req api.StartRunRequest
-	if !decodeBody(c.w, c.r, &req, false) || !c.project(req.ProjectShortID) {
+	if refuse(c.w, decodeBody(c.w, c.r, &req, false)) || refuse(c.w, c.project(req.ProjectShortID, true)) {
 		return
 	}
 	p, ids, err := s.validateStartRun(&req)
 	if c.refuseStart(err) {
 		return
 	}
-	trigger := req.Trigger
-	if trigger == "" {
-		trigger = api.TriggerAPI
-	}
 	var apps []string
 	for _, a := range req.Applications {
 		apps = append(apps, a.ApplicationShortID)
 	}
-	r := s.startRun(c.now, run{plan: p, testCaseIDs: ids, trigger: trigger, actor: req.Actor,
-		branch: req.Branch, commit: req.CommitHash, commitMessage: req.CommitMessage, repo: req.Repository, apps: apps})
+	r := s.startRun(c.now, run{plan: p, testCaseIDs: ids, trigger: cmp.Or(req.Trigger, api.TriggerAPI),
+		branch: req.Branch, commit: req.CommitHash, apps: apps})
 	writeJSON(c.w, http.StatusOK, startResponse(r))
 }
 
@@ -128,7 +143,7 @@ type rerunRequest struct {
 // body is optional; the original run is left unchanged.
 func (s *Server) handleRerun(c *call) {
 	var req rerunRequest
-	if !decodeBody(c.w, c.r, &req, true) || !c.project(req.ProjectShortID) {
+	if refuse(c.w, decodeBody(c.w, c.r, &req, true)) || refuse(c.w, c.project(req.ProjectShortID, true)) {
 		return
 	}
 	if req.FailedOnly && req.ProjectTestCaseIDs != nil {
@@ -148,16 +163,15 @@ func (s *Server) handleRerun(c *call) {
 	if c.refuseStart(err) {
 		return
 	}
-	next := run{plan: orig.plan, testCaseIDs: ids, trigger: orig.trigger, actor: orig.actor, branch: orig.branch,
-		commit: orig.commit, commitMessage: orig.commitMessage, repo: orig.repo, apps: orig.apps}
-	r := s.startRun(c.now, next)
+	r := s.startRun(c.now, run{plan: orig.plan, testCaseIDs: ids, trigger: orig.trigger, branch: orig.branch,
+		commit: orig.commit, apps: orig.apps})
 	s.countWith(func(st *Stats) { st.Reruns++ })
 	writeJSON(c.w, http.StatusOK, startResponse(r))
 }
 
 // rerunTestCases picks the test case ids a rerun of orig runs; nil means
 // the original's plan timeline again.
-func (s *Server) rerunTestCases(orig *run, req *rerunRequest) ([]string, *apiError) {
+func (s *Server) rerunTestCases(orig *run, req *rerunRequest) ([]string, error) {
 	switch {
 	case req.ProjectTestCaseIDs != nil:
 		ids, err := s.validateTestCaseIDs("projectTestCaseIds", req.ProjectTestCaseIDs)
@@ -193,16 +207,10 @@ func runTestCaseShortID(runShortID string, i int) string {
 
 // findRunTestCase resolves a run test case short id.
 func (s *Server) findRunTestCase(shortID string) (*run, int) {
-	runID, pos, ok := strings.Cut(shortID, "-")
-	if !ok {
-		return nil, 0
-	}
+	runID, pos, _ := strings.Cut(shortID, "-") // no "-": pos "" is no number
 	r := s.findRun(runID)
-	if r == nil {
-		return nil, 0
-	}
 	n, err := strconv.Atoi(pos)
-	if err != nil || n < 1 || n > len(r.cases) || strconv.Itoa(n) != pos {
+	if r == nil || err != nil || n < 1 || n > len(r.cases) || strconv.Itoa(n) != pos {
 		return nil, 0
 	}
 	return r, n - 1
@@ -211,14 +219,9 @@ func (s *Server) findRunTestCase(shortID string) (*run, int) {
 // refuseStart answers a request to start a run that cannot be: one found
 // invalid (err), or, valid, over the usage limit (402: a valid request is
 // what the organization is refused). It says whether it answered.
-func (c *call) refuseStart(err *apiError) bool {
-	if err != nil {
-		c.failErr(err)
-		return true
+func (c *call) refuseStart(err error) bool {
+	if err == nil && c.key == LimitKey {
+		err = errorf(http.StatusPaymentRequired, msgLimit)
 	}
-	if c.key == keyLimit {
-		c.fail(http.StatusPaymentRequired, msgLimit)
-		return true
-	}
-	return false
+	return refuse(c.w, err)
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net"
@@ -65,10 +66,8 @@ const DefaultHistory = 50
 
 // Server is the emulator; it implements http.Handler.
 type Server struct {
-	opts    Options
-	clock   clock.Clock
+	opts    Options // normalised: Clock set, Speed positive, History bounded
 	start   time.Time
-	speed   float64
 	mux     *http.ServeMux
 	history []historyAttr
 
@@ -79,8 +78,7 @@ type Server struct {
 
 	mu          sync.RWMutex
 	captures    sync.Map // run test case short id -> capture
-	runs        map[string]*run
-	runOrder    []*run // oldest first
+	runOrder    []*run   // oldest first: a run's short id decodes to its index
 	created     []*testCase
 	createdByID map[string]*testCase
 	regressions *plan // Options.FailingTestCases's plan, or nil
@@ -91,23 +89,15 @@ type Server struct {
 
 // New returns a sandbox whose clock starts now.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, clock: opts.Clock, speed: opts.Speed,
-		runs: map[string]*run{}, createdByID: map[string]*testCase{}}
-	if s.clock == nil {
-		s.clock = clock.Real{}
+	s := &Server{opts: opts, createdByID: map[string]*testCase{}}
+	if s.opts.Clock == nil {
+		s.opts.Clock = clock.Real{}
 	}
-	if s.speed <= 0 {
-		s.speed = 1
+	if s.opts.Speed <= 0 {
+		s.opts.Speed = 1
 	}
-	switch {
-	case opts.History == 0:
-		s.opts.History = DefaultHistory
-	case opts.History < 0:
-		s.opts.History = 0
-	case opts.History > MaxHistory:
-		s.opts.History = MaxHistory
-	}
-	s.start = s.clock.Now()
+	s.opts.History = min(max(cmp.Or(opts.History, DefaultHistory), 0), MaxHistory)
+	s.start = s.opts.Clock.Now()
 	s.history = buildHistory(s.opts.Seed, s.opts.History)
 	s.addRegressions(opts.FailingTestCases)
 	s.SetFaultRate(opts.FaultRate)
@@ -119,17 +109,17 @@ func New(opts Options) *Server {
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /_sandbox/stats", s.handleStats)
-	m.HandleFunc("POST /v1/run", s.authed(s.handleStartRun))
-	m.HandleFunc("GET /v1/run", s.authed(s.handleListRuns))
-	m.HandleFunc("GET /v1/run/{shortId}", s.authed(s.handleGetRun))
-	m.HandleFunc("POST /v1/run/{shortId}", s.authed(s.handleRerun))
-	m.HandleFunc("GET /v1/run-test-case/{shortId}/logs", s.authed(s.handleLogs))
-	m.HandleFunc("GET /v1/test-cases", s.authed(s.handleListTestCases))
-	m.HandleFunc("POST /v1/test-cases", s.authed(s.handleCreateTestCase))
-	m.HandleFunc("GET /v1/remote-tunnels", s.authed(s.handleListTunnels))
-	m.HandleFunc("GET /v1/remote-tunnels/{runnerId}/status", s.authed(s.handleTunnelStatus))
-	m.HandleFunc("GET /v1/applications", s.authed(s.handleApplications))
-	m.HandleFunc("GET /v1/applications/{app}/environments", s.authed(s.handleEnvironments))
+	m.HandleFunc("POST /v1/run", s.authed(inBody, s.handleStartRun))
+	m.HandleFunc("GET /v1/run", s.authed(inProject, s.handleListRuns))
+	m.HandleFunc("GET /v1/run/{shortId}", s.authed(inProject, s.handleGetRun))
+	m.HandleFunc("POST /v1/run/{shortId}", s.authed(inBody, s.handleRerun))
+	m.HandleFunc("GET /v1/run-test-case/{shortId}/logs", s.authed(inProject, s.handleLogs))
+	m.HandleFunc("GET /v1/test-cases", s.authed(inProject, s.handleListTestCases))
+	m.HandleFunc("POST /v1/test-cases", s.authed(inBody, s.handleCreateTestCase))
+	m.HandleFunc("GET /v1/remote-tunnels", s.authed(inOrg, s.handleListTunnels))
+	m.HandleFunc("GET /v1/remote-tunnels/{runnerId}/status", s.authed(inOrg, s.handleTunnelStatus))
+	m.HandleFunc("GET /v1/applications", s.authed(inProject, s.handleApplications))
+	m.HandleFunc("GET /v1/applications/{app}/environments", s.authed(inProject, s.handleEnvironments))
 	m.HandleFunc("GET /v1/outbound-ips", s.handleOutboundIPs)
 	m.HandleFunc("GET /v1/badge.svg", s.handleBadge)
 	m.HandleFunc("GET "+LegacyPrefix+"/projects/{projectUuid}/runs/{shortId}", s.handleLegacyRun)
@@ -149,7 +139,7 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, pattern := s.mux.Handler(r)
 	route := routeKey(r.Method, pattern)
-	s.count(route)
+	s.countWith(func(st *Stats) { st.Requests[route]++ })
 	if strings.HasPrefix(r.URL.Path, "/_sandbox/") {
 		s.mux.ServeHTTP(w, r)
 		return
@@ -167,25 +157,20 @@ func routeKey(method, pattern string) string {
 	if strings.Contains(pattern, " ") {
 		return pattern
 	}
-	if pattern == "" {
-		pattern = "/"
-	}
-	return method + " " + pattern
+	return method + " " + cmp.Or(pattern, "/")
 }
 
 // now is the sandbox time in seconds since the server started.
 func (s *Server) now() float64 {
-	return s.clock.Now().Sub(s.start).Seconds() * s.speed
+	return s.opts.Clock.Now().Sub(s.start).Seconds() * s.opts.Speed
 }
 
-// timeAt turns sandbox seconds into a wall-clock timestamp. Sandbox time
+// stamp turns sandbox seconds into a wall-clock timestamp. Sandbox time
 // runs Speed times faster, so at a high speed timestamps run ahead of the
 // real clock; that keeps durations in the data consistent with the speed.
-func (s *Server) timeAt(sec float64) time.Time {
-	return s.start.Add(time.Duration(sec * float64(time.Second))).UTC()
+func (s *Server) stamp(sec float64) string {
+	return s.start.Add(time.Duration(sec * float64(time.Second))).UTC().Format(time.RFC3339)
 }
-
-func (s *Server) stamp(sec float64) string { return s.timeAt(sec).Format(time.RFC3339) }
 
 // Instance is a sandbox listening on a TCP address.
 type Instance struct {
@@ -193,10 +178,7 @@ type Instance struct {
 	LegacyBaseURL string // BaseURL + LegacyPrefix
 	Server        *Server
 
-	http      *http.Server
-	served    chan struct{}
-	closeOnce sync.Once
-	closeErr  error
+	close func() error // stops the server once, see Close
 }
 
 // Listen starts a sandbox on addr ("127.0.0.1:0" picks a free port).
@@ -206,28 +188,25 @@ func Listen(addr string, opts Options) (*Instance, error) {
 		return nil, err
 	}
 	srv := New(opts)
-	base := "http://" + ln.Addr().String()
-	inst := &Instance{BaseURL: base, LegacyBaseURL: base + LegacyPrefix, Server: srv,
-		http: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}, served: make(chan struct{})}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan struct{})
 	go func() {
-		defer close(inst.served)
-		_ = inst.http.Serve(ln) // returns ErrServerClosed after Close
+		defer close(served)
+		_ = hs.Serve(ln) // returns ErrServerClosed after Close
 	}()
-	return inst, nil
+	base := "http://" + ln.Addr().String()
+	return &Instance{BaseURL: base, LegacyBaseURL: base + LegacyPrefix, Server: srv, close: sync.OnceValue(func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := hs.Shutdown(ctx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = hs.Close()
+		}
+		<-served
+		return err
+	})}, nil
 }
 
 // Close stops accepting connections and waits up to five seconds for
 // requests in flight (a --latency delay, say) before cutting them off.
-func (i *Instance) Close() error {
-	i.closeOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		err := i.http.Shutdown(ctx)
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = i.http.Close()
-		}
-		<-i.served
-		i.closeErr = err
-	})
-	return i.closeErr
-}
+func (i *Instance) Close() error { return i.close() }

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
 )
@@ -30,8 +32,7 @@ type run struct {
 	plan                  *plan   // nil for a run of test case ids
 	testCaseIDs           []string
 	trigger               string
-	actor, branch, commit string
-	commitMessage, repo   string
+	branch, commit        string
 	apps                  []string
 	cases                 []caseRun
 	status, result        string // final
@@ -86,8 +87,7 @@ func (r *run) stateAt(e float64) (status string, result *string) {
 	if r.result == "" {
 		return r.status, nil
 	}
-	res := r.result
-	return r.status, &res
+	return r.status, new(r.result)
 }
 
 // outcomeText fills a case's title, thought and issues from its test case
@@ -114,11 +114,7 @@ func outcomeText(c *caseRun) {
 func planCases(p *plan) []caseRun {
 	out := make([]caseRun, 0, len(p.Cases))
 	for _, pc := range p.Cases {
-		tc := pc.testCase
-		if tc == nil {
-			tc = fixtureByID(pc.TC)
-		}
-		c := caseRun{tc: tc, start: pc.Start, end: pc.End, status: pc.Status,
+		c := caseRun{tc: cmp.Or(pc.testCase, fixtureByID(pc.TC)), start: pc.Start, end: pc.End, status: pc.Status,
 			result: pc.Result, title: pc.Title, thought: pc.Thought, issues: pc.Issues, story: pc.Story}
 		outcomeText(&c)
 		out = append(out, c)
@@ -169,7 +165,7 @@ func scheduleTestCases(ids []string, lookup func(string) *testCase) []caseRun {
 			ready = math.Max(ready, dep.end)
 			if blockTitle == "" && (dep.status != api.StatusCompleted || dep.result != api.ResultPassed) {
 				blockTitle = skippedByDependencyTitle(dep.tc.Name)
-				blockThought = skippedByDependencyThought(dep.tc.Name, outcomeWord(dep))
+				blockThought = skippedByDependencyThought(dep.tc.Name, cmp.Or(dep.result, dep.status))
 			}
 		}
 		if tc.ResumeFrom != "" {
@@ -197,37 +193,19 @@ func scheduleTestCases(ids []string, lookup func(string) *testCase) []caseRun {
 	return out
 }
 
-func outcomeWord(c caseRun) string {
-	if c.result != "" {
-		return c.result
-	}
-	return c.status
-}
-
 // verdict derives a run's final status and result from its test cases: any
 // error makes the run ERROR, any cancellation CANCELLED, any failure FAILED,
 // all skipped SKIPPED, otherwise PASSED.
 func verdict(cases []caseRun) (status, result string) {
-	anyFailed, allSkipped, anyCancelled := false, true, false
-	for _, c := range cases {
-		switch {
-		case c.status == api.StatusError:
-			return api.StatusError, ""
-		case c.status == api.StatusCancelled:
-			anyCancelled = true
-		case c.result == api.ResultFailed:
-			anyFailed = true
-		}
-		if c.result != api.ResultSkipped {
-			allSkipped = false
-		}
-	}
+	has := func(f func(caseRun) bool) bool { return slices.ContainsFunc(cases, f) }
 	switch {
-	case anyCancelled:
+	case has(func(c caseRun) bool { return c.status == api.StatusError }):
+		return api.StatusError, ""
+	case has(func(c caseRun) bool { return c.status == api.StatusCancelled }):
 		return api.StatusCancelled, ""
-	case anyFailed:
+	case has(func(c caseRun) bool { return c.result == api.ResultFailed }):
 		return api.StatusCompleted, api.ResultFailed
-	case allSkipped && len(cases) > 0:
+	case len(cases) > 0 && !has(func(c caseRun) bool { return c.result != api.ResultSkipped }):
 		return api.StatusCompleted, api.ResultSkipped
 	}
 	return api.StatusCompleted, api.ResultPassed

@@ -84,8 +84,7 @@ func (s *Server) captureFor(short string, c *caseRun) capture {
 }
 
 func (s *Server) makeCapture(short string, c *caseRun) capture {
-	switch c.tc.Profile {
-	case profileAPI:
+	if c.tc.Profile == profileAPI {
 		return capture{apiCalls: apiCalls(rngFor(s.opts.Seed, "api-calls", short), c.story)}
 	}
 	r := rngFor(s.opts.Seed, "network", short)
@@ -97,12 +96,7 @@ func (s *Server) makeCapture(short string, c *caseRun) capture {
 	return capture{network: net, console: console(rngFor(s.opts.Seed, "console", short), span, c.story)}
 }
 
-func ms(r *rand.Rand, lo, hi int) *int32 {
-	v := int32(lo + r.IntN(hi-lo))
-	return &v
-}
-
-func at(v int64) *int64 { return &v }
+func ms(r *rand.Rand, lo, hi int) *int32 { return new(int32(lo + r.IntN(hi-lo))) }
 
 // network returns n browser requests in time order and the time the last
 // one ended (ms); the first few are the edge cases a client meets
@@ -172,7 +166,7 @@ func network(r *rand.Rand, n int, story string, search bool) ([]api.NetworkEntry
 		if story != "" && i == len(out)-len(tail) {
 			t = max(t, end) // the story waits for what came before
 		}
-		out[i].RelativeTimestampMs = at(t)
+		out[i].RelativeTimestampMs = new(t)
 		d := int64(0)
 		if out[i].DurationMs != nil {
 			d = int64(*out[i].DurationMs)
@@ -193,14 +187,12 @@ func storyRequests(r *rand.Rand, story string) []api.NetworkEntry {
 		return []api.NetworkEntry{{URL: site + "/api/cart/coupon", Method: "POST", StatusCode: 200, DurationMs: ms(r, 40, 200)},
 			{URL: site + "/api/cart", Method: "GET", StatusCode: 200, DurationMs: ms(r, 20, 120)}}
 	case storySearchStalled:
-		timeout := int32(10_000)
 		return []api.NetworkEntry{{URL: site + fmt.Sprintf("/api/search?q=shoe&page=%d", stalledPage), Method: "GET",
-			DurationMs: &timeout, IsError: true, ErrorText: "net::ERR_TIMED_OUT"}}
+			DurationMs: new(int32(10_000)), IsError: true, ErrorText: "net::ERR_TIMED_OUT"}}
 	case storyEnvironmentDown:
-		timeout := int32(30_000)
 		var out []api.NetworkEntry
 		for _, path := range []string{"/cart", "/cart", "/"} {
-			out = append(out, api.NetworkEntry{URL: site + path, Method: "GET", DurationMs: &timeout, IsError: true, ErrorText: "net::ERR_TIMED_OUT"})
+			out = append(out, api.NetworkEntry{URL: site + path, Method: "GET", DurationMs: new(int32(30_000)), IsError: true, ErrorText: "net::ERR_TIMED_OUT"})
 		}
 		return out
 	}
@@ -213,9 +205,8 @@ func storyRequests(r *rand.Rand, story string) []api.NetworkEntry {
 // its requests ended.
 func console(r *rand.Rand, span int64, story string) []api.ConsoleEntry {
 	app := envStagingURL + "/static/app.js"
-	line, col := int32(1842), int32(17)
 	entries := []api.ConsoleEntry{
-		{Level: "error", Message: EscapeColour, Source: &app, Line: &line, Column: &col},
+		{Level: "error", Message: EscapeColour, Source: &app, Line: new(int32(1842)), Column: new(int32(17))},
 		{Level: "log", Message: EscapeTitle},
 		{Level: "log", Message: EscapeHyperlink},
 		{Level: "error", Message: "Failed to load resource: the server responded with a status of 500 (Internal Server Error)"},
@@ -236,8 +227,7 @@ func console(r *rand.Rand, span int64, story string) []api.ConsoleEntry {
 	var tail []api.ConsoleEntry
 	switch story {
 	case storyPaymentBlank:
-		payLine, payCol := int32(2210), int32(9)
-		tail = []api.ConsoleEntry{{Level: "error", Message: PaymentTypeError, Source: &app, Line: &payLine, Column: &payCol}}
+		tail = []api.ConsoleEntry{{Level: "error", Message: PaymentTypeError, Source: &app, Line: new(int32(2210)), Column: new(int32(9))}}
 	case storyCouponAccepted:
 		tail = []api.ConsoleEntry{{Level: "log", Message: "[cart] coupon SPRING-2019 applied: total $84.00 -> $67.20"}}
 	case storySearchStalled:
@@ -283,8 +273,6 @@ func apiCalls(r *rand.Rand, story string) []api.APICallEntry {
 		return map[string]string{"Accept": "application/json", "Authorization": "Bearer [redacted]",
 			"X-Request-Id": fmt.Sprintf("%016x", r.Uint64())}
 	}
-	status := func(v int32) *int32 { return &v }
-	text := func(v string) *string { return &v }
 	var products strings.Builder
 	products.WriteString(`{"products":[`)
 	for i := 1; i <= 60; i++ {
@@ -292,34 +280,34 @@ func apiCalls(r *rand.Rand, story string) []api.APICallEntry {
 	}
 	productsBody, productsCut := truncate(strings.TrimSuffix(products.String(), ",") + "]}")
 	orderBody, orderCut := truncate(`{"items":[` + strings.Repeat(`{"sku":"SKU-001","quantity":1,"note":"gift wrap please"},`, 30) + `{"sku":"SKU-002","quantity":2}]}`)
-	health := api.APICallEntry{URL: base + "/health", Method: "GET", StatusCode: status(200), Success: true, DurationMs: ms(r, 20, 80),
-		TextResult: text("The service reports status ok, version 2.4.1."), RequestHeaders: headers(),
+	health := api.APICallEntry{URL: base + "/health", Method: "GET", StatusCode: new(int32(200)), Success: true, DurationMs: ms(r, 20, 80),
+		TextResult: new("The service reports status ok, version 2.4.1."), RequestHeaders: headers(),
 		ResponseBody: `{"status":"ok","version":"2.4.1"}`}
 	if story == storyHealthStarting {
-		health.StatusCode, health.Success = status(503), false
-		health.TextResult = text("The service answered 503 Service Unavailable: it reports status starting, not ok.")
+		health.StatusCode, health.Success = new(int32(503)), false
+		health.TextResult = new("The service answered 503 Service Unavailable: it reports status starting, not ok.")
 		health.ResponseBody = `{"status":"starting","version":"2.4.1"}`
 	}
 	out := []api.APICallEntry{
 		health,
-		{URL: base + "/v1/products?limit=60", Method: "GET", StatusCode: status(200), Success: true, DurationMs: ms(r, 60, 300),
-			TextResult: text("60 products returned."), RequestHeaders: headers(), ResponseBody: productsBody, ResponseBodyTruncated: productsCut},
-		{URL: base + "/v1/orders", Method: "POST", StatusCode: status(201), Success: true, DurationMs: ms(r, 80, 400),
+		{URL: base + "/v1/products?limit=60", Method: "GET", StatusCode: new(int32(200)), Success: true, DurationMs: ms(r, 60, 300),
+			TextResult: new("60 products returned."), RequestHeaders: headers(), ResponseBody: productsBody, ResponseBodyTruncated: productsCut},
+		{URL: base + "/v1/orders", Method: "POST", StatusCode: new(int32(201)), Success: true, DurationMs: ms(r, 80, 400),
 			RequestHeaders: headers(), RequestBody: orderBody, RequestBodyTruncated: orderCut, ResponseBody: `{"id":"SBX-1042","status":"PENDING"}`},
-		{URL: base + "/v1/orders/SBX-9999", Method: "GET", StatusCode: status(404), DurationMs: ms(r, 10, 50),
-			TextResult: text("Unknown order answered 404, as it should."), RequestHeaders: headers(), ResponseBody: `{"message":"order not found"}`},
+		{URL: base + "/v1/orders/SBX-9999", Method: "GET", StatusCode: new(int32(404)), DurationMs: ms(r, 10, 50),
+			TextResult: new("Unknown order answered 404, as it should."), RequestHeaders: headers(), ResponseBody: `{"message":"order not found"}`},
 		{URL: "https://internal.sandbox.testctl.invalid/metrics", Method: "GET", RequestHeaders: headers(),
 			ErrorMessage: "dial tcp: lookup internal.sandbox.testctl.invalid: no such host"},
 	}
 	for n := 4 + r.IntN(8); n > 0; n-- {
 		sku := r.IntN(60) + 1
 		out = append(out, api.APICallEntry{URL: fmt.Sprintf("%s/v1/products/SKU-%03d", base, sku), Method: "GET",
-			StatusCode: status(200), Success: true, DurationMs: ms(r, 10, 120), RequestHeaders: headers(),
+			StatusCode: new(int32(200)), Success: true, DurationMs: ms(r, 10, 120), RequestHeaders: headers(),
 			ResponseBody: fmt.Sprintf(`{"sku":"SKU-%03d","name":"Trail Runner %d","price":%d.00}`, sku, sku, 40+sku)})
 	}
 	t := int64(0)
 	for i := range out {
-		out[i].RelativeTimestampMs = at(t)
+		out[i].RelativeTimestampMs = new(t)
 		if out[i].DurationMs != nil {
 			t += int64(*out[i].DurationMs)
 		}

@@ -33,7 +33,7 @@ func (s *Server) allTestCases() []*testCase {
 func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 	created := tc.createdAtS
 	if !tc.created {
-		created = -float64(90-fixtureIndex[tc.ID]) * 86400 // fixtures were written months ago
+		created = -float64(90-slices.Index(fixtureTestCases, tc)) * 86400 // fixtures were written months ago
 	}
 	out := testCaseItem{TestCase: api.TestCase{ID: tc.ID, Name: tc.Name, IsEnabled: tc.Enabled,
 		Labels: append([]string{}, tc.Labels...), Classification: tc.Classification, ApplicationShortID: appWebID,
@@ -48,48 +48,30 @@ func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 // lastRun is the latest run that included the test case: one started here,
 // else the newest past run whose kind includes it.
 func (s *Server) lastRun(id string, now float64) *api.TestCaseRun {
-	s.mu.RLock()
-	var found *run
-	for i := len(s.runOrder) - 1; i >= 0 && found == nil; i-- {
-		if slices.ContainsFunc(s.runOrder[i].cases, func(c caseRun) bool { return c.tc.ID == id }) {
-			found = s.runOrder[i]
-		}
-	}
-	s.mu.RUnlock()
-	for i := 0; found == nil && i < len(s.history) && i < 1000; i++ {
-		if slices.ContainsFunc(historyKinds()[s.history[i].kind].cases, func(c caseRun) bool { return c.tc.ID == id }) {
-			found = s.historyRun(i)
-		}
-	}
+	isIt := func(c caseRun) bool { return c.tc.ID == id }
+	found := s.latestRun(func(_ *plan, cases []caseRun) bool { return slices.ContainsFunc(cases, isIt) })
 	if found == nil {
 		return nil
 	}
-	e := found.elapsed(now)
-	for i := range found.cases {
-		if c := &found.cases[i]; c.tc.ID == id {
-			out := &api.TestCaseRun{ShortID: found.shortID}
-			out.Status, out.Result = c.stateAt(e)
-			if c.final(e) {
-				out.CompletedAt = s.stamp(found.created + c.end)
-			}
-			return out
-		}
+	c, e := &found.cases[slices.IndexFunc(found.cases, isIt)], found.elapsed(now)
+	out := &api.TestCaseRun{ShortID: found.shortID}
+	out.Status, out.Result = c.stateAt(e)
+	if c.final(e) {
+		out.CompletedAt = s.stamp(found.created + c.end)
 	}
-	return nil
+	return out
 }
 
 // handleListTestCases is GET /v1/test-cases. labels is comma-separated and
 // matches test cases carrying ANY of the labels.
 func (s *Server) handleListTestCases(c *call) {
-	if !c.project("") {
-		return
-	}
 	app := c.q["applicationShortId"]
 	if app != "" && !hasPrefixID(app, "app_") {
 		c.fail(http.StatusBadRequest, "applicationShortId %q must start with app_", app)
 		return
 	}
-	enabled, enabledSet, err := c.q.boolean("isEnabled")
+	var err error
+	enabled, enabledSet := c.q.boolean(&err, "isEnabled")
 	limit, offset, ok := c.page(err)
 	if !ok {
 		return
@@ -142,17 +124,15 @@ type createTestCaseResponse struct {
 // reported before unknown references (404).
 func (s *Server) handleCreateTestCase(c *call) {
 	var body createTestCaseBody
-	if !decodeBody(c.w, c.r, &body, false) || !c.projectOptional(body.ProjectShortID) {
+	if refuse(c.w, decodeBody(c.w, c.r, &body, false)) || refuse(c.w, c.project(body.ProjectShortID, false)) {
 		return
 	}
 	req := &body.CreateTestCaseRequest
-	if err := s.validateCreate(req); err != nil {
-		c.failErr(err)
+	if refuse(c.w, s.validateCreate(req)) {
 		return
 	}
-	tc := &testCase{Name: req.Name, Goal: req.Goal, ExpectedResult: req.ExpectedResult, Labels: []string{},
+	tc := &testCase{Name: req.Name, Goal: req.Goal, Labels: []string{}, Duration: 4, Profile: profileUI,
 		Classification: "UI", ResumeFrom: strings.ToLower(req.ResumeFromDependencyProjectTestCaseID),
-		Duration: 4, Profile: profileUI, Scenario: req.ScenarioShortID, Configs: req.ConfigShortIDs,
 		PassTitle:   "Goal reached: " + req.Goal,
 		PassThought: "The recorded steps reached the goal and nothing contradicted the expected result.",
 		created:     true, createdAtS: c.now, generatedAt: c.now + burnIn}
@@ -172,7 +152,7 @@ func (s *Server) handleCreateTestCase(c *call) {
 		ApplicationShortID:     appWebID, CreatedAt: s.stamp(c.now)})
 }
 
-func (s *Server) validateCreate(req *api.CreateTestCaseRequest) *apiError {
+func (s *Server) validateCreate(req *api.CreateTestCaseRequest) error {
 	n := utf8.RuneCountInString(req.Name)
 	switch {
 	case strings.TrimSpace(req.Name) == "":

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -16,38 +17,21 @@ type tunnel struct {
 	id         string
 	ports      []int
 	omitStatus bool
-	conns      func(now float64) int
+	conns      []int // connections from 0 s, 10 s, 20 s… of sandbox time on
 }
-
-func fixed(n int) func(float64) int { return func(float64) int { return n } }
 
 var tunnels = []tunnel{
-	{id: "runner-healthy", ports: []int{3000, 8080}, conns: fixed(4)},
-	{id: "runner-degraded", ports: []int{3000}, conns: fixed(2)},
-	{id: "runner-inactive", conns: fixed(0)},
-	{id: "runner-nostatus", ports: []int{5173}, omitStatus: true, conns: fixed(5)},
-	{id: "runner-warming", ports: []int{4200}, conns: func(now float64) int {
-		switch {
-		case now < 10:
-			return 0
-		case now < 20:
-			return 2
-		}
-		return 4
-	}},
+	{id: "runner-healthy", ports: []int{3000, 8080}, conns: []int{4}},
+	{id: "runner-degraded", ports: []int{3000}, conns: []int{2}},
+	{id: "runner-inactive", conns: []int{0}},
+	{id: "runner-nostatus", ports: []int{5173}, omitStatus: true, conns: []int{5}},
+	{id: "runner-warming", ports: []int{4200}, conns: []int{0, 2, 4}},
 }
 
-func findTunnel(id string) *tunnel {
-	for i := range tunnels {
-		if tunnels[i].id == id {
-			return &tunnels[i]
-		}
-	}
-	return nil
-}
+func (t *tunnel) connsAt(now float64) int { return t.conns[min(max(int(now/10), 0), len(t.conns)-1)] }
 
 func (t *tunnel) status(now float64) api.TunnelStatus {
-	n := t.conns(now)
+	n := t.connsAt(now)
 	out := api.TunnelStatus{Status: api.TunnelHealthFor(n), Connections: n, Hostnames: []api.TunnelHostname{}}
 	if n > 0 {
 		for _, p := range t.ports {
@@ -62,20 +46,16 @@ func (t *tunnel) status(now float64) api.TunnelStatus {
 // belong to the organization, so projectShortId is optional even for an
 // organization-scoped key; when given it must be allowed for the key.
 func (s *Server) handleTunnelStatus(c *call) {
-	if !c.projectOptional("") {
+	id := c.r.PathValue("runnerId")
+	i := slices.IndexFunc(tunnels, func(t tunnel) bool { return t.id == id })
+	if i < 0 {
+		c.fail(http.StatusNotFound, "remote tunnel %s not found", id)
 		return
 	}
-	t := findTunnel(c.r.PathValue("runnerId"))
-	if t == nil {
-		c.fail(http.StatusNotFound, "remote tunnel %s not found", c.r.PathValue("runnerId"))
-		return
-	}
+	t := &tunnels[i]
 	st := t.status(c.now)
 	if t.omitStatus {
-		writeJSON(c.w, http.StatusOK, struct {
-			Connections int                  `json:"connections"`
-			Hostnames   []api.TunnelHostname `json:"hostnames"`
-		}{st.Connections, st.Hostnames})
+		writeJSON(c.w, http.StatusOK, map[string]any{"connections": st.Connections, "hostnames": st.Hostnames})
 		return
 	}
 	writeJSON(c.w, http.StatusOK, st)
@@ -83,18 +63,13 @@ func (s *Server) handleTunnelStatus(c *call) {
 
 // handleListTunnels is GET /v1/remote-tunnels, published without a shape.
 func (s *Server) handleListTunnels(c *call) {
-	if !c.projectOptional("") {
-		return
-	}
 	type item struct {
 		RunnerID    string `json:"runnerId"`
 		Connections int    `json:"connections"`
 	}
-	out := struct {
-		Tunnels []item `json:"tunnels"`
-	}{}
+	var items []item
 	for _, t := range tunnels {
-		out.Tunnels = append(out.Tunnels, item{t.id, t.conns(c.now)})
+		items = append(items, item{t.id, t.connsAt(c.now)})
 	}
-	writeJSON(c.w, http.StatusOK, out)
+	writeJSON(c.w, http.StatusOK, map[string]any{"tunnels": items})
 }

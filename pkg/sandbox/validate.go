@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -17,11 +19,24 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.msg }
 
-func errorf(status int, format string, args ...any) *apiError {
+func errorf(status int, format string, args ...any) error {
 	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
 }
 
-func (c *call) failErr(err *apiError) { c.fail(err.status, "%s", err.msg) }
+// refuse answers err, if there is one: an *apiError with its status, any
+// other (a query member that is not valid) as a 400. It says whether it
+// answered.
+func refuse(w http.ResponseWriter, err error) bool {
+	if err == nil {
+		return false
+	}
+	status := http.StatusBadRequest
+	if e, ok := err.(*apiError); ok {
+		status = e.status
+	}
+	writeError(w, status, "%v", err)
+	return true
+}
 
 // notificationTypes are the sandbox's four notification kinds: "slack" is
 // the chat-messaging kind, "none" suppresses everything.
@@ -30,7 +45,7 @@ var notificationTypes = []string{"slack", "email", "webhook", "none"}
 // validateStartRun checks a start-run body as the service would. It returns
 // the plan or the test case ids to run. Format problems are 400s; well
 // formed references to things the project does not have are 404s.
-func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, *apiError) {
+func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, error) {
 	switch req.Trigger {
 	case "", api.TriggerAPI:
 	case api.TriggerCodehost:
@@ -53,13 +68,9 @@ func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, *a
 	case req.TestPlanShortID == "" && req.TestCaseIDs == nil:
 		return nil, nil, errorf(http.StatusBadRequest, "one of testPlanShortId and testCaseIds is required")
 	}
-	if err := validateNotifications(req.Notifications); err != nil {
-		return nil, nil, err
-	}
-	if err := validateApplications(req.Applications); err != nil {
-		return nil, nil, err
-	}
-	if err := validateParameters(req.Parameters); err != nil {
+	// the first error of the three, in this order
+	if err := cmp.Or(validateNotifications(req.Notifications), validateApplications(req.Applications),
+		validateParameters(req.Parameters)); err != nil {
 		return nil, nil, err
 	}
 	if req.TestPlanShortID != "" {
@@ -70,7 +81,7 @@ func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, *a
 	return nil, ids, err
 }
 
-func (s *Server) lookupPlan(id string) (*plan, *apiError) {
+func (s *Server) lookupPlan(id string) (*plan, error) {
 	if !planIDPattern.MatchString(id) {
 		return nil, errorf(http.StatusBadRequest, "testPlanShortId %q is not a test plan short id (pln_<id> or pln-<slug>_<id>)", id)
 	}
@@ -85,7 +96,7 @@ func (s *Server) lookupPlan(id string) (*plan, *apiError) {
 
 // validateTestCaseIDs checks a non-empty list of project test case UUIDs
 // and drops duplicates.
-func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, *apiError) {
+func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, errorf(http.StatusBadRequest, "%s must not be empty", field)
 	}
@@ -107,9 +118,11 @@ func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, *api
 	return out, nil
 }
 
-func validateApplications(apps []api.RunApplication) *apiError {
+func validateApplications(apps []api.RunApplication) error {
 	for i, a := range apps {
 		at := fmt.Sprintf("applications[%d]", i)
+		p, env := a.DevicePresetShortID, cmp.Or(a.Environment, &api.RunEnvironment{})
+		u, err := url.Parse(env.URL)
 		switch {
 		case a.ApplicationShortID == "":
 			return errorf(http.StatusBadRequest, "%s.applicationShortId is required", at)
@@ -117,54 +130,32 @@ func validateApplications(apps []api.RunApplication) *apiError {
 			return errorf(http.StatusBadRequest, "%s.applicationShortId %q must start with app_", at, a.ApplicationShortID)
 		case a.ApplicationShortID != appWebID:
 			return errorf(http.StatusNotFound, "application %s not found in project %s", a.ApplicationShortID, ProjectShortID)
-		}
-		if p := a.DevicePresetShortID; p != "" {
-			if !hasPrefixID(p, "preset_") {
-				return errorf(http.StatusBadRequest, "%s.devicePresetShortId %q must start with preset_", at, p)
-			}
-			if !knownPresets[p] {
-				return errorf(http.StatusNotFound, "device preset %s not found", p)
-			}
-		}
-		if env := a.Environment; env != nil {
-			if env.ShortID != "" {
-				if !hasPrefixID(env.ShortID, "env_") {
-					return errorf(http.StatusBadRequest, "%s.environment.shortId %q must start with env_", at, env.ShortID)
-				}
-				if env.ShortID != envStagingID {
-					return errorf(http.StatusNotFound, "environment %s not found in application %s", env.ShortID, a.ApplicationShortID)
-				}
-			}
-			if b := env.ApplicationBuildShortID; b != "" && !hasPrefixID(b, "build_") {
-				return errorf(http.StatusBadRequest, "%s.environment.applicationBuildShortId %q must start with build_", at, b)
-			}
-			if env.URL != "" {
-				u, err := url.Parse(env.URL)
-				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return errorf(http.StatusBadRequest, "%s.environment.url %q must be an absolute http or https URL", at, env.URL)
-				}
-			}
+		case p != "" && !hasPrefixID(p, "preset_"):
+			return errorf(http.StatusBadRequest, "%s.devicePresetShortId %q must start with preset_", at, p)
+		case p != "" && !knownPresets[p]:
+			return errorf(http.StatusNotFound, "device preset %s not found", p)
+		case env.ShortID != "" && !hasPrefixID(env.ShortID, "env_"):
+			return errorf(http.StatusBadRequest, "%s.environment.shortId %q must start with env_", at, env.ShortID)
+		case env.ShortID != "" && env.ShortID != envStagingID:
+			return errorf(http.StatusNotFound, "environment %s not found in application %s", env.ShortID, a.ApplicationShortID)
+		case env.ApplicationBuildShortID != "" && !hasPrefixID(env.ApplicationBuildShortID, "build_"):
+			return errorf(http.StatusBadRequest, "%s.environment.applicationBuildShortId %q must start with build_", at, env.ApplicationBuildShortID)
+		case env.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == ""):
+			return errorf(http.StatusBadRequest, "%s.environment.url %q must be an absolute http or https URL", at, env.URL)
 		}
 	}
 	return nil
 }
 
-func validateNotifications(ns []api.Notification) *apiError {
-	if ns == nil {
-		return nil
-	}
-	if len(ns) == 0 {
+func validateNotifications(ns []api.Notification) error {
+	if ns != nil && len(ns) == 0 {
 		return errorf(http.StatusBadRequest, `notifications must not be empty: omit it to use the project's defaults, or send [{"type":"none"}] to suppress them`)
 	}
 	for i, n := range ns {
-		known := false
-		for _, t := range notificationTypes {
-			known = known || n.Type == t
-		}
 		switch {
 		case n.Type == "":
 			return errorf(http.StatusBadRequest, "notifications[%d].type is required (%s)", i, strings.Join(notificationTypes, ", "))
-		case !known:
+		case !slices.Contains(notificationTypes, n.Type):
 			return errorf(http.StatusBadRequest, "notifications[%d].type must be one of %s, not %q", i, strings.Join(notificationTypes, ", "), n.Type)
 		case n.Type == "none" && len(ns) > 1:
 			return errorf(http.StatusBadRequest, "notifications: type none suppresses all notifications and cannot be combined with other entries")
@@ -175,7 +166,7 @@ func validateNotifications(ns []api.Notification) *apiError {
 	return nil
 }
 
-func validateParameters(p *api.RunParameters) *apiError {
+func validateParameters(p *api.RunParameters) error {
 	if p == nil {
 		return nil
 	}
