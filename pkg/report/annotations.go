@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"sort"
@@ -40,7 +41,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 		}
 		if r.Stop == verdict.TimedOut {
 			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out",
-				msg: "still " + orDefault(detailStatus(r), "not seen") + " when the wait timed out; the run goes on"})
+				msg: "still " + cmp.Or(detailStatus(r), "not seen") + " when the wait timed out; the run goes on"})
 		}
 		for _, c := range r.Cases {
 			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}

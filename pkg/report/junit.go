@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -123,25 +124,21 @@ func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCa
 	title, thought := xmlText(c.ResultTitle), xmlText(c.EvaluationThought)
 	switch c.Class {
 	case verdict.Errored:
-		msg := orDefault(title, "test case ended "+c.Status)
+		msg := cmp.Or(title, "test case ended "+c.Status)
 		if !api.IsTerminalStatus(c.Status) {
 			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(r.Detail.Status))
 		}
-		jc.Error = &junitOutcome{Type: orDefault(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
+		jc.Error = &junitOutcome{Type: cmp.Or(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
 	case verdict.NotRun:
-		why := r.Stop.Why()
-		if why == "" {
-			why = "the wait ended"
-		}
-		jc.Skipped = &junitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), why)}
+		jc.Skipped = &junitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), cmp.Or(r.Stop.Why(), "the wait ended"))}
 	case verdict.Skipped:
-		jc.Skipped = &junitSkipped{Message: orDefault(title, "skipped"), Text: thought}
+		jc.Skipped = &junitSkipped{Message: cmp.Or(title, "skipped"), Text: thought}
 	case verdict.Failed:
-		jc.Failure = &junitOutcome{Type: orDefault(xmlText(c.Result), "FAILED"), Message: orDefault(title, "failed"), Text: thought}
+		jc.Failure = &junitOutcome{Type: cmp.Or(xmlText(c.Result), "FAILED"), Message: cmp.Or(title, "failed"), Text: thought}
 	}
 	for _, f := range c.Failures {
-		rerun := junitRerun{Type: orDefault(xmlText(verdict.Outcome(f)), "FAILED"), Message: orDefault(xmlText(f.ResultTitle), "failed"),
-			StackTrace: orDefault(xmlText(f.EvaluationThought), orDefault(xmlText(f.ResultTitle), "failed"))}
+		rerun := junitRerun{Type: cmp.Or(xmlText(verdict.Outcome(f)), "FAILED"), Message: cmp.Or(xmlText(f.ResultTitle), "failed"),
+			StackTrace: cmp.Or(xmlText(f.EvaluationThought), xmlText(f.ResultTitle), "failed")}
 		if c.Class == verdict.Flaky {
 			rerun.SystemOut = systemOut(r, f, ev)
 			jc.FlakyFailures = append(jc.FlakyFailures, rerun)
@@ -227,7 +224,7 @@ func runOutcome(r verdict.Run) *runLevel {
 	if len(r.Cases) == 0 {
 		msg = "the run ended " + status + " with no test cases"
 	}
-	return &runLevel{failure: true, outcome: junitOutcome{Type: orDefault(xmlText(r.Result), "FAILED"), Message: msg}}
+	return &runLevel{failure: true, outcome: junitOutcome{Type: cmp.Or(xmlText(r.Result), "FAILED"), Message: msg}}
 }
 
 // seconds is a JUnit time attribute: seconds with millisecond precision.
@@ -238,10 +235,3 @@ func seconds(d time.Duration) string {
 // xmlText strips escape sequences and control characters: XML 1.0 cannot
 // carry most of them at all, and a report viewer should not get them.
 func xmlText(s string) string { return termtext.Sanitize(s) }
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -42,7 +43,9 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 			t.AddField(tc.ShortID)
 			t.AddField(tc.Name)
 			t.AddField(tc.Status, output.WithColor(st.Status))
-			t.AddField(orDash(tc.Result), output.WithColor(st.Status))
+			// A dash marks a result not given yet (a case still running), so
+			// the columns of a terminal table stay readable.
+			t.AddField(cmp.Or(tc.Result, "-"), output.WithColor(st.Status))
 			t.AddField(tc.ResultTitle)
 			t.EndRow()
 			rows++
@@ -52,15 +55,6 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 		return nil
 	}
 	return t.Render()
-}
-
-// orDash marks a result not given yet (a case still running), so the
-// columns of a terminal table stay readable.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // idsNameTheirRuns reports whether every case's short id starts with its
