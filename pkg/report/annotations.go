@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -61,7 +62,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			if c.ResultTitle != "" {
 				a.msg += ": " + c.ResultTitle
 			}
-			if line := ev.firstLine(c.ShortID); line != "" {
+			if line := ev.text(c.ShortID, evidence.FirstLine); line != "" {
 				a.msg += "\n" + line
 			}
 			if c.EvaluationThought != "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/atomicfile"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -158,7 +159,7 @@ func systemOut(r verdict.Run, tc api.RunTestCase, ev Evidence) string {
 	if tc.ShortID == "" {
 		return ""
 	}
-	if text := ev.junitText(tc.ShortID); text != "" {
+	if text := ev.text(tc.ShortID, evidence.Text); text != "" {
 		return xmlText(text)
 	}
 	return xmlText(fmt.Sprintf("run test case %s of run %s\nmore: testctl logs %s --kind network --status errors\n      testctl logs %s --kind console --warnings",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -87,7 +88,7 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 // block. Inside HTML, Markdown is not read, so everything in it is
 // HTML-escaped text.
 func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
-	if md := ev.markdown(c.ShortID); md != "" {
+	if md := ev.text(c.ShortID, evidence.Markdown); md != "" {
 		b.WriteString(md) // the evaluation and the evidence, one block
 		return
 	}
@@ -126,7 +127,7 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	for _, c := range flaky {
 		fmt.Fprintf(b, "**%s** — passed on retry %d of %d; first failure: %s\n\n", mdText(c.Name), c.Retry, r.RetryLimit,
 			mdText(c.FirstFailure.ResultTitle))
-		if md := ev.markdown(c.FirstFailure.ShortID); md != "" {
+		if md := ev.text(c.FirstFailure.ShortID, evidence.Markdown); md != "" {
 			b.WriteString("<details><summary>Evidence of the failed attempt</summary>\n\n" + md + "</details>\n\n")
 		}
 	}
