@@ -20,7 +20,12 @@ import (
 // table columns or close a block.
 func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) error {
 	var b strings.Builder
-	writeVerdictLine(&b, v)
+	// The verdict line first: the one line a reader of the summary needs.
+	icon, word := "✅", "passed"
+	if v.Code != 0 {
+		icon, word = "❌", "failed"
+	}
+	fmt.Fprintf(&b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, termtext.Plural(len(v.Runs), "run"))
 	for _, r := range v.Runs {
 		if r.NotStarted {
 			fmt.Fprintf(&b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
@@ -37,15 +42,6 @@ func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) e
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// writeVerdictLine is the one line a reader of the summary needs first.
-func writeVerdictLine(b *strings.Builder, v verdict.Verdict) {
-	icon, word := "✅", "passed"
-	if v.Code != 0 {
-		icon, word = "❌", "failed"
-	}
-	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, termtext.Plural(len(v.Runs), "run"))
 }
 
 func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
@@ -79,7 +75,7 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	}
 	b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
 	for _, c := range r.Cases {
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji(c.Class), mdText(c.Name), mdText(verdict.Outcome(c.RunTestCase)), mdText(c.ResultTitle))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji[c.Class], mdText(c.Name), mdText(verdict.Outcome(c.RunTestCase)), mdText(c.ResultTitle))
 	}
 	b.WriteString("\n")
 }
@@ -92,7 +88,7 @@ func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
 		b.WriteString(md) // the evaluation and the evidence, one block
 		return
 	}
-	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji(c.Class), htmlText(c.Name),
+	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji[c.Class], htmlText(c.Name),
 		htmlText(verdict.Outcome(c.RunTestCase)), htmlText(c.ResultTitle))
 	if thought := strings.TrimSpace(termtext.Sanitize(c.EvaluationThought)); thought != "" {
 		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(thought), "\n", "<br>"))
@@ -145,18 +141,9 @@ func runEmoji(r verdict.Run) string {
 	return "✅"
 }
 
-func caseEmoji(c verdict.Class) string {
-	switch c {
-	case verdict.NotRun:
-		return "⏳"
-	case verdict.Failed, verdict.Errored:
-		return "❌"
-	case verdict.Skipped:
-		return "⏭️"
-	case verdict.Flaky:
-		return "⚠️"
-	}
-	return "✅"
+var caseEmoji = map[verdict.Class]string{
+	verdict.Passed: "✅", verdict.Failed: "❌", verdict.Errored: "❌",
+	verdict.Skipped: "⏭️", verdict.Flaky: "⚠️", verdict.NotRun: "⏳",
 }
 
 // mdEscaper neutralises Markdown and HTML: entities for what starts HTML,
