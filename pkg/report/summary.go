@@ -142,13 +142,10 @@ func RunStatus(r verdict.Run) string {
 
 // because says what failed a run that passed on its own: a flag.
 func because(r verdict.Run) string {
-	switch r.Because {
-	case "--fail-on-skipped":
-		return " (failing because of --fail-on-skipped)"
-	case "--fail-on-flaky":
-		return " (failing because of --fail-on-flaky)"
+	if r.Because == "" {
+		return ""
 	}
-	return ""
+	return " (failing because of " + r.Because + ")"
 }
 
 // writeAttempts lists every run of a --retry-failed sequence, and the test

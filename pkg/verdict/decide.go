@@ -28,8 +28,8 @@ type Run struct {
 	// (TIMED_OUT, INTERRUPTED, TERMINATED), NOT_STARTED or NO_VERDICT.
 	Result string
 	Code   int
-	// Because says what the flags added to the run's own outcome
-	// ("--fail-on-skipped: 1 test case skipped"); "" when nothing.
+	// Because is the flag that failed a run that passed on its own
+	// ("--fail-on-skipped"); "" when none did.
 	Because string
 }
 
