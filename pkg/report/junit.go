@@ -97,11 +97,11 @@ func buildSuite(r verdict.Run, ev Evidence) junitSuite {
 			prop("run_test_case_url:"+c.Name, c.RunURL)
 		}
 	}
-	if runProblem := runOutcome(r); runProblem != nil {
+	if c := runCase(r, s.Name); c != nil {
 		// Without it a run whose code is not 0 could look green to a JUnit
 		// reader: one that timed out, errored before any test case failed,
 		// FAILED with no test case, or was never read.
-		s.Cases = append(s.Cases, runProblem.testCase(s.Name))
+		s.Cases = append(s.Cases, *c)
 	}
 	for _, c := range s.Cases {
 		s.Tests++
@@ -166,33 +166,26 @@ func systemOut(r verdict.Run, tc api.RunTestCase, ev Evidence) string {
 		tc.ShortID, r.ShortID, tc.ShortID, tc.ShortID))
 }
 
-// runLevel is the run's own verdict as a JUnit element.
-type runLevel struct {
-	failure bool // a <failure> (the tests failed) rather than an <error>
-	outcome junitOutcome
-}
-
 // runCaseName names the test case that carries a run's own verdict; it is
 // the same every build, like the plan's.
 const runCaseName = "(run verdict)"
 
-func (l *runLevel) testCase(class string) junitCase {
-	c := junitCase{Name: runCaseName, Classname: class, Time: "0"}
-	if l.failure {
-		c.Failure = &l.outcome
-	} else {
-		c.Error = &l.outcome
-	}
-	return c
-}
-
-// runOutcome is the element a run adds for itself when its code is not 0
-// and none of its test cases already says why.
-func runOutcome(r verdict.Run) *runLevel {
+// runCase is the test case a run adds for itself when its code is not 0
+// and none of its test cases already says why: a <failure> when the tests
+// failed it, an <error> otherwise.
+func runCase(r verdict.Run, class string) *junitCase {
 	if r.Code == 0 {
 		return nil
 	}
-	errorf := func(typ, msg string) *runLevel { return &runLevel{outcome: junitOutcome{Type: typ, Message: msg}} }
+	c := junitCase{Name: runCaseName, Classname: class, Time: "0"}
+	errorf := func(typ, msg string) *junitCase {
+		c.Error = &junitOutcome{Type: typ, Message: msg}
+		return &c
+	}
+	failuref := func(typ, msg string) *junitCase {
+		c.Failure = &junitOutcome{Type: typ, Message: msg}
+		return &c
+	}
 	switch {
 	case r.NotStarted:
 		return errorf("NOT_STARTED", xmlText(FirstLine(r.Err.Error())))
@@ -215,17 +208,15 @@ func runOutcome(r verdict.Run) *runLevel {
 	}
 	switch r.Because {
 	case "--fail-on-flaky":
-		return &runLevel{failure: true, outcome: junitOutcome{Type: "FLAKY",
-			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))}}
+		return failuref("FLAKY", fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case")))
 	case "--fail-on-skipped":
-		return &runLevel{failure: true, outcome: junitOutcome{Type: "SKIPPED",
-			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))}}
+		return failuref("SKIPPED", fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case")))
 	}
 	msg := "the run ended " + status + " with no failed test case"
 	if len(r.Cases) == 0 {
 		msg = "the run ended " + status + " with no test cases"
 	}
-	return &runLevel{failure: true, outcome: junitOutcome{Type: cmp.Or(xmlText(r.Result), "FAILED"), Message: msg}}
+	return failuref(cmp.Or(xmlText(r.Result), "FAILED"), msg)
 }
 
 // seconds is a JUnit time attribute: seconds with millisecond precision.
