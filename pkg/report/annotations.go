@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/evidence"
@@ -73,9 +73,21 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			}
 			all = append(all, a)
 		}
-		all = append(all, flakyAnnotations(r)...)
+		// A ::warning per test case that passed only on a retry: the step
+		// may pass, but the flakiness shows on the run's page.
+		for _, c := range r.Flaky() {
+			a := annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
+				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit)}
+			if c.FirstFailure.ResultTitle != "" {
+				a.msg += ": " + c.FirstFailure.ResultTitle
+			}
+			if c.FirstFailure.EvaluationThought != "" {
+				a.msg += "\n\n" + c.FirstFailure.EvaluationThought
+			}
+			all = append(all, a)
+		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
+	slices.SortStableFunc(all, func(a, b annotation) int { return cmp.Compare(a.rank, b.rank) })
 	total, shown := map[string]int{}, map[string]int{}
 	for _, a := range all {
 		total[a.level]++
@@ -111,24 +123,6 @@ func detailStatus(r verdict.Run) string {
 
 // moreOf names what the annotations of a level left out are.
 var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped or flaky test cases)"}
-
-// flakyAnnotations are a ::warning per test case that passed only on a
-// retry: the step may pass, but the flakiness shows on the run's page.
-func flakyAnnotations(r verdict.Run) []annotation {
-	var out []annotation
-	for _, c := range r.Flaky() {
-		a := annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
-			msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit)}
-		if c.FirstFailure.ResultTitle != "" {
-			a.msg += ": " + c.FirstFailure.ResultTitle
-		}
-		if c.FirstFailure.EvaluationThought != "" {
-			a.msg += "\n\n" + c.FirstFailure.EvaluationThought
-		}
-		out = append(out, a)
-	}
-	return out
-}
 
 // escapeData escapes a workflow command's message as the runner unescapes
 // it; service text is sanitised first so no escape sequence reaches the log.
