@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -148,28 +149,14 @@ func (n Counts) Total() int { return n.Passed + n.Failed + n.Errored + n.Skipped
 
 // DidNotPass are the run's test cases that count against it, failures
 // first, then errors: the order every report lists them in.
-func (r Run) DidNotPass() []Case {
-	var failed, errored []Case
-	for _, c := range r.Cases {
-		switch c.Class {
-		case Failed:
-			failed = append(failed, c)
-		case Errored:
-			errored = append(errored, c)
-		}
-	}
-	return append(failed, errored...)
-}
+func (r Run) DidNotPass() []Case { return append(r.casesOf(Failed), r.casesOf(Errored)...) }
 
 // Flaky are the run's flaky test cases.
-func (r Run) Flaky() []Case {
-	var out []Case
-	for _, c := range r.Cases {
-		if c.Class == Flaky {
-			out = append(out, c)
-		}
-	}
-	return out
+func (r Run) Flaky() []Case { return r.casesOf(Flaky) }
+
+// casesOf are the run's test cases of one class, in their order.
+func (r Run) casesOf(class Class) []Case {
+	return slices.DeleteFunc(slices.Clone(r.Cases), func(c Case) bool { return c.Class != class })
 }
 
 // String lists the non-zero counts: "3 passed · 1 failed · 1 flaky".
