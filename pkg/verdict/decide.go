@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"cmp"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
@@ -75,7 +77,7 @@ func outcome(r Record, n Counts) (string, int) {
 	case r.Err != nil:
 		return "NO_VERDICT", cmdutil.ExitCodeOf(r.Err)
 	case r.Stop != "":
-		return string(r.Stop), stopCode(r.Stop)
+		return string(r.Stop), cmp.Or(stopCode[r.Stop], cmdutil.ExitTimeout)
 	case r.Detail == nil:
 		return "NO_VERDICT", cmdutil.ExitService
 	}
@@ -108,12 +110,6 @@ func outcome(r Record, n Counts) (string, int) {
 	return last, cmdutil.ExitFailed
 }
 
-func stopCode(s Stop) int {
-	switch s {
-	case Interrupted:
-		return cmdutil.ExitInterrupted
-	case Terminated:
-		return cmdutil.ExitTerminated
-	}
-	return cmdutil.ExitTimeout
-}
+// stopCode is the code of a wait interrupted or terminated before a run
+// ended; one that timed out, or a report of an unfinished run, gives 7.
+var stopCode = map[Stop]int{Interrupted: cmdutil.ExitInterrupted, Terminated: cmdutil.ExitTerminated}
