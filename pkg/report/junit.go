@@ -29,16 +29,6 @@ func WriteJUnitFile(path string, v verdict.Verdict, ev Evidence) error {
 // WriteJUnit writes a JUnit XML report of v: one testsuite per run, one
 // testcase per test case, each from the attempt it last ran in.
 func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
-	data, err := xml.MarshalIndent(buildJUnit(v, ev), "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding JUnit XML: %w", err)
-	}
-	data = append([]byte(xml.Header), data...)
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-func buildJUnit(v verdict.Verdict, ev Evidence) junitSuites {
 	doc := junitSuites{Name: "testctl"}
 	for _, r := range v.Runs {
 		s := buildSuite(r, ev)
@@ -48,7 +38,13 @@ func buildJUnit(v verdict.Verdict, ev Evidence) junitSuites {
 		doc.Skipped += s.Skipped
 		doc.Suites = append(doc.Suites, s)
 	}
-	return doc
+	data, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding JUnit XML: %w", err)
+	}
+	data = append([]byte(xml.Header), data...)
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 // suiteName names a run's suite and class after its plan: CI test views
