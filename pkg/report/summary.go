@@ -131,10 +131,10 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 // RunStatus is a finished run's status and its result after every attempt:
 // "COMPLETED · FAILED"; the service's own while it has none.
 func RunStatus(r verdict.Run) string {
-	if r.Detail == nil || r.Detail.Status != api.StatusCompleted {
-		if r.Detail == nil {
-			return r.Result
-		}
+	switch {
+	case r.Detail == nil:
+		return r.Result
+	case r.Detail.Status != api.StatusCompleted:
 		return StatusText(r.Detail)
 	}
 	return r.Detail.Status + " · " + r.Result
