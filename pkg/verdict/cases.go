@@ -81,8 +81,7 @@ func classify(r Record) []Case {
 			}
 			switch {
 			case c.Class == Passed && prev.Class.DidNotPass():
-				first := prev.RunTestCase
-				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, &first, prev.RunShortID, i
+				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, new(prev.RunTestCase), prev.RunShortID, i
 			case c.Class == Passed && prev.Class == Flaky:
 				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, prev.FirstFailure, prev.FailedRunShortID, prev.Retry
 			}
