@@ -114,10 +114,7 @@ func buildSuite(r verdict.Run, ev Evidence) junitSuite {
 }
 
 func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCase {
-	jc := junitCase{Name: xmlText(c.Name), Classname: class, Time: "0"}
-	if jc.Name == "" {
-		jc.Name = xmlText(c.ShortID)
-	}
+	jc := junitCase{Name: cmp.Or(xmlText(c.Name), xmlText(c.ShortID)), Classname: class, Time: "0"}
 	title, thought := xmlText(c.ResultTitle), xmlText(c.EvaluationThought)
 	switch c.Class {
 	case verdict.Errored:
