@@ -58,33 +58,16 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			default:
 				continue
 			}
-			a.msg = verdict.Outcome(c.RunTestCase)
-			if c.ResultTitle != "" {
-				a.msg += ": " + c.ResultTitle
-			}
-			if line := ev.text(c.ShortID, evidence.FirstLine); line != "" {
-				a.msg += "\n" + line
-			}
-			if c.EvaluationThought != "" {
-				a.msg += "\n\n" + c.EvaluationThought
-			}
-			if c.RunURL != "" {
-				a.msg += "\n" + c.RunURL
-			}
+			a.msg = verdict.Outcome(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
+				prefixed("\n\n", c.EvaluationThought) + prefixed("\n", c.RunURL)
 			all = append(all, a)
 		}
 		// A ::warning per test case that passed only on a retry: the step
 		// may pass, but the flakiness shows on the run's page.
 		for _, c := range r.Flaky() {
-			a := annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
-				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit)}
-			if c.FirstFailure.ResultTitle != "" {
-				a.msg += ": " + c.FirstFailure.ResultTitle
-			}
-			if c.FirstFailure.EvaluationThought != "" {
-				a.msg += "\n\n" + c.FirstFailure.EvaluationThought
-			}
-			all = append(all, a)
+			all = append(all, annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
+				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit) +
+					prefixed(": ", c.FirstFailure.ResultTitle) + prefixed("\n\n", c.FirstFailure.EvaluationThought)})
 		}
 	}
 	slices.SortStableFunc(all, func(a, b annotation) int { return cmp.Compare(a.rank, b.rank) })
@@ -112,6 +95,14 @@ func runName(r verdict.Run) string {
 		return "run " + r.ShortID + " (" + t + ")"
 	}
 	return "run " + r.ShortID
+}
+
+// prefixed is s after sep, or nothing when s is "".
+func prefixed(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
 }
 
 func detailStatus(r verdict.Run) string {

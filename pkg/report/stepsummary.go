@@ -108,11 +108,7 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	}
 	b.WriteString("#### Attempts\n\n")
 	for i, a := range r.Attempts() {
-		line := "run " + mdCode(a.ShortID)
-		if link := mdLink("open", a.URL); link != "" {
-			line += " · " + link
-		}
-		fmt.Fprintf(b, "%d. %s\n", i+1, line)
+		fmt.Fprintf(b, "%d. run %s%s\n", i+1, mdCode(a.ShortID), prefixed(" · ", mdLink("open", a.URL)))
 	}
 	b.WriteString("\n")
 	flaky := r.Flaky()
