@@ -104,10 +104,7 @@ func outcome(r Record, n Counts) (string, int) {
 	}
 	// FAILED with no failed test case, or a result this client does not
 	// know: a CI gate must not let through what it cannot tell passed.
-	if last == "" {
-		return api.ResultFailed, cmdutil.ExitFailed
-	}
-	return last, cmdutil.ExitFailed
+	return cmp.Or(last, api.ResultFailed), cmdutil.ExitFailed
 }
 
 // stopCode is the code of a wait interrupted or terminated before a run
