@@ -143,9 +143,6 @@ func (n *Counts) add(o Counts) {
 	n.NotRun += o.NotRun
 }
 
-// Total is every test case counted.
-func (n Counts) Total() int { return n.Passed + n.Failed + n.Errored + n.Skipped + n.Flaky + n.NotRun }
-
 // DidNotPass are the run's test cases that count against it, failures
 // first, then errors: the order every report lists them in.
 func (r Run) DidNotPass() []Case { return append(r.casesOf(Failed), r.casesOf(Errored)...) }
