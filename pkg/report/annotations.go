@@ -41,8 +41,12 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			continue
 		}
 		if r.Stop == verdict.TimedOut {
+			status := "not seen"
+			if r.Detail != nil {
+				status = cmp.Or(r.Detail.Status, status)
+			}
 			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out",
-				msg: "still " + cmp.Or(detailStatus(r), "not seen") + " when the wait timed out; the run goes on"})
+				msg: "still " + status + " when the wait timed out; the run goes on"})
 		}
 		for _, c := range r.Cases {
 			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
@@ -103,13 +107,6 @@ func prefixed(sep, s string) string {
 		return ""
 	}
 	return sep + s
-}
-
-func detailStatus(r verdict.Run) string {
-	if r.Detail == nil {
-		return ""
-	}
-	return r.Detail.Status
 }
 
 // moreOf names what the annotations of a level left out are.
