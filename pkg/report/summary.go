@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -123,8 +124,7 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	}
 	fmt.Fprintln(w, "\nNext: rerun what failed with")
 	for _, id := range ids {
-		args := append(append([]string{"testctl"}, res.Args...), "run", "rerun", id, "--failed-only", "--wait")
-		fmt.Fprintf(w, "  %s\n", strings.Join(args, " "))
+		fmt.Fprintf(w, "  %s\n", strings.Join(slices.Concat([]string{"testctl"}, res.Args, []string{"run", "rerun", id, "--failed-only", "--wait"}), " "))
 	}
 }
 
