@@ -47,18 +47,11 @@ func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
 	return err
 }
 
-// suiteName names a run's suite and class after its plan: CI test views
-// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
-// class and name, and a run's short id changes every build.
-func suiteName(r verdict.Run) string {
-	if t := xmlText(r.Plan.Title()); t != "" {
-		return t
-	}
-	return "testctl"
-}
-
 func buildSuite(r verdict.Run, ev Evidence) junitSuite {
-	s := junitSuite{Name: suiteName(r)}
+	// A run's suite and class are named after its plan: CI test views
+	// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
+	// class and name, and a run's short id changes every build.
+	s := junitSuite{Name: cmp.Or(xmlText(r.Plan.Title()), "testctl")}
 	if !r.StartedAt.IsZero() && !r.FinishedAt.IsZero() && !r.FinishedAt.Before(r.StartedAt) {
 		s.Time = seconds(r.FinishedAt.Sub(r.StartedAt))
 	}
