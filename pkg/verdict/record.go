@@ -6,6 +6,7 @@
 package verdict
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -84,15 +85,10 @@ type Plan struct {
 // Title is the plan's name, else its short id, else "test cases" for a run
 // of test case ids; "" when nothing is known.
 func (p Plan) Title() string {
-	switch {
-	case p.Name != "":
-		return p.Name
-	case p.ShortID != "":
-		return p.ShortID
-	case p.TestCases:
-		return "test cases"
+	if p.TestCases {
+		return cmp.Or(p.Name, p.ShortID, "test cases")
 	}
-	return ""
+	return cmp.Or(p.Name, p.ShortID)
 }
 
 // What names what a start was for: "plan NAME", or "the test cases".
