@@ -101,14 +101,6 @@ func runName(r verdict.Run) string {
 	return "run " + r.ShortID
 }
 
-// prefixed is s after sep, or nothing when s is "".
-func prefixed(sep, s string) string {
-	if s == "" {
-		return ""
-	}
-	return sep + s
-}
-
 // moreOf names what the annotations of a level left out are.
 var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped or flaky test cases)"}
 

@@ -10,12 +10,7 @@ import (
 
 // StatusText is "COMPLETED · FAILED", or the bare status while there is no
 // result.
-func StatusText(d *api.RunDetail) string {
-	if r := d.ResultOrEmpty(); r != "" {
-		return d.Status + " · " + r
-	}
-	return d.Status
-}
+func StatusText(d *api.RunDetail) string { return d.Status + prefixed(" · ", d.ResultOrEmpty()) }
 
 // CaseCounts tallies a run's test cases by what they mean for the user.
 type CaseCounts struct {
@@ -63,6 +58,14 @@ func (c CaseCounts) String() string {
 		return "no test cases yet"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// prefixed is s after sep, or nothing when s is "".
+func prefixed(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
 }
 
 func FirstLine(s string) string {
