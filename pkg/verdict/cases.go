@@ -57,8 +57,7 @@ func Outcome(tc api.RunTestCase) string {
 func classify(r Record) []Case {
 	var out []Case
 	at := map[string]int{}
-	attempts := r.Attempts()
-	for i, a := range attempts {
+	for i, a := range r.Attempts() {
 		if a.Detail == nil {
 			continue
 		}
