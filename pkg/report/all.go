@@ -42,22 +42,19 @@ type Input struct {
 func Write(in Input, v verdict.Verdict) error {
 	ios := in.IO
 	code := v.Code
-	if in.JUnitFile != "" {
-		if err := WriteJUnitFile(in.JUnitFile, v, in.Evidence); err != nil {
-			fmt.Fprintf(ios.ErrOut, "error: writing the JUnit report: %s\n", termtext.Sanitize(err.Error()))
+	writeFile := func(what, path string, write func(string) error) {
+		if path == "" {
+			return
+		}
+		if err := write(path); err != nil {
+			fmt.Fprintf(ios.ErrOut, "error: writing the %s report: %s\n", what, termtext.Sanitize(err.Error()))
 			code = max(code, cmdutil.ExitLocal) // a CI gate must not pass without its report
 		} else {
-			fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", in.JUnitFile)
+			fmt.Fprintf(ios.ErrOut, "%s report written to %s\n", what, path)
 		}
 	}
-	if in.HTMLFile != "" {
-		if err := WriteHTMLFile(in.HTMLFile, v, in.Evidence, in.History, in.Now); err != nil {
-			fmt.Fprintf(ios.ErrOut, "error: writing the HTML report: %s\n", termtext.Sanitize(err.Error()))
-			code = max(code, cmdutil.ExitLocal)
-		} else {
-			fmt.Fprintf(ios.ErrOut, "HTML report written to %s\n", in.HTMLFile)
-		}
-	}
+	writeFile("JUnit", in.JUnitFile, func(path string) error { return WriteJUnitFile(path, v, in.Evidence) })
+	writeFile("HTML", in.HTMLFile, func(path string) error { return WriteHTMLFile(path, v, in.Evidence, in.History, in.Now) })
 	for _, problem := range WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume) {
 		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
 		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty

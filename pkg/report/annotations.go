@@ -1,11 +1,13 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -39,8 +41,12 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			continue
 		}
 		if r.Stop == verdict.TimedOut {
+			status := "not seen"
+			if r.Detail != nil {
+				status = cmp.Or(r.Detail.Status, status)
+			}
 			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out",
-				msg: "still " + orDefault(detailStatus(r), "not seen") + " when the wait timed out; the run goes on"})
+				msg: "still " + status + " when the wait timed out; the run goes on"})
 		}
 		for _, c := range r.Cases {
 			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
@@ -56,24 +62,19 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			default:
 				continue
 			}
-			a.msg = verdict.Outcome(c.RunTestCase)
-			if c.ResultTitle != "" {
-				a.msg += ": " + c.ResultTitle
-			}
-			if line := ev.firstLine(c.ShortID); line != "" {
-				a.msg += "\n" + line
-			}
-			if c.EvaluationThought != "" {
-				a.msg += "\n\n" + c.EvaluationThought
-			}
-			if c.RunURL != "" {
-				a.msg += "\n" + c.RunURL
-			}
+			a.msg = verdict.Outcome(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
+				prefixed("\n\n", c.EvaluationThought) + prefixed("\n", c.RunURL)
 			all = append(all, a)
 		}
-		all = append(all, flakyAnnotations(r)...)
+		// A ::warning per test case that passed only on a retry: the step
+		// may pass, but the flakiness shows on the run's page.
+		for _, c := range r.Flaky() {
+			all = append(all, annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
+				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit) +
+					prefixed(": ", c.FirstFailure.ResultTitle) + prefixed("\n\n", c.FirstFailure.EvaluationThought)})
+		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].rank < all[j].rank })
+	slices.SortStableFunc(all, func(a, b annotation) int { return cmp.Compare(a.rank, b.rank) })
 	total, shown := map[string]int{}, map[string]int{}
 	for _, a := range all {
 		total[a.level]++
@@ -100,33 +101,8 @@ func runName(r verdict.Run) string {
 	return "run " + r.ShortID
 }
 
-func detailStatus(r verdict.Run) string {
-	if r.Detail == nil {
-		return ""
-	}
-	return r.Detail.Status
-}
-
 // moreOf names what the annotations of a level left out are.
 var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped or flaky test cases)"}
-
-// flakyAnnotations are a ::warning per test case that passed only on a
-// retry: the step may pass, but the flakiness shows on the run's page.
-func flakyAnnotations(r verdict.Run) []annotation {
-	var out []annotation
-	for _, c := range r.Flaky() {
-		a := annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
-			msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit)}
-		if c.FirstFailure.ResultTitle != "" {
-			a.msg += ": " + c.FirstFailure.ResultTitle
-		}
-		if c.FirstFailure.EvaluationThought != "" {
-			a.msg += "\n\n" + c.FirstFailure.EvaluationThought
-		}
-		out = append(out, a)
-	}
-	return out
-}
 
 // escapeData escapes a workflow command's message as the runner unescapes
 // it; service text is sanitised first so no escape sequence reaches the log.

@@ -23,23 +23,10 @@ func (e Evidence) get(caseShortID string) (evidence.Case, bool) {
 	return c, ok && caseShortID != ""
 }
 
-func (e Evidence) junitText(caseShortID string) string {
+// text renders a test case's evidence, "" when none was gathered.
+func (e Evidence) text(caseShortID string, render func(evidence.Case) string) string {
 	if c, ok := e.get(caseShortID); ok {
-		return evidence.Text(c)
-	}
-	return ""
-}
-
-func (e Evidence) firstLine(caseShortID string) string {
-	if c, ok := e.get(caseShortID); ok {
-		return evidence.FirstLine(c)
-	}
-	return ""
-}
-
-func (e Evidence) markdown(caseShortID string) string {
-	if c, ok := e.get(caseShortID); ok {
-		return evidence.Markdown(c)
+		return render(c)
 	}
 	return ""
 }

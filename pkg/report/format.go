@@ -10,12 +10,7 @@ import (
 
 // StatusText is "COMPLETED · FAILED", or the bare status while there is no
 // result.
-func StatusText(d *api.RunDetail) string {
-	if r := d.ResultOrEmpty(); r != "" {
-		return d.Status + " · " + r
-	}
-	return d.Status
-}
+func StatusText(d *api.RunDetail) string { return d.Status + prefixed(" · ", d.ResultOrEmpty()) }
 
 // CaseCounts tallies a run's test cases by what they mean for the user.
 type CaseCounts struct {
@@ -50,22 +45,27 @@ func CountCases(tcs []api.RunTestCase) CaseCounts {
 // String lists the non-zero counts: "3 passed · 1 failed · 2 running".
 func (c CaseCounts) String() string {
 	var parts []string
-	add := func(n int, word string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, word))
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{c.passed, "passed"}, {c.failed, "failed"}, {c.skipped, "skipped"}, {c.errored, "errored"},
+		{c.cancelled, "cancelled"}, {c.running, "running"}, {c.queued, "queued"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
 		}
 	}
-	add(c.passed, "passed")
-	add(c.failed, "failed")
-	add(c.skipped, "skipped")
-	add(c.errored, "errored")
-	add(c.cancelled, "cancelled")
-	add(c.running, "running")
-	add(c.queued, "queued")
 	if len(parts) == 0 {
 		return "no test cases yet"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// prefixed is s after sep, or nothing when s is "".
+func prefixed(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
 }
 
 func FirstLine(s string) string {

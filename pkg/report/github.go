@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -33,7 +34,9 @@ func WriteGitHub(getenv func(string) string, stderr io.Writer, v verdict.Verdict
 	return problems
 }
 
-// appendTo appends what write writes to path; nothing when path is "".
+// appendTo appends what write writes to path, creating it if needed;
+// nothing when path is "". GitHub Actions gives every step the same
+// summary and output files to append to.
 func appendTo(path string, write func(io.Writer) error) error {
 	if path == "" {
 		return nil
@@ -42,5 +45,13 @@ func appendTo(path string, write func(io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return err
 	}
-	return appendFile(path, b.Bytes())
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b.Bytes()); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }

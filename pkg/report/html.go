@@ -12,10 +12,6 @@ import (
 // atomically: whatever the verdict, and marked partial when the wait ended
 // before a run did.
 func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) error {
-	return htmlreport.Write(path, htmlReport(v, ev, history, now))
-}
-
-func htmlReport(v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) htmlreport.Report {
 	word := "PASSED"
 	if v.Code != 0 {
 		word = "FAILED"
@@ -30,7 +26,7 @@ func htmlReport(v verdict.Verdict, ev Evidence, history map[string][]api.RunSumm
 		}
 		rep.Runs = append(rep.Runs, htmlRun(r, ev, history[r.Plan.ShortID]))
 	}
-	return rep
+	return htmlreport.Write(path, rep)
 }
 
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {

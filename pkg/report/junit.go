@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/atomicfile"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -27,16 +29,6 @@ func WriteJUnitFile(path string, v verdict.Verdict, ev Evidence) error {
 // WriteJUnit writes a JUnit XML report of v: one testsuite per run, one
 // testcase per test case, each from the attempt it last ran in.
 func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
-	data, err := xml.MarshalIndent(buildJUnit(v, ev), "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding JUnit XML: %w", err)
-	}
-	data = append([]byte(xml.Header), data...)
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-func buildJUnit(v verdict.Verdict, ev Evidence) junitSuites {
 	doc := junitSuites{Name: "testctl"}
 	for _, r := range v.Runs {
 		s := buildSuite(r, ev)
@@ -46,21 +38,20 @@ func buildJUnit(v verdict.Verdict, ev Evidence) junitSuites {
 		doc.Skipped += s.Skipped
 		doc.Suites = append(doc.Suites, s)
 	}
-	return doc
-}
-
-// suiteName names a run's suite and class after its plan: CI test views
-// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
-// class and name, and a run's short id changes every build.
-func suiteName(r verdict.Run) string {
-	if t := xmlText(r.Plan.Title()); t != "" {
-		return t
+	data, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding JUnit XML: %w", err)
 	}
-	return "testctl"
+	data = append([]byte(xml.Header), data...)
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 func buildSuite(r verdict.Run, ev Evidence) junitSuite {
-	s := junitSuite{Name: suiteName(r)}
+	// A run's suite and class are named after its plan: CI test views
+	// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
+	// class and name, and a run's short id changes every build.
+	s := junitSuite{Name: cmp.Or(xmlText(r.Plan.Title()), "testctl")}
 	if !r.StartedAt.IsZero() && !r.FinishedAt.IsZero() && !r.FinishedAt.Before(r.StartedAt) {
 		s.Time = seconds(r.FinishedAt.Sub(r.StartedAt))
 	}
@@ -95,11 +86,11 @@ func buildSuite(r verdict.Run, ev Evidence) junitSuite {
 			prop("run_test_case_url:"+c.Name, c.RunURL)
 		}
 	}
-	if runProblem := runOutcome(r); runProblem != nil {
+	if c := runCase(r, s.Name); c != nil {
 		// Without it a run whose code is not 0 could look green to a JUnit
 		// reader: one that timed out, errored before any test case failed,
 		// FAILED with no test case, or was never read.
-		s.Cases = append(s.Cases, runProblem.testCase(s.Name))
+		s.Cases = append(s.Cases, *c)
 	}
 	for _, c := range s.Cases {
 		s.Tests++
@@ -116,32 +107,25 @@ func buildSuite(r verdict.Run, ev Evidence) junitSuite {
 }
 
 func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCase {
-	jc := junitCase{Name: xmlText(c.Name), Classname: class, Time: "0"}
-	if jc.Name == "" {
-		jc.Name = xmlText(c.ShortID)
-	}
+	jc := junitCase{Name: cmp.Or(xmlText(c.Name), xmlText(c.ShortID)), Classname: class, Time: "0"}
 	title, thought := xmlText(c.ResultTitle), xmlText(c.EvaluationThought)
 	switch c.Class {
 	case verdict.Errored:
-		msg := orDefault(title, "test case ended "+c.Status)
+		msg := cmp.Or(title, "test case ended "+c.Status)
 		if !api.IsTerminalStatus(c.Status) {
 			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(r.Detail.Status))
 		}
-		jc.Error = &junitOutcome{Type: orDefault(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
+		jc.Error = &junitOutcome{Type: cmp.Or(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
 	case verdict.NotRun:
-		why := r.Stop.Why()
-		if why == "" {
-			why = "the wait ended"
-		}
-		jc.Skipped = &junitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), why)}
+		jc.Skipped = &junitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), cmp.Or(r.Stop.Why(), "the wait ended"))}
 	case verdict.Skipped:
-		jc.Skipped = &junitSkipped{Message: orDefault(title, "skipped"), Text: thought}
+		jc.Skipped = &junitSkipped{Message: cmp.Or(title, "skipped"), Text: thought}
 	case verdict.Failed:
-		jc.Failure = &junitOutcome{Type: orDefault(xmlText(c.Result), "FAILED"), Message: orDefault(title, "failed"), Text: thought}
+		jc.Failure = &junitOutcome{Type: cmp.Or(xmlText(c.Result), "FAILED"), Message: cmp.Or(title, "failed"), Text: thought}
 	}
 	for _, f := range c.Failures {
-		rerun := junitRerun{Type: orDefault(xmlText(verdict.Outcome(f)), "FAILED"), Message: orDefault(xmlText(f.ResultTitle), "failed"),
-			StackTrace: orDefault(xmlText(f.EvaluationThought), orDefault(xmlText(f.ResultTitle), "failed"))}
+		rerun := junitRerun{Type: cmp.Or(xmlText(verdict.Outcome(f)), "FAILED"), Message: cmp.Or(xmlText(f.ResultTitle), "failed"),
+			StackTrace: cmp.Or(xmlText(f.EvaluationThought), xmlText(f.ResultTitle), "failed")}
 		if c.Class == verdict.Flaky {
 			rerun.SystemOut = systemOut(r, f, ev)
 			jc.FlakyFailures = append(jc.FlakyFailures, rerun)
@@ -161,40 +145,33 @@ func systemOut(r verdict.Run, tc api.RunTestCase, ev Evidence) string {
 	if tc.ShortID == "" {
 		return ""
 	}
-	if text := ev.junitText(tc.ShortID); text != "" {
+	if text := ev.text(tc.ShortID, evidence.Text); text != "" {
 		return xmlText(text)
 	}
 	return xmlText(fmt.Sprintf("run test case %s of run %s\nmore: testctl logs %s --kind network --status errors\n      testctl logs %s --kind console --warnings",
 		tc.ShortID, r.ShortID, tc.ShortID, tc.ShortID))
 }
 
-// runLevel is the run's own verdict as a JUnit element.
-type runLevel struct {
-	failure bool // a <failure> (the tests failed) rather than an <error>
-	outcome junitOutcome
-}
-
 // runCaseName names the test case that carries a run's own verdict; it is
 // the same every build, like the plan's.
 const runCaseName = "(run verdict)"
 
-func (l *runLevel) testCase(class string) junitCase {
-	c := junitCase{Name: runCaseName, Classname: class, Time: "0"}
-	if l.failure {
-		c.Failure = &l.outcome
-	} else {
-		c.Error = &l.outcome
-	}
-	return c
-}
-
-// runOutcome is the element a run adds for itself when its code is not 0
-// and none of its test cases already says why.
-func runOutcome(r verdict.Run) *runLevel {
+// runCase is the test case a run adds for itself when its code is not 0
+// and none of its test cases already says why: a <failure> when the tests
+// failed it, an <error> otherwise.
+func runCase(r verdict.Run, class string) *junitCase {
 	if r.Code == 0 {
 		return nil
 	}
-	errorf := func(typ, msg string) *runLevel { return &runLevel{outcome: junitOutcome{Type: typ, Message: msg}} }
+	c := junitCase{Name: runCaseName, Classname: class, Time: "0"}
+	errorf := func(typ, msg string) *junitCase {
+		c.Error = &junitOutcome{Type: typ, Message: msg}
+		return &c
+	}
+	failuref := func(typ, msg string) *junitCase {
+		c.Failure = &junitOutcome{Type: typ, Message: msg}
+		return &c
+	}
 	switch {
 	case r.NotStarted:
 		return errorf("NOT_STARTED", xmlText(FirstLine(r.Err.Error())))
@@ -217,17 +194,15 @@ func runOutcome(r verdict.Run) *runLevel {
 	}
 	switch r.Because {
 	case "--fail-on-flaky":
-		return &runLevel{failure: true, outcome: junitOutcome{Type: "FLAKY",
-			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))}}
+		return failuref("FLAKY", fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case")))
 	case "--fail-on-skipped":
-		return &runLevel{failure: true, outcome: junitOutcome{Type: "SKIPPED",
-			Message: fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))}}
+		return failuref("SKIPPED", fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case")))
 	}
 	msg := "the run ended " + status + " with no failed test case"
 	if len(r.Cases) == 0 {
 		msg = "the run ended " + status + " with no test cases"
 	}
-	return &runLevel{failure: true, outcome: junitOutcome{Type: orDefault(xmlText(r.Result), "FAILED"), Message: msg}}
+	return failuref(cmp.Or(xmlText(r.Result), "FAILED"), msg)
 }
 
 // seconds is a JUnit time attribute: seconds with millisecond precision.
@@ -238,10 +213,3 @@ func seconds(d time.Duration) string {
 // xmlText strips escape sequences and control characters: XML 1.0 cannot
 // carry most of them at all, and a report viewer should not get them.
 func xmlText(s string) string { return termtext.Sanitize(s) }
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

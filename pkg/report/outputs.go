@@ -20,6 +20,13 @@ import (
 // empty value as a real one), nor is a field of runs_json. The heredoc form
 // is used for every value, since only it can carry a newline.
 func WriteOutputs(w io.Writer, v verdict.Verdict) error {
+	// attemptOut is one run of a --retry-failed sequence in runs_json.
+	type attemptOut struct {
+		ShortID string `json:"shortId"`
+		URL     string `json:"url,omitempty"`
+		Status  string `json:"status,omitempty"`
+		Result  string `json:"result,omitempty"`
+	}
 	type runOut struct {
 		ShortID  string `json:"shortId"`
 		URL      string `json:"url,omitempty"`
@@ -41,7 +48,15 @@ func WriteOutputs(w io.Writer, v verdict.Verdict) error {
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Result
 		}
-		o.Attempts = attemptsOut(r)
+		if len(r.Earlier) > 0 {
+			for _, a := range r.Attempts() {
+				ao := attemptOut{ShortID: a.ShortID, URL: a.URL}
+				if a.Detail != nil {
+					ao.Status, ao.Result = a.Detail.Status, a.Detail.ResultOrEmpty()
+				}
+				o.Attempts = append(o.Attempts, ao)
+			}
+		}
 		all = append(all, o)
 		ids, urls = append(ids, oneLine(o.ShortID)), append(urls, oneLine(o.URL))
 		statuses, results = append(statuses, oneLine(o.Status)), append(results, oneLine(o.Result))
@@ -81,12 +96,11 @@ type stepOutput struct {
 func writeOutputValues(w io.Writer, outs []stepOutput) error {
 	var b strings.Builder
 	for _, kv := range outs {
-		if len(kv.lines) > 1 || strings.Join(kv.lines, "") == "" {
+		if len(kv.lines) != 1 || kv.lines[0] == "" {
 			continue
 		}
-		value := strings.Join(kv.lines, "\n")
-		delim := heredocDelimiter(value)
-		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv.name, delim, value, delim)
+		delim := heredocDelimiter(kv.lines[0])
+		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv.name, delim, kv.lines[0], delim)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -106,27 +120,4 @@ func heredocDelimiter(value string) string {
 			return d
 		}
 	}
-}
-
-// attemptOut is one run of a --retry-failed sequence in runs_json.
-type attemptOut struct {
-	ShortID string `json:"shortId"`
-	URL     string `json:"url,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Result  string `json:"result,omitempty"`
-}
-
-func attemptsOut(r verdict.Run) []attemptOut {
-	if len(r.Earlier) == 0 {
-		return nil
-	}
-	var out []attemptOut
-	for _, a := range r.Attempts() {
-		o := attemptOut{ShortID: a.ShortID, URL: a.URL}
-		if a.Detail != nil {
-			o.Status, o.Result = a.Detail.Status, a.Detail.ResultOrEmpty()
-		}
-		out = append(out, o)
-	}
-	return out
 }

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,15 +62,7 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 	if len(ids) == 0 {
 		return
 	}
-	what := fmt.Sprintf("timed out after %s", res.Timeout)
-	switch stop {
-	case verdict.Interrupted:
-		what = "interrupted"
-	case verdict.Terminated:
-		what = "terminated"
-	case verdict.Unfinished:
-		what = "not finished"
-	}
+	what := cmp.Or(stopWords[stop], fmt.Sprintf("timed out after %s", res.Timeout))
 	if res.Sandbox {
 		fmt.Fprintf(w, "\n%s: %s. The run ended with the embedded sandbox, which stops with this command.\n"+
 			"To keep a sandbox between commands, serve one with `testctl sandbox` and point testctl at it:\n"+
@@ -80,10 +74,13 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 		what, strings.Join(states, ", "), WaitCommand(res.Args, ids))
 }
 
+// stopWords say how a wait that did not time out ended.
+var stopWords = map[verdict.Stop]string{verdict.Interrupted: "interrupted", verdict.Terminated: "terminated", verdict.Unfinished: "not finished"}
+
 // WaitCommand is the command line that waits on runs, given their
 // sanitised short ids and the global flags that chose the service (see
 // cmdutil.GlobalFlags.ServiceArgs): the next step after a start, or the way
 // to resume.
 func WaitCommand(args, ids []string) string {
-	return strings.Join(append(append([]string{"testctl"}, args...), append([]string{"run", "wait"}, ids...)...), " ")
+	return strings.Join(slices.Concat([]string{"testctl"}, args, []string{"run", "wait"}, ids), " ")
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -19,7 +20,12 @@ import (
 // table columns or close a block.
 func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) error {
 	var b strings.Builder
-	writeVerdictLine(&b, v)
+	// The verdict line first: the one line a reader of the summary needs.
+	icon, word := "✅", "passed"
+	if v.Code != 0 {
+		icon, word = "❌", "failed"
+	}
+	fmt.Fprintf(&b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, termtext.Plural(len(v.Runs), "run"))
 	for _, r := range v.Runs {
 		if r.NotStarted {
 			fmt.Fprintf(&b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
@@ -36,15 +42,6 @@ func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) e
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// writeVerdictLine is the one line a reader of the summary needs first.
-func writeVerdictLine(b *strings.Builder, v verdict.Verdict) {
-	icon, word := "✅", "passed"
-	if v.Code != 0 {
-		icon, word = "❌", "failed"
-	}
-	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, termtext.Plural(len(v.Runs), "run"))
 }
 
 func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
@@ -78,7 +75,7 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	}
 	b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
 	for _, c := range r.Cases {
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji(c.Class), mdText(c.Name), mdText(verdict.Outcome(c.RunTestCase)), mdText(c.ResultTitle))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji[c.Class], mdText(c.Name), mdText(verdict.Outcome(c.RunTestCase)), mdText(c.ResultTitle))
 	}
 	b.WriteString("\n")
 }
@@ -87,11 +84,11 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 // block. Inside HTML, Markdown is not read, so everything in it is
 // HTML-escaped text.
 func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
-	if md := ev.markdown(c.ShortID); md != "" {
+	if md := ev.text(c.ShortID, evidence.Markdown); md != "" {
 		b.WriteString(md) // the evaluation and the evidence, one block
 		return
 	}
-	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji(c.Class), htmlText(c.Name),
+	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji[c.Class], htmlText(c.Name),
 		htmlText(verdict.Outcome(c.RunTestCase)), htmlText(c.ResultTitle))
 	if thought := strings.TrimSpace(termtext.Sanitize(c.EvaluationThought)); thought != "" {
 		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(thought), "\n", "<br>"))
@@ -111,11 +108,7 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	}
 	b.WriteString("#### Attempts\n\n")
 	for i, a := range r.Attempts() {
-		line := "run " + mdCode(a.ShortID)
-		if link := mdLink("open", a.URL); link != "" {
-			line += " · " + link
-		}
-		fmt.Fprintf(b, "%d. %s\n", i+1, line)
+		fmt.Fprintf(b, "%d. run %s%s\n", i+1, mdCode(a.ShortID), prefixed(" · ", mdLink("open", a.URL)))
 	}
 	b.WriteString("\n")
 	flaky := r.Flaky()
@@ -126,7 +119,7 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	for _, c := range flaky {
 		fmt.Fprintf(b, "**%s** — passed on retry %d of %d; first failure: %s\n\n", mdText(c.Name), c.Retry, r.RetryLimit,
 			mdText(c.FirstFailure.ResultTitle))
-		if md := ev.markdown(c.FirstFailure.ShortID); md != "" {
+		if md := ev.text(c.FirstFailure.ShortID, evidence.Markdown); md != "" {
 			b.WriteString("<details><summary>Evidence of the failed attempt</summary>\n\n" + md + "</details>\n\n")
 		}
 	}
@@ -144,18 +137,9 @@ func runEmoji(r verdict.Run) string {
 	return "✅"
 }
 
-func caseEmoji(c verdict.Class) string {
-	switch c {
-	case verdict.NotRun:
-		return "⏳"
-	case verdict.Failed, verdict.Errored:
-		return "❌"
-	case verdict.Skipped:
-		return "⏭️"
-	case verdict.Flaky:
-		return "⚠️"
-	}
-	return "✅"
+var caseEmoji = map[verdict.Class]string{
+	verdict.Passed: "✅", verdict.Failed: "❌", verdict.Errored: "❌",
+	verdict.Skipped: "⏭️", verdict.Flaky: "⚠️", verdict.NotRun: "⏳",
 }
 
 // mdEscaper neutralises Markdown and HTML: entities for what starts HTML,

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -68,18 +69,13 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			n++
 			writeFailure(w, st, width, n, r, c, ev)
 		}
-		lf := caseLine{st: st}
 		for _, c := range r.Cases {
 			if c.Class != verdict.Skipped && c.Class != verdict.NotRun {
 				continue
 			}
-			fmt.Fprintf(w, "  %s %s [%s] %s\n", lf.icon(c.Class), termtext.SanitizeLine(c.Name),
+			fmt.Fprintf(w, "  %s %s [%s] %s\n", st.Warning("-"), termtext.SanitizeLine(c.Name),
 				termtext.SanitizeLine(c.ShortID), st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))))
-			for _, text := range []string{c.ResultTitle, c.EvaluationThought} {
-				if text = strings.TrimSpace(termtext.Sanitize(text)); text != "" {
-					writeIndented(w, reasonIndent, text, width)
-				}
-			}
+			writeReasons(w, width, c)
 		}
 	}
 }
@@ -94,19 +90,12 @@ func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run
 		where = "plan " + termtext.SanitizeLine(t) + " · " + where
 	}
 	fmt.Fprintf(w, "%s%s\n", reasonIndent, st.Muted(where))
-	for _, text := range []string{c.ResultTitle, c.EvaluationThought} {
-		if text = strings.TrimSpace(termtext.Sanitize(text)); text != "" {
-			writeIndented(w, reasonIndent, text, width)
-		}
-	}
+	writeReasons(w, width, c)
 	e, gathered := ev.get(c.ShortID)
-	if !gathered {
-		e = evidence.Case{Target: evidence.TargetOf(c.RunShortID, r.Plan.Title(), c.RunTestCase)}
-	}
 	if gathered {
-		for _, line := range evidence.Lines(e) {
-			fmt.Fprintf(w, "%s%s\n", reasonIndent, fit(line, width-len(reasonIndent)))
-		}
+		writeEvidenceLines(w, width, e)
+	} else {
+		e = evidence.Case{Target: evidence.TargetOf(c.RunShortID, r.Plan.Title(), c.RunTestCase)}
 	}
 	for i, cmd := range evidence.Commands(e) {
 		label := "more: "
@@ -135,18 +124,17 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	}
 	fmt.Fprintln(w, "\nNext: rerun what failed with")
 	for _, id := range ids {
-		args := append(append([]string{"testctl"}, res.Args...), "run", "rerun", id, "--failed-only", "--wait")
-		fmt.Fprintf(w, "  %s\n", strings.Join(args, " "))
+		fmt.Fprintf(w, "  %s\n", strings.Join(slices.Concat([]string{"testctl"}, res.Args, []string{"run", "rerun", id, "--failed-only", "--wait"}), " "))
 	}
 }
 
 // RunStatus is a finished run's status and its result after every attempt:
 // "COMPLETED · FAILED"; the service's own while it has none.
 func RunStatus(r verdict.Run) string {
-	if r.Detail == nil || r.Detail.Status != api.StatusCompleted {
-		if r.Detail == nil {
-			return r.Result
-		}
+	switch {
+	case r.Detail == nil:
+		return r.Result
+	case r.Detail.Status != api.StatusCompleted:
 		return StatusText(r.Detail)
 	}
 	return r.Detail.Status + " · " + r.Result
@@ -154,13 +142,10 @@ func RunStatus(r verdict.Run) string {
 
 // because says what failed a run that passed on its own: a flag.
 func because(r verdict.Run) string {
-	switch r.Because {
-	case "--fail-on-skipped":
-		return " (failing because of --fail-on-skipped)"
-	case "--fail-on-flaky":
-		return " (failing because of --fail-on-flaky)"
+	if r.Because == "" {
+		return ""
 	}
-	return ""
+	return " (failing because of " + r.Because + ")"
 }
 
 // writeAttempts lists every run of a --retry-failed sequence, and the test
@@ -185,9 +170,7 @@ func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run, 
 			writeIndented(w, reasonIndent, "first failure: "+title, width)
 		}
 		if e, ok := ev.get(c.FirstFailure.ShortID); ok {
-			for _, line := range evidence.Lines(e) {
-				fmt.Fprintf(w, "%s%s\n", reasonIndent, fit(line, width-len(reasonIndent)))
-			}
+			writeEvidenceLines(w, width, e)
 		}
 	}
 }
@@ -210,24 +193,22 @@ func writeIndented(w io.Writer, indent, text string, width int) {
 // narrower than that, letting it wrap the lines reads better.
 const minWrapWidth = 20
 
-// caseLine renders a test case's icon.
-type caseLine struct{ st *iostreams.Styles }
-
-func (l caseLine) icon(c verdict.Class) string {
-	switch c {
-	case verdict.Failed, verdict.Errored:
-		return l.st.FailureIcon()
-	case verdict.Skipped, verdict.NotRun, verdict.Flaky:
-		return l.st.Warning("-")
+// writeReasons writes a test case's title and evaluation under its name.
+func writeReasons(w io.Writer, width int, c verdict.Case) {
+	for _, text := range []string{c.ResultTitle, c.EvaluationThought} {
+		if text = strings.TrimSpace(termtext.Sanitize(text)); text != "" {
+			writeIndented(w, reasonIndent, text, width)
+		}
 	}
-	return l.st.SuccessIcon()
 }
 
-// fit cuts a line of evidence to a terminal's width (room > 0); a log,
-// which does not wrap, keeps it whole.
-func fit(line string, room int) string {
-	if room <= 0 {
-		return line
+// writeEvidenceLines writes the lines of gathered evidence, each cut to a
+// terminal's width; a log, which does not wrap, keeps them whole.
+func writeEvidenceLines(w io.Writer, width int, e evidence.Case) {
+	for _, line := range evidence.Lines(e) {
+		if room := width - len(reasonIndent); room > 0 {
+			line = ansi.Truncate(line, room, "…")
+		}
+		fmt.Fprintf(w, "%s%s\n", reasonIndent, line)
 	}
-	return ansi.Truncate(line, room, "…")
 }

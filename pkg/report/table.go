@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -33,7 +34,6 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 	}
 	t := output.NewTable(ios, headers...)
 	st := ios.Styles()
-	rows := 0
 	for _, r := range runs {
 		for _, tc := range r.Cases {
 			if runColumn {
@@ -42,25 +42,14 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 			t.AddField(tc.ShortID)
 			t.AddField(tc.Name)
 			t.AddField(tc.Status, output.WithColor(st.Status))
-			t.AddField(orDash(tc.Result), output.WithColor(st.Status))
+			// A dash marks a result not given yet (a case still running), so
+			// the columns of a terminal table stay readable.
+			t.AddField(cmp.Or(tc.Result, "-"), output.WithColor(st.Status))
 			t.AddField(tc.ResultTitle)
 			t.EndRow()
-			rows++
 		}
 	}
-	if rows == 0 {
-		return nil
-	}
-	return t.Render()
-}
-
-// orDash marks a result not given yet (a case still running), so the
-// columns of a terminal table stay readable.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return t.Render() // which writes nothing, not even the header, without rows
 }
 
 // idsNameTheirRuns reports whether every case's short id starts with its

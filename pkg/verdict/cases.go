@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -56,8 +57,7 @@ func Outcome(tc api.RunTestCase) string {
 func classify(r Record) []Case {
 	var out []Case
 	at := map[string]int{}
-	attempts := r.Attempts()
-	for i, a := range attempts {
+	for i, a := range r.Attempts() {
 		if a.Detail == nil {
 			continue
 		}
@@ -80,8 +80,7 @@ func classify(r Record) []Case {
 			}
 			switch {
 			case c.Class == Passed && prev.Class.DidNotPass():
-				first := prev.RunTestCase
-				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, &first, prev.RunShortID, i
+				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, new(prev.RunTestCase), prev.RunShortID, i
 			case c.Class == Passed && prev.Class == Flaky:
 				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, prev.FirstFailure, prev.FailedRunShortID, prev.Retry
 			}
@@ -143,33 +142,16 @@ func (n *Counts) add(o Counts) {
 	n.NotRun += o.NotRun
 }
 
-// Total is every test case counted.
-func (n Counts) Total() int { return n.Passed + n.Failed + n.Errored + n.Skipped + n.Flaky + n.NotRun }
-
 // DidNotPass are the run's test cases that count against it, failures
 // first, then errors: the order every report lists them in.
-func (r Run) DidNotPass() []Case {
-	var failed, errored []Case
-	for _, c := range r.Cases {
-		switch c.Class {
-		case Failed:
-			failed = append(failed, c)
-		case Errored:
-			errored = append(errored, c)
-		}
-	}
-	return append(failed, errored...)
-}
+func (r Run) DidNotPass() []Case { return append(r.casesOf(Failed), r.casesOf(Errored)...) }
 
 // Flaky are the run's flaky test cases.
-func (r Run) Flaky() []Case {
-	var out []Case
-	for _, c := range r.Cases {
-		if c.Class == Flaky {
-			out = append(out, c)
-		}
-	}
-	return out
+func (r Run) Flaky() []Case { return r.casesOf(Flaky) }
+
+// casesOf are the run's test cases of one class, in their order.
+func (r Run) casesOf(class Class) []Case {
+	return slices.DeleteFunc(slices.Clone(r.Cases), func(c Case) bool { return c.Class != class })
 }
 
 // String lists the non-zero counts: "3 passed · 1 failed · 1 flaky".

@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"cmp"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
@@ -28,8 +30,8 @@ type Run struct {
 	// (TIMED_OUT, INTERRUPTED, TERMINATED), NOT_STARTED or NO_VERDICT.
 	Result string
 	Code   int
-	// Because says what the flags added to the run's own outcome
-	// ("--fail-on-skipped: 1 test case skipped"); "" when nothing.
+	// Because is the flag that failed a run that passed on its own
+	// ("--fail-on-skipped"); "" when none did.
 	Because string
 }
 
@@ -75,7 +77,7 @@ func outcome(r Record, n Counts) (string, int) {
 	case r.Err != nil:
 		return "NO_VERDICT", cmdutil.ExitCodeOf(r.Err)
 	case r.Stop != "":
-		return string(r.Stop), stopCode(r.Stop)
+		return string(r.Stop), cmp.Or(stopCode[r.Stop], cmdutil.ExitTimeout)
 	case r.Detail == nil:
 		return "NO_VERDICT", cmdutil.ExitService
 	}
@@ -102,18 +104,9 @@ func outcome(r Record, n Counts) (string, int) {
 	}
 	// FAILED with no failed test case, or a result this client does not
 	// know: a CI gate must not let through what it cannot tell passed.
-	if last == "" {
-		return api.ResultFailed, cmdutil.ExitFailed
-	}
-	return last, cmdutil.ExitFailed
+	return cmp.Or(last, api.ResultFailed), cmdutil.ExitFailed
 }
 
-func stopCode(s Stop) int {
-	switch s {
-	case Interrupted:
-		return cmdutil.ExitInterrupted
-	case Terminated:
-		return cmdutil.ExitTerminated
-	}
-	return cmdutil.ExitTimeout
-}
+// stopCode is the code of a wait interrupted or terminated before a run
+// ended; one that timed out, or a report of an unfinished run, gives 7.
+var stopCode = map[Stop]int{Interrupted: cmdutil.ExitInterrupted, Terminated: cmdutil.ExitTerminated}

@@ -6,6 +6,8 @@
 package verdict
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -56,18 +58,11 @@ const (
 )
 
 // Why is the stop in words: "the wait timed out".
-func (s Stop) Why() string {
-	switch s {
-	case Interrupted:
-		return "the wait was interrupted"
-	case Terminated:
-		return "the wait was terminated"
-	case TimedOut:
-		return "the wait timed out"
-	case Unfinished:
-		return "the report was made"
-	}
-	return ""
+func (s Stop) Why() string { return stopWhy[s] }
+
+var stopWhy = map[Stop]string{
+	Interrupted: "the wait was interrupted", Terminated: "the wait was terminated",
+	TimedOut: "the wait timed out", Unfinished: "the report was made",
 }
 
 // Attempt is one run of a --retry-failed sequence: the original run, then
@@ -90,15 +85,10 @@ type Plan struct {
 // Title is the plan's name, else its short id, else "test cases" for a run
 // of test case ids; "" when nothing is known.
 func (p Plan) Title() string {
-	switch {
-	case p.Name != "":
-		return p.Name
-	case p.ShortID != "":
-		return p.ShortID
-	case p.TestCases:
-		return "test cases"
+	if p.TestCases {
+		return cmp.Or(p.Name, p.ShortID, "test cases")
 	}
-	return ""
+	return cmp.Or(p.Name, p.ShortID)
 }
 
 // What names what a start was for: "plan NAME", or "the test cases".
@@ -118,7 +108,7 @@ func NotStartedRecord(plan Plan, err error) Record {
 
 // Attempts are every run of the record, oldest first, the last one's own last.
 func (r Record) Attempts() []Attempt {
-	return append(append([]Attempt(nil), r.Earlier...), Attempt{ShortID: r.ShortID, URL: r.URL, Detail: r.Detail})
+	return slices.Concat(r.Earlier, []Attempt{{ShortID: r.ShortID, URL: r.URL, Detail: r.Detail}})
 }
 
 // Finished reports whether the last attempt reached a final status.

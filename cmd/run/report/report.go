@@ -4,6 +4,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/spf13/cobra"
@@ -94,9 +95,7 @@ func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Recor
 		r.Err = err
 		return r
 	}
-	if d.ShortID == "" {
-		d.ShortID = t.ShortID
-	}
+	d.ShortID = cmp.Or(d.ShortID, t.ShortID)
 	r.Detail = d
 	if !api.IsTerminalStatus(d.Status) {
 		r.Stop = verdict.Unfinished
