@@ -113,7 +113,7 @@ func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCa
 	case verdict.Errored:
 		msg := cmp.Or(title, "test case ended "+c.Status)
 		if !api.IsTerminalStatus(c.Status) {
-			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(r.Detail.Status))
+			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(endedAs(r, c.RunShortID)))
 		}
 		jc.Error = &junitOutcome{Type: cmp.Or(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
 	case verdict.NotRun:
@@ -213,3 +213,15 @@ func seconds(d time.Duration) string {
 // xmlText strips escape sequences and control characters: XML 1.0 cannot
 // carry most of them at all, and a report viewer should not get them.
 func xmlText(s string) string { return termtext.Sanitize(s) }
+
+// endedAs is the status of the attempt run: the one a test case last ran
+// in may be an earlier attempt's, and the last one may never have been
+// read (a rerun the wait ended before it answered).
+func endedAs(r verdict.Run, run string) string {
+	for _, a := range r.Attempts() {
+		if a.ShortID == run && a.Detail != nil {
+			return a.Detail.Status
+		}
+	}
+	return "without an answer"
+}

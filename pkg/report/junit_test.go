@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -266,4 +268,30 @@ func TestJUnitConformsToSurefireSchema(t *testing.T) {
 		}
 	}
 	t.Logf("%d suites validated against Surefire's 3.0 schema", n)
+}
+
+// A rerun that never answered, after a first attempt whose run ended with
+// a test case still running: that test case is reported from the attempt
+// it last ran in, with that run's status, and every report is written.
+func TestUnfinishedCaseOfAnEarlierAttempt(t *testing.T) {
+	first := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed),
+		RunTestCases: []api.RunTestCase{tc("r1-1", "checkout", api.ResultFailed, "declined"), {ShortID: "r1-2", Name: "search", Status: api.StatusRunning}}}
+	recs := []verdict.Record{{ShortID: "r2", Stop: verdict.TimedOut, RetryLimit: 1, Earlier: []verdict.Attempt{{ShortID: "r1", Detail: first}}}}
+	v := verdict.Decide(recs, verdict.Options{})
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "still RUNNING when the run ended COMPLETED") {
+		t.Errorf("the unfinished test case is not reported from its run:\n%s", b.String())
+	}
+	// Every other report takes the same verdict.
+	dir := t.TempDir()
+	ios, _, _, stderr := iostreams.Test()
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": dir + "/summary.md", "GITHUB_OUTPUT": dir + "/output"}
+	err := Write(Input{IO: ios, Getenv: func(k string) string { return env[k] }, JUnitFile: dir + "/junit.xml", HTMLFile: dir + "/report.html",
+		Now: time.Now}, v)
+	if cmdutil.ExitCodeOf(err) != cmdutil.ExitTimeout {
+		t.Errorf("exit %d (%v), want %d: the rerun was still going\n%s", cmdutil.ExitCodeOf(err), err, cmdutil.ExitTimeout, stderr)
+	}
 }
