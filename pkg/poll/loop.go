@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/testctl/testctl/pkg/clock"
@@ -60,11 +61,11 @@ func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
 		l.unpark(targets)
 		next := nextDue(targets)
 		if next == nil {
-			p := firstParked(targets)
-			if p == nil {
+			p := slices.IndexFunc(targets, func(t *Target) bool { return !t.done && t.parked != nil })
+			if p < 0 {
 				return AllDone, nil
 			}
-			if end, stop := l.waitParked(ctx, targets, p); stop {
+			if end, stop := l.waitParked(ctx, targets, targets[p]); stop {
 				return end, nil
 			}
 			continue
@@ -183,15 +184,6 @@ func (l *Loop) waitParked(ctx context.Context, targets []*Target, p *Target) (En
 // parkedTick is how often a loop waiting on parked targets redraws and
 // checks its deadline.
 const parkedTick = 250 * time.Millisecond
-
-func firstParked(targets []*Target) *Target {
-	for _, t := range targets {
-		if !t.done && t.parked != nil {
-			return t
-		}
-	}
-	return nil
-}
 
 // timedOut gives up, when the deadline passed, the targets the service
 // never answered about and whose last poll failed: their code says the
