@@ -3,7 +3,6 @@ package runwait
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/poll"
@@ -21,7 +20,6 @@ type retryPolicy struct {
 	// lost is reconciled, as a start is.
 	rerun  func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
 	client *api.Client // to find the project test case ids of a rerun
-	now    func() time.Time
 }
 
 type rerunAnswer struct {

@@ -1,6 +1,7 @@
 package runwait
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -110,11 +111,8 @@ func (s *runState) verdict() verdict.Run {
 // caseKey identifies a run test case across polls; the index is a last
 // resort for a service that sends neither id.
 func caseKey(tc api.RunTestCase, i int) string {
-	switch {
-	case tc.ShortID != "":
-		return tc.ShortID
-	case tc.ID != "":
-		return tc.ID
+	if key := cmp.Or(tc.ShortID, tc.ID); key != "" {
+		return key
 	}
 	return fmt.Sprintf("#%d", i)
 }

@@ -63,7 +63,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	if rerun == nil {
 		rerun = d.Client.RerunRun
 	}
-	retries := retryPolicy{limit: o.RetryFailed, now: d.Clock.Now, rerun: rerun, client: d.Client}
+	retries := retryPolicy{limit: o.RetryFailed, rerun: rerun, client: d.Client}
 	states := watchRuns(ctx, loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
 	end, err := loop.Run(ctx, loopTargets(states))
 	view.stop()
@@ -105,15 +105,12 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 	}
 	loop.Retrying = func(t *poll.Target, err error) { view.retrying(byTarget[t], loop.Elapsed(), err) }
 	loop.GaveUp = func(t *poll.Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
-	switch v := view.(type) {
-	case *liveView:
+	loop.TickEvery = liveTick
+	if v, ok := view.(*plainView); ok {
+		loop.TickEvery = v.pulse.every
+	}
+	if loop.TickEvery > 0 {
 		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
-		loop.TickEvery = liveTick
-	case *plainView:
-		if v.pulse.every > 0 {
-			loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
-			loop.TickEvery = v.pulse.every
-		}
 	}
 	return states
 }
