@@ -36,10 +36,10 @@ const (
 // not be read is one line saying why.
 func Lines(c Case) []string {
 	var out []string
-	out = append(out, networkLines(c.Network)...)
-	out = append(out, consoleLines(c.Console)...)
-	out = append(out, apiCallLines(c.APICalls)...)
-	out = append(out, issueLines(c.Issues)...)
+	out = append(out, pick(c.Network, networkGroups, "network")...)
+	out = append(out, pick(c.Console, consoleGroups, "console")...)
+	out = append(out, pick(c.APICalls, apiCallGroups, "API calls")...)
+	out = append(out, pick(c.Issues, issueGroups, "issues")...)
 	if len(out) == 0 {
 		out = append(out, "nothing captured: no failed requests, console errors or warnings, failed API calls or issues")
 	}
@@ -127,13 +127,15 @@ type group struct {
 	n     int
 }
 
-// pick keeps the MaxPerKind groups that say most, in the order they
-// happened, and says how many entries of total the rest stand for.
-func pick(groups []group, total int, unavailable, kind string) []string {
-	if unavailable != "" {
-		return []string{kind + ": not available: " + termtext.SanitizeLine(unavailable)}
+// pick is one kind of evidence as lines: the MaxPerKind groups that say
+// most, in the order they happened, and how many entries of its total the
+// rest stand for.
+func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []string {
+	if p.Unavailable != "" {
+		return []string{kind + ": not available: " + termtext.SanitizeLine(p.Unavailable)}
 	}
-	kept := slices.Clone(groups)
+	total := max(p.Total, len(p.Entries))
+	kept := groupsOf(p.Entries)
 	slices.SortFunc(kept, saysMore)
 	kept = kept[:min(len(kept), MaxPerKind)]
 	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
@@ -184,10 +186,6 @@ func counted(groups []group) []group {
 	return groups
 }
 
-func networkLines(p Part[api.NetworkEntry]) []string {
-	return pick(networkGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "network")
-}
-
 func networkGroups(entries []api.NetworkEntry) []group {
 	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
 	var groups []group
@@ -227,31 +225,28 @@ func networkRank(e api.NetworkEntry, site string) int {
 	return 2
 }
 
-func consoleLines(p Part[api.ConsoleEntry]) []string {
-	return pick(consoleGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "console")
-}
-
 func consoleGroups(entries []api.ConsoleEntry) []group {
 	var groups []group
 	keys := map[string]int{}
 	for i, e := range entries {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
-		rank := 2
-		switch level {
-		case "error":
-			rank = 0
-		case "warning", "warn":
-			rank = 1
-		}
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
 		line := "+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s " + what
-		groups = merge(groups, keys, what, group{line: line, rank: rank, first: i})
+		groups = merge(groups, keys, what, group{line: line, rank: ConsoleRank(level), first: i})
 	}
 	return counted(groups)
 }
 
-func apiCallLines(p Part[api.APICallEntry]) []string {
-	return pick(apiCallGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "API calls")
+// ConsoleRank ranks a console level by what it says: errors 0, warnings 1,
+// the other levels (log, info, debug) 2.
+func ConsoleRank(level string) int {
+	switch strings.ToLower(level) {
+	case "error":
+		return 0
+	case "warning", "warn":
+		return 1
+	}
+	return 2
 }
 
 func apiCallGroups(entries []api.APICallEntry) []group {
@@ -281,13 +276,13 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 	return counted(groups)
 }
 
-func issueLines(p Part[api.Issue]) []string {
-	issues := sortedIssues(p.Entries)
+func issueGroups(entries []api.Issue) []group {
+	issues := sortedIssues(entries)
 	groups := make([]group, len(issues))
 	for i, is := range issues {
 		groups[i] = group{line: issueLine(is), first: i, n: 1}
 	}
-	return pick(groups, max(p.Total, len(p.Entries)), p.Unavailable, "issues")
+	return groups
 }
 
 func issueLine(is api.Issue) string {

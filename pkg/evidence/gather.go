@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -191,13 +190,7 @@ func errorsAndWarnings(p Part[api.ConsoleEntry]) Part[api.ConsoleEntry] {
 	if p.Unavailable != "" {
 		return p
 	}
-	kept := slices.DeleteFunc(slices.Clone(p.Entries), func(e api.ConsoleEntry) bool {
-		switch strings.ToLower(e.Level) {
-		case "error", "warning", "warn":
-			return false
-		}
-		return true
-	})
+	kept := slices.DeleteFunc(slices.Clone(p.Entries), func(e api.ConsoleEntry) bool { return ConsoleRank(e.Level) > 1 })
 	p.Total -= len(p.Entries) - len(kept)
 	p.Entries = kept
 	return p

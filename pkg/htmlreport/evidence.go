@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
@@ -136,7 +135,7 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 			Error: b.short(n.ErrorText, maxMessage),
 		}
 	})
-	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return logRank(c.Level) },
+	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return evidence.ConsoleRank(c.Level) },
 		func(c api.ConsoleEntry) pageLog {
 			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(evidence.Source(c), maxURL), AtS: c.RelativeTimestampSeconds}
 		})
@@ -205,14 +204,4 @@ func failedFirst(failed bool) int {
 // never completed (status 0).
 func netFailed(n api.NetworkEntry) bool {
 	return n.IsError || n.StatusCode >= 400 || n.StatusCode == 0
-}
-
-func logRank(level string) int {
-	switch strings.ToLower(level) {
-	case "error":
-		return 0
-	case "warning", "warn":
-		return 1
-	}
-	return 2
 }
