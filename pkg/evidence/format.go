@@ -97,25 +97,14 @@ func Commands(c Case) []string {
 // JUnit <system-out>: no control characters, nor the two characters XML
 // forbids that termtext keeps (U+FFFE, U+FFFF), one entry a line.
 func Text(c Case) string {
+	// Lines and Commands are never empty.
+	text := "Evidence:\n  " + strings.Join(Lines(c), "\n  ") + "\nMore:\n  " + strings.Join(Commands(c), "\n  ") + "\n"
 	return strings.Map(func(r rune) rune {
 		if r == 0xfffe || r == 0xffff {
 			return -1
 		}
 		return r
-	}, plainText(c))
-}
-
-func plainText(c Case) string {
-	var b strings.Builder
-	b.WriteString("Evidence:\n")
-	for _, l := range Lines(c) {
-		b.WriteString("  " + l + "\n")
-	}
-	b.WriteString("More:\n")
-	for _, l := range Commands(c) {
-		b.WriteString("  " + l + "\n")
-	}
-	return b.String()
+	}, text)
 }
 
 // group is one line of evidence standing for one or more entries that say
