@@ -101,24 +101,15 @@ type pageCase struct {
 	FailedAttempt *pageCase     `json:"failedAttempt,omitempty"`
 }
 
-// classRank orders test cases failures first; an unknown class goes with
-// the failures, since nobody decided it passed.
+// classOrder orders test cases failures first; an unknown class, in the
+// place of "", goes with the failures, since nobody decided it passed.
+var classOrder = []Class{ClassFailed, ClassErrored, "", ClassFlaky, ClassNotRun, ClassSkipped, ClassPassed}
+
 func classRank(c Class) int {
-	switch c {
-	case ClassFailed:
-		return 0
-	case ClassErrored:
-		return 1
-	case ClassFlaky:
-		return 3
-	case ClassNotRun:
-		return 4
-	case ClassSkipped:
-		return 5
-	case ClassPassed:
-		return 6
+	if i := slices.Index(classOrder, c); i >= 0 {
+		return i
 	}
-	return 2
+	return slices.Index(classOrder, "")
 }
 
 func buildPage(r Report) pageData {
@@ -195,10 +186,7 @@ func newPageRun(r Run) pageRun {
 			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName)})
 		}
 	}
-	for i, h := range r.History {
-		if i == maxHistory {
-			break
-		}
+	for _, h := range r.History[:min(len(r.History), maxHistory)] {
 		p.History = append(p.History, pageHistory{
 			ShortID:   clip(h.ShortID, maxName),
 			Link:      newLink(h.URL),
