@@ -5,7 +5,7 @@
 package cmdtest
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -91,9 +91,8 @@ func (e *Env) Setenv(key, value string) {
 
 // Getenv reads a variable of the Env.
 func (e *Env) Getenv(key string) string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.vars[key]
+	v, _ := e.lookup(key)
+	return v
 }
 
 func (e *Env) lookup(key string) (string, bool) {
@@ -130,17 +129,18 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 	if _, ok := e.lookup("NO_COLOR"); ok {
 		ios.SetNoColorEnv(true)
 	}
+	code := e.run(cmp.Or(ro.Ctx, context.Background()), ios, args)
+	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
+}
+
+// run executes a command line through the real command tree on ios.
+func (e *Env) run(ctx context.Context, ios *iostreams.IOStreams, args []string) int {
 	f, cleanup := factory.New("test", factory.Options{
 		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock, Keyring: e.Keyring,
 		Sandbox: sandbox.Options{Clock: e.Clock},
 	})
 	defer cleanup()
-	ctx := ro.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	code := root.Run(ctx, f, args)
-	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
+	return root.Run(ctx, f, args)
 }
 
 // Requests returns how many requests of "METHOD /route" reached the sandbox.
@@ -181,9 +181,4 @@ func (r Result) Expect(t testing.TB, code int) Result {
 }
 
 // Output joins both streams, for messages whose stream doesn't matter.
-func (r Result) Output() string {
-	var b bytes.Buffer
-	b.WriteString(r.Stdout)
-	b.WriteString(r.Stderr)
-	return b.String()
-}
+func (r Result) Output() string { return r.Stdout + r.Stderr }
