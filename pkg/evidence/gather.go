@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,15 +35,9 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Concurrency <= 0 {
-		o.Concurrency = DefaultConcurrency
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
+	o.Concurrency = cmp.Or(max(o.Concurrency, 0), DefaultConcurrency)
+	o.RequestTimeout = cmp.Or(max(o.RequestTimeout, 0), DefaultRequestTimeout)
+	o.Timeout = cmp.Or(max(o.Timeout, 0), DefaultTimeout)
 	return o
 }
 
