@@ -68,14 +68,13 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	t.Cleanup(func() { _ = inst.Close() })
 	dir := t.TempDir()
-	e := &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, Keyring: &keyring.Fake{}, vars: map[string]string{
+	return &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, Keyring: &keyring.Fake{}, vars: map[string]string{
 		"TESTCTL_BASE_URL":        inst.BaseURL,
 		"TESTCTL_LEGACY_BASE_URL": inst.LegacyBaseURL,
 		"TESTCTL_API_KEY":         sandbox.ProjectKey,
 		"TESTCTL_CONFIG":          filepath.Join(dir, "config", "config.yaml"),
 		"HOME":                    dir,
 	}}
-	return e
 }
 
 // Setenv sets a variable; an empty value unsets it.
