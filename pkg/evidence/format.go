@@ -155,18 +155,21 @@ func best(groups []group) (group, bool) {
 	return slices.MinFunc(groups, saysMore), true
 }
 
-// merge folds entries with the same key into one group, counting them.
-func merge(groups []group, keys map[string]int, key string, g group) []group {
-	if i, ok := keys[key]; ok {
-		groups[i].n++
-		return groups
+// grouped makes a group of each entry, folding the entries with the same
+// key into the group of the first, counted (" ×3").
+func grouped[T any](entries []T, groupOf func(T) (key string, g group)) []group {
+	var groups []group
+	keys := map[string]int{}
+	for i, e := range entries {
+		key, g := groupOf(e)
+		if j, ok := keys[key]; ok {
+			groups[j].n++
+			continue
+		}
+		keys[key] = len(groups)
+		g.first, g.n = i, 1
+		groups = append(groups, g)
 	}
-	keys[key] = len(groups)
-	g.n = 1
-	return append(groups, g)
-}
-
-func counted(groups []group) []group {
 	for i := range groups {
 		if groups[i].n > 1 {
 			groups[i].line += fmt.Sprintf(" ×%d", groups[i].n)
@@ -177,9 +180,7 @@ func counted(groups []group) []group {
 
 func networkGroups(entries []api.NetworkEntry) []group {
 	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
-	var groups []group
-	keys := map[string]int{}
-	for i, e := range entries {
+	return grouped(entries, func(e api.NetworkEntry) (string, group) {
 		status := statusWord(e.StatusCode)
 		detail := e.ErrorText
 		if detail == "" && e.CrossOriginInfo != "" {
@@ -190,9 +191,8 @@ func networkGroups(entries []api.NetworkEntry) []group {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		groups = merge(groups, keys, what, group{line: line, rank: networkRank(e, site), first: i})
-	}
-	return counted(groups)
+		return what, group{line: line, rank: networkRank(e, site)}
+	})
 }
 
 // networkRank: answers 5xx say most, then the application's requests
@@ -215,15 +215,12 @@ func networkRank(e api.NetworkEntry, site string) int {
 }
 
 func consoleGroups(entries []api.ConsoleEntry) []group {
-	var groups []group
-	keys := map[string]int{}
-	for i, e := range entries {
+	return grouped(entries, func(e api.ConsoleEntry) (string, group) {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
 		line := "+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s " + what
-		groups = merge(groups, keys, what, group{line: line, rank: ConsoleRank(level), first: i})
-	}
-	return counted(groups)
+		return what, group{line: line, rank: ConsoleRank(level)}
+	})
 }
 
 // ConsoleRank ranks a console level by what it says: errors 0, warnings 1,
@@ -240,9 +237,7 @@ func ConsoleRank(level string) int {
 
 func apiCallGroups(entries []api.APICallEntry) []group {
 	site := siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
-	var groups []group
-	keys := map[string]int{}
-	for i, e := range entries {
+	return grouped(entries, func(e api.APICallEntry) (string, group) {
 		code := int32(0)
 		if e.StatusCode != nil {
 			code = *e.StatusCode
@@ -260,9 +255,8 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 			rank = 1
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + rest
-		groups = merge(groups, keys, what+rest, group{line: line, rank: rank, first: i})
-	}
-	return counted(groups)
+		return what + rest, group{line: line, rank: rank}
+	})
 }
 
 func issueGroups(entries []api.Issue) []group {
