@@ -119,15 +119,12 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 	e.t.Helper()
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(ro.Stdin)
-	if ro.TTY {
-		ios.SetStdinTTY(true)
-		ios.SetStdoutTTY(true)
-		ios.SetStderrTTY(true)
-	}
+	ios.SetStdinTTY(ro.TTY)
+	ios.SetStdoutTTY(ro.TTY)
+	ios.SetStderrTTY(ro.TTY)
 	ios.SetTerminalWidth(ro.Width)
-	if _, ok := e.lookup("NO_COLOR"); ok {
-		ios.SetNoColorEnv(true)
-	}
+	_, noColor := e.lookup("NO_COLOR")
+	ios.SetNoColorEnv(noColor)
 	code := e.run(cmp.Or(ro.Ctx, context.Background()), ios, args)
 	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
 }
