@@ -123,7 +123,8 @@ func (s *runState) record(stop verdict.Stop) verdict.Record {
 	r := verdict.Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(),
 		NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished,
 		Earlier: s.earlier, RetryLimit: s.retryLimit, RerunErr: s.rerunErr}
-	if r.Err == nil && !s.poll.Done() {
+	// A run whose rerun was being started had not ended either.
+	if (r.Err == nil && !s.poll.Done()) || s.rerunning != nil {
 		r.Stop = stop
 	}
 	return r
@@ -140,11 +141,7 @@ func records(states []*runState, end poll.End, ctx context.Context) []verdict.Re
 	}
 	out := make([]verdict.Record, 0, len(states))
 	for _, s := range states {
-		r := s.record(stop)
-		if s.rerunning != nil && r.Stop == "" {
-			r.Stop = stop // the wait ended while a rerun was being started
-		}
-		out = append(out, r)
+		out = append(out, s.record(stop))
 	}
 	return out
 }
