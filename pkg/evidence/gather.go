@@ -44,10 +44,7 @@ func (o Options) withDefaults() Options {
 // Limit keeps the first n targets (--evidence N; 0 or less keeps none) and
 // says how many were left out, for a report to mention.
 func Limit(targets []Target, n int) (kept []Target, left int) {
-	n = max(n, 0)
-	if len(targets) <= n {
-		return targets, 0
-	}
+	n = min(max(n, 0), len(targets))
 	return targets[:n], len(targets) - n
 }
 
