@@ -169,25 +169,20 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 // their original order, and counts the others.
 func newPart[T, P any](part evidence.Part[T], limit int, rank func(T) int, conv func(T) P) pagePart[P] {
 	out := pagePart[P]{Total: part.Total, More: part.More, Unavailable: clip(part.Unavailable, maxMessage)}
-	chosen := part.Entries
-	if len(chosen) > limit {
-		idx := make([]int, len(chosen))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(chosen[a]), rank(chosen[b])) })
+	entries := part.Entries
+	idx := make([]int, len(entries)) // the entries kept, by index
+	for i := range idx {
+		idx[i] = i
+	}
+	if len(entries) > limit {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(entries[a]), rank(entries[b])) })
 		idx = idx[:limit]
 		slices.Sort(idx)
-		picked := make([]T, len(idx))
-		for i, j := range idx {
-			picked[i] = chosen[j]
-		}
-		out.LeftOut, out.Limit = len(chosen)-limit, limit
-		chosen = picked
+		out.LeftOut, out.Limit = len(entries)-limit, limit
 	}
-	out.Entries = make([]P, len(chosen))
-	for i, e := range chosen {
-		out.Entries[i] = conv(e)
+	out.Entries = make([]P, len(idx))
+	for i, j := range idx {
+		out.Entries[i] = conv(entries[j])
 	}
 	return out
 }
