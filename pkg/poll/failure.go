@@ -15,11 +15,6 @@ import (
 // is still going.
 const MaxConsecutiveFailures = 10
 
-// NotYetVisibleGrace is how long after its creation a run's 404 is taken as
-// "not visible yet": the service may answer a fresh run's id with 404 for a
-// moment.
-const NotYetVisibleGrace = api.NotYetVisibleGrace
-
 // maxRetryCeiling caps the backoff between two retries.
 const maxRetryCeiling = time.Minute
 

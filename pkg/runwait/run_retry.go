@@ -102,7 +102,7 @@ func (s *runState) rerunStarted(view progressView) poll.Outcome {
 		termtext.SanitizeLine(next.ShortID), termtext.SanitizeLine(next.URL)))
 	created := s.now()
 	s.target.ShortID, s.target.URL, s.target.CreatedAt = next.ShortID, next.URL, created
-	s.poll.Name, s.poll.VisibleBy = "run "+next.ShortID, created.Add(poll.NotYetVisibleGrace)
+	s.poll.Name, s.poll.VisibleBy = "run "+next.ShortID, created.Add(api.NotYetVisibleGrace)
 	s.detail, s.status, s.finished = nil, "", map[string]bool{}
 	s.justCreated, s.alreadyFinished, s.finishedAfter = true, false, 0
 	return poll.Outcome{}

@@ -51,8 +51,8 @@ func newRunState(t RunTarget, now time.Time) *runState {
 	if !t.CreatedAt.IsZero() {
 		// Only a run this machine created may be not visible yet; any
 		// other id's 404 means there is no such run.
-		s.poll.VisibleBy = t.CreatedAt.Add(poll.NotYetVisibleGrace)
-		s.justCreated = now.Sub(t.CreatedAt) < poll.NotYetVisibleGrace
+		s.poll.VisibleBy = t.CreatedAt.Add(api.NotYetVisibleGrace)
+		s.justCreated = now.Sub(t.CreatedAt) < api.NotYetVisibleGrace
 		// A run this machine started is known to exist: the start's answer
 		// counts as one, so a silent service at --timeout is still a run
 		// that goes on (7), not a service that never answered (6).

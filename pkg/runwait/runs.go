@@ -15,7 +15,7 @@ import (
 )
 
 // RunTarget is one run to wait for. CreatedAt is when this machine created
-// the run (zero if it did not): a 404 within poll.NotYetVisibleGrace of it
+// the run (zero if it did not): a 404 within api.NotYetVisibleGrace of it
 // means the run is not visible yet rather than missing; any other id's 404
 // is final.
 type RunTarget struct {
