@@ -93,8 +93,7 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 			},
 			func(ctx context.Context) {
 				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true})
-				c.Console = part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console })
-				c.Console = errorsAndWarnings(c.Console)
+				c.Console = errorsAndWarnings(part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console }))
 			})
 	}
 	for _, run := range runsOf(targets) {
