@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -244,12 +245,8 @@ func newPageCase(c Case) pageCase {
 // historyOutcome is the colour of a history mark.
 func historyOutcome(h HistoryEntry) string {
 	switch {
-	case h.Result == api.ResultPassed:
-		return "passed"
-	case h.Result == api.ResultFailed:
-		return "failed"
-	case h.Result == api.ResultSkipped:
-		return "skipped"
+	case h.Result == api.ResultPassed || h.Result == api.ResultFailed || h.Result == api.ResultSkipped:
+		return strings.ToLower(h.Result) // passed, failed, skipped
 	case h.Status == api.StatusError || h.Status == api.StatusCancelled:
 		return "errored"
 	case h.Status == api.StatusCompleted:
