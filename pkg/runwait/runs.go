@@ -65,7 +65,11 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	}
 	retries := retryPolicy{limit: o.RetryFailed, rerun: rerun, client: d.Client}
 	states := watchRuns(ctx, loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
-	end, err := loop.Run(ctx, loopTargets(states))
+	polled := make([]*poll.Target, len(states))
+	for i, s := range states {
+		polled[i] = &s.poll
+	}
+	end, err := loop.Run(ctx, polled)
 	view.stop()
 	if err != nil {
 		return err
@@ -113,14 +117,6 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
 	}
 	return states
-}
-
-func loopTargets(states []*runState) []*poll.Target {
-	out := make([]*poll.Target, len(states))
-	for i, s := range states {
-		out[i] = &s.poll
-	}
-	return out
 }
 
 // fetchRun reads a run with all its test cases.
