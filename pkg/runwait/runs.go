@@ -54,9 +54,6 @@ const liveTick = time.Second
 // the runs. o must have been validated.
 func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarted ...verdict.Record) error {
 	targets = uniqueTargets(targets)
-	if d.Clock == nil {
-		d.Clock = clock.Real{}
-	}
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
 	view := newProgressView(d.IO, d.Debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
 	rerun := d.Rerun
