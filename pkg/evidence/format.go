@@ -181,12 +181,11 @@ func grouped[T any](entries []T, groupOf func(T) (key string, g group)) []group 
 func networkGroups(entries []api.NetworkEntry) []group {
 	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
 	return grouped(entries, func(e api.NetworkEntry) (string, group) {
-		status := statusWord(e.StatusCode)
 		detail := e.ErrorText
 		if detail == "" && e.CrossOriginInfo != "" {
 			detail = "blocked by CORS"
 		}
-		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + status
+		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + statusWord(e.StatusCode)
 		if detail != "" {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
