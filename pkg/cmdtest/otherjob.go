@@ -63,9 +63,7 @@ func (p *OtherJob) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(r.Body)
 	var theirs map[string]any
-	if len(body) > 0 {
-		_ = json.Unmarshal(body, &theirs)
-	}
+	_ = json.Unmarshal(body, &theirs) // an empty body leaves it nil
 	if theirs == nil {
 		theirs = map[string]any{}
 	}
