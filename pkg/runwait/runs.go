@@ -1,6 +1,7 @@
 package runwait
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -125,9 +126,7 @@ func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, po
 	if err := CheckRunDetail(d, id); err != nil {
 		return nil, poll.Failed(err)
 	}
-	if d.ShortID == "" {
-		d.ShortID = id
-	}
+	d.ShortID = cmp.Or(d.ShortID, id)
 	return d, poll.Outcome{}
 }
 
