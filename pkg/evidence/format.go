@@ -268,10 +268,7 @@ func issueGroups(entries []api.Issue) []group {
 }
 
 func issueLine(is api.Issue) string {
-	sev := strings.ToUpper(clip(termtext.SanitizeLine(is.Severity), 16))
-	if sev == "" {
-		sev = "UNRATED"
-	}
+	sev := cmp.Or(strings.ToUpper(clip(termtext.SanitizeLine(is.Severity), 16)), "UNRATED")
 	return "issue " + sev + ": " + clip(termtext.SanitizeLine(is.Title), maxMessage)
 }
 
