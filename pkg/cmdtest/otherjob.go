@@ -82,7 +82,7 @@ func (p *OtherJob) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.fault == LoseAnswer {
 		send(p.next, r, body)
 	}
-	loseAnswer(w)
+	badGateway(w)
 }
 
 // list serves the run list with the other job's applications replaced.

@@ -70,7 +70,7 @@ func (p *writeProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case LoseAnswer:
 		send(p.next, r, body)
 	}
-	loseAnswer(w)
+	badGateway(w)
 }
 
 // send hands next a copy of r with body, and returns its answer.
@@ -83,8 +83,9 @@ func send(next http.Handler, r *http.Request, body []byte) *httptest.ResponseRec
 	return rec
 }
 
-// loseAnswer is a proxy's answer to a write whose answer was lost.
-func loseAnswer(w http.ResponseWriter) {
+// badGateway is the proxy's answer when the sandbox's is lost, or the
+// request never reached it: a 502, as of a reset upstream connection.
+func badGateway(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
 	_, _ = io.WriteString(w, `{"message":"upstream connection reset"}`)
