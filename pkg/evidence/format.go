@@ -190,24 +190,24 @@ func networkGroups(entries []api.NetworkEntry) []group {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		return what, group{line: line, rank: networkRank(e, site)}
+		return what, group{line: line, rank: requestRank(e.StatusCode, e.URL, site)}
 	})
 }
 
-// networkRank: answers 5xx say most, then the application's requests
+// requestRank: answers 5xx say most, then the application's requests
 // that got no answer, then its 4xx; third parties' failures (a blocked
-// tracker, a font) least.
-func networkRank(e api.NetworkEntry, site string) int {
+// tracker, a font) least. With no site, every request is the application's.
+func requestRank(code int32, rawURL, site string) int {
 	ours := site == ""
-	if u, err := url.Parse(e.URL); err == nil && u.Host == site {
+	if u, err := url.Parse(rawURL); err == nil && u.Host == site {
 		ours = true
 	}
 	switch {
-	case e.StatusCode >= 500:
+	case code >= 500:
 		return 0
 	case !ours:
 		return 3
-	case e.StatusCode == 0:
+	case code == 0:
 		return 1
 	}
 	return 2
@@ -246,15 +246,9 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 		if e.ErrorMessage != "" {
 			rest = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
 		}
-		rank := 2
-		switch {
-		case code >= 500:
-			rank = 0
-		case code == 0:
-			rank = 1
-		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + rest
-		return what + rest, group{line: line, rank: rank}
+		// An API test's calls are all its own: none ranks as a third party's.
+		return what + rest, group{line: line, rank: requestRank(code, e.URL, "")}
 	})
 }
 
