@@ -2,6 +2,7 @@
 package version
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,15 +47,8 @@ func run(_ context.Context, f *cmdutil.Factory, opts *Options) error {
 	}
 	fmt.Fprintf(out, "testctl %s", info.Version)
 	if info.Commit != "" || info.Date != "" {
-		fmt.Fprintf(out, " (commit %s, built %s)", orUnknown(info.Commit), orUnknown(info.Date))
+		fmt.Fprintf(out, " (commit %s, built %s)", cmp.Or(info.Commit, "unknown"), cmp.Or(info.Date, "unknown"))
 	}
 	fmt.Fprintf(out, " %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	return nil
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
 }

@@ -2,6 +2,7 @@
 package build
 
 import (
+	"cmp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -42,33 +43,21 @@ var current = sync.OnceValue(func() Info {
 // packager who stamps only the version still gets the commit and date.
 func resolve(stamped Info, bi *debug.BuildInfo) Info {
 	info := stamped
-	if bi != nil && info.Version == "" {
-		if v := bi.Main.Version; v != "" && v != "(devel)" {
-			info.Version = strings.TrimPrefix(v, "v")
-		}
-	}
-	if info.Version == "" {
-		info.Version = "dev"
-	}
 	if bi == nil {
-		return info
+		bi = &debug.BuildInfo{}
 	}
-	var revision, modified string
+	if v := bi.Main.Version; info.Version == "" && v != "(devel)" {
+		info.Version = strings.TrimPrefix(v, "v")
+	}
+	info.Version = cmp.Or(info.Version, "dev")
+	vcs := map[string]string{}
 	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			revision = s.Value
-		case "vcs.time":
-			if info.Date == "" {
-				info.Date = s.Value
-			}
-		case "vcs.modified":
-			modified = s.Value
-		}
+		vcs[s.Key] = s.Value
 	}
-	if info.Commit == "" && revision != "" {
-		info.Commit = revision
-		if modified == "true" {
+	info.Date = cmp.Or(info.Date, vcs["vcs.time"])
+	if info.Commit == "" && vcs["vcs.revision"] != "" {
+		info.Commit = vcs["vcs.revision"]
+		if vcs["vcs.modified"] == "true" {
 			info.Commit += "-dirty"
 		}
 	}

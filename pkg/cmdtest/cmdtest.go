@@ -5,7 +5,7 @@
 package cmdtest
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -68,14 +68,13 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	t.Cleanup(func() { _ = inst.Close() })
 	dir := t.TempDir()
-	e := &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, Keyring: &keyring.Fake{}, vars: map[string]string{
+	return &Env{t: t, Clock: fake, Sandbox: inst, Dir: dir, Keyring: &keyring.Fake{}, vars: map[string]string{
 		"TESTCTL_BASE_URL":        inst.BaseURL,
 		"TESTCTL_LEGACY_BASE_URL": inst.LegacyBaseURL,
 		"TESTCTL_API_KEY":         sandbox.ProjectKey,
 		"TESTCTL_CONFIG":          filepath.Join(dir, "config", "config.yaml"),
 		"HOME":                    dir,
 	}}
-	return e
 }
 
 // Setenv sets a variable; an empty value unsets it.
@@ -91,9 +90,8 @@ func (e *Env) Setenv(key, value string) {
 
 // Getenv reads a variable of the Env.
 func (e *Env) Getenv(key string) string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.vars[key]
+	v, _ := e.lookup(key)
+	return v
 }
 
 func (e *Env) lookup(key string) (string, bool) {
@@ -121,26 +119,24 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 	e.t.Helper()
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(ro.Stdin)
-	if ro.TTY {
-		ios.SetStdinTTY(true)
-		ios.SetStdoutTTY(true)
-		ios.SetStderrTTY(true)
-	}
+	ios.SetStdinTTY(ro.TTY)
+	ios.SetStdoutTTY(ro.TTY)
+	ios.SetStderrTTY(ro.TTY)
 	ios.SetTerminalWidth(ro.Width)
-	if _, ok := e.lookup("NO_COLOR"); ok {
-		ios.SetNoColorEnv(true)
-	}
+	_, noColor := e.lookup("NO_COLOR")
+	ios.SetNoColorEnv(noColor)
+	code := e.run(cmp.Or(ro.Ctx, context.Background()), ios, args)
+	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
+}
+
+// run executes a command line through the real command tree on ios.
+func (e *Env) run(ctx context.Context, ios *iostreams.IOStreams, args []string) int {
 	f, cleanup := factory.New("test", factory.Options{
 		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock, Keyring: e.Keyring,
 		Sandbox: sandbox.Options{Clock: e.Clock},
 	})
 	defer cleanup()
-	ctx := ro.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	code := root.Run(ctx, f, args)
-	return Result{Stdout: out.String(), Stderr: errOut.String(), Code: code}
+	return root.Run(ctx, f, args)
 }
 
 // Requests returns how many requests of "METHOD /route" reached the sandbox.
@@ -181,9 +177,4 @@ func (r Result) Expect(t testing.TB, code int) Result {
 }
 
 // Output joins both streams, for messages whose stream doesn't matter.
-func (r Result) Output() string {
-	var b bytes.Buffer
-	b.WriteString(r.Stdout)
-	b.WriteString(r.Stderr)
-	return b.String()
-}
+func (r Result) Output() string { return r.Stdout + r.Stderr }

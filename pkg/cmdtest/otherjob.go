@@ -1,7 +1,6 @@
 package cmdtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -34,9 +33,7 @@ type OtherJob struct {
 func (e *Env) OtherJob(route string, fault WriteFault, listApps []string, edit func(body map[string]any)) *OtherJob {
 	e.t.Helper()
 	p := &OtherJob{next: e.Sandbox.Server, route: route, edit: edit, apps: listApps, fault: fault}
-	srv := httptest.NewServer(p)
-	e.t.Cleanup(srv.Close)
-	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	e.proxy(p)
 	return p
 }
 
@@ -66,15 +63,13 @@ func (p *OtherJob) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(r.Body)
 	var theirs map[string]any
-	if len(body) > 0 {
-		_ = json.Unmarshal(body, &theirs)
-	}
+	_ = json.Unmarshal(body, &theirs) // an empty body leaves it nil
 	if theirs == nil {
 		theirs = map[string]any{}
 	}
 	p.edit(theirs)
 	edited, _ := json.Marshal(theirs)
-	rec := p.send(r, edited)
+	rec := send(p.next, r, edited)
 	var started struct {
 		Run struct {
 			ShortID string `json:"shortId"`
@@ -85,20 +80,9 @@ func (p *OtherJob) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.otherID = started.Run.ShortID
 	p.mu.Unlock()
 	if p.fault == LoseAnswer {
-		p.send(r, body)
+		send(p.next, r, body)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadGateway)
-	_, _ = io.WriteString(w, `{"message":"upstream connection reset"}`)
-}
-
-func (p *OtherJob) send(r *http.Request, body []byte) *httptest.ResponseRecorder {
-	r2 := r.Clone(r.Context())
-	r2.Body = io.NopCloser(bytes.NewReader(body))
-	r2.ContentLength = int64(len(body))
-	rec := httptest.NewRecorder()
-	p.next.ServeHTTP(rec, r2)
-	return rec
+	badGateway(w)
 }
 
 // list serves the run list with the other job's applications replaced.

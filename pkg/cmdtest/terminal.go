@@ -5,10 +5,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/testctl/testctl/cmd/factory"
-	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/sandbox"
 )
 
 // RunOnTerminal executes a command line whose stderr is terminal, a real
@@ -18,11 +15,6 @@ func (e *Env) RunOnTerminal(terminal *os.File, args ...string) Result {
 	e.t.Helper()
 	var out bytes.Buffer
 	ios := iostreams.New(bytes.NewReader(nil), &out, terminal)
-	f, cleanup := factory.New("test", factory.Options{
-		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock,
-		Sandbox: sandbox.Options{Clock: e.Clock},
-	})
-	defer cleanup()
-	code := root.Run(context.Background(), f, args)
+	code := e.run(context.Background(), ios, args)
 	return Result{Stdout: out.String(), Code: code}
 }

@@ -30,8 +30,12 @@ const (
 // the faults in order; later ones are delivered.
 func (e *Env) FaultWrites(route string, faults ...WriteFault) {
 	e.t.Helper()
-	p := &writeProxy{next: e.Sandbox.Server, route: route, faults: faults}
-	srv := httptest.NewServer(p)
+	e.proxy(&writeProxy{next: e.Sandbox.Server, route: route, faults: faults})
+}
+
+// proxy serves h in front of the sandbox, with the settings' base URL on it.
+func (e *Env) proxy(h http.Handler) {
+	srv := httptest.NewServer(h)
 	e.t.Cleanup(srv.Close)
 	e.Setenv("TESTCTL_BASE_URL", srv.URL)
 }
@@ -54,23 +58,34 @@ func (p *writeProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fault, p.faults = p.faults[0], p.faults[1:]
 	}
 	p.mu.Unlock()
-	body, _ := io.ReadAll(r.Body)
-	deliver := func() {
-		r2 := r.Clone(r.Context())
-		r2.Body = io.NopCloser(bytes.NewReader(body))
-		p.next.ServeHTTP(httptest.NewRecorder(), r2)
-	}
-	switch fault {
-	case Deliver:
-		r.Body = io.NopCloser(bytes.NewReader(body))
+	if fault == Deliver {
 		p.next.ServeHTTP(w, r)
 		return
-	case LoseAnswer:
-		deliver()
-	case DeliverTwice:
-		deliver()
-		deliver()
 	}
+	body, _ := io.ReadAll(r.Body)
+	switch fault {
+	case DeliverTwice:
+		send(p.next, r, body)
+		fallthrough
+	case LoseAnswer:
+		send(p.next, r, body)
+	}
+	badGateway(w)
+}
+
+// send hands next a copy of r with body, and returns its answer.
+func send(next http.Handler, r *http.Request, body []byte) *httptest.ResponseRecorder {
+	r2 := r.Clone(r.Context())
+	r2.Body = io.NopCloser(bytes.NewReader(body))
+	r2.ContentLength = int64(len(body))
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, r2)
+	return rec
+}
+
+// badGateway is the proxy's answer when the sandbox's is lost, or the
+// request never reached it: a 502, as of a reset upstream connection.
+func badGateway(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadGateway)
 	_, _ = io.WriteString(w, `{"message":"upstream connection reset"}`)

@@ -5,7 +5,11 @@
 // Gathering never decides a verdict and never changes an exit code.
 package evidence
 
-import "github.com/testctl/testctl/pkg/api"
+import (
+	"cmp"
+
+	"github.com/testctl/testctl/pkg/api"
+)
 
 // Target is one test case whose evidence is wanted.
 type Target struct {
@@ -24,12 +28,8 @@ type Target struct {
 
 // TargetOf is the target of a run test case as the run detail gives it.
 func TargetOf(runShortID, plan string, tc api.RunTestCase) Target {
-	result := tc.Result
-	if result == "" {
-		result = tc.Status
-	}
 	return Target{RunShortID: runShortID, CaseShortID: tc.ShortID, Name: tc.Name, Plan: plan,
-		Result: result, ResultTitle: tc.ResultTitle, EvaluationThought: tc.EvaluationThought}
+		Result: cmp.Or(tc.Result, tc.Status), ResultTitle: tc.ResultTitle, EvaluationThought: tc.EvaluationThought}
 }
 
 // Case is the evidence of one test case.

@@ -36,10 +36,10 @@ const (
 // not be read is one line saying why.
 func Lines(c Case) []string {
 	var out []string
-	out = append(out, networkLines(c.Network)...)
-	out = append(out, consoleLines(c.Console)...)
-	out = append(out, apiCallLines(c.APICalls)...)
-	out = append(out, issueLines(c.Issues)...)
+	out = append(out, pick(c.Network, networkGroups, "network")...)
+	out = append(out, pick(c.Console, consoleGroups, "console")...)
+	out = append(out, pick(c.APICalls, apiCallGroups, "API calls")...)
+	out = append(out, pick(c.Issues, issueGroups, "issues")...)
 	if len(out) == 0 {
 		out = append(out, "nothing captured: no failed requests, console errors or warnings, failed API calls or issues")
 	}
@@ -97,25 +97,14 @@ func Commands(c Case) []string {
 // JUnit <system-out>: no control characters, nor the two characters XML
 // forbids that termtext keeps (U+FFFE, U+FFFF), one entry a line.
 func Text(c Case) string {
+	// Lines and Commands are never empty.
+	text := "Evidence:\n  " + strings.Join(Lines(c), "\n  ") + "\nMore:\n  " + strings.Join(Commands(c), "\n  ") + "\n"
 	return strings.Map(func(r rune) rune {
 		if r == 0xfffe || r == 0xffff {
 			return -1
 		}
 		return r
-	}, plainText(c))
-}
-
-func plainText(c Case) string {
-	var b strings.Builder
-	b.WriteString("Evidence:\n")
-	for _, l := range Lines(c) {
-		b.WriteString("  " + l + "\n")
-	}
-	b.WriteString("More:\n")
-	for _, l := range Commands(c) {
-		b.WriteString("  " + l + "\n")
-	}
-	return b.String()
+	}, text)
 }
 
 // group is one line of evidence standing for one or more entries that say
@@ -127,13 +116,15 @@ type group struct {
 	n     int
 }
 
-// pick keeps the MaxPerKind groups that say most, in the order they
-// happened, and says how many entries of total the rest stand for.
-func pick(groups []group, total int, unavailable, kind string) []string {
-	if unavailable != "" {
-		return []string{kind + ": not available: " + termtext.SanitizeLine(unavailable)}
+// pick is one kind of evidence as lines: the MaxPerKind groups that say
+// most, in the order they happened, and how many entries of its total the
+// rest stand for.
+func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []string {
+	if p.Unavailable != "" {
+		return []string{kind + ": not available: " + termtext.SanitizeLine(p.Unavailable)}
 	}
-	kept := slices.Clone(groups)
+	total := max(p.Total, len(p.Entries))
+	kept := groupsOf(p.Entries)
 	slices.SortFunc(kept, saysMore)
 	kept = kept[:min(len(kept), MaxPerKind)]
 	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
@@ -164,18 +155,21 @@ func best(groups []group) (group, bool) {
 	return slices.MinFunc(groups, saysMore), true
 }
 
-// merge folds entries with the same key into one group, counting them.
-func merge(groups []group, keys map[string]int, key string, g group) []group {
-	if i, ok := keys[key]; ok {
-		groups[i].n++
-		return groups
+// grouped makes a group of each entry, folding the entries with the same
+// key into the group of the first, counted (" ×3").
+func grouped[T any](entries []T, groupOf func(T) (key string, g group)) []group {
+	var groups []group
+	keys := map[string]int{}
+	for i, e := range entries {
+		key, g := groupOf(e)
+		if j, ok := keys[key]; ok {
+			groups[j].n++
+			continue
+		}
+		keys[key] = len(groups)
+		g.first, g.n = i, 1
+		groups = append(groups, g)
 	}
-	keys[key] = len(groups)
-	g.n = 1
-	return append(groups, g)
-}
-
-func counted(groups []group) []group {
 	for i := range groups {
 		if groups[i].n > 1 {
 			groups[i].line += fmt.Sprintf(" ×%d", groups[i].n)
@@ -184,81 +178,65 @@ func counted(groups []group) []group {
 	return groups
 }
 
-func networkLines(p Part[api.NetworkEntry]) []string {
-	return pick(networkGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "network")
-}
-
 func networkGroups(entries []api.NetworkEntry) []group {
 	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
-	var groups []group
-	keys := map[string]int{}
-	for i, e := range entries {
-		status := statusWord(e.StatusCode)
+	return grouped(entries, func(e api.NetworkEntry) (string, group) {
 		detail := e.ErrorText
 		if detail == "" && e.CrossOriginInfo != "" {
 			detail = "blocked by CORS"
 		}
-		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + status
+		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + statusWord(e.StatusCode)
 		if detail != "" {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		groups = merge(groups, keys, what, group{line: line, rank: networkRank(e, site), first: i})
-	}
-	return counted(groups)
+		return what, group{line: line, rank: requestRank(e.StatusCode, e.URL, site)}
+	})
 }
 
-// networkRank: answers 5xx say most, then the application's requests
+// requestRank: answers 5xx say most, then the application's requests
 // that got no answer, then its 4xx; third parties' failures (a blocked
-// tracker, a font) least.
-func networkRank(e api.NetworkEntry, site string) int {
+// tracker, a font) least. With no site, every request is the application's.
+func requestRank(code int32, rawURL, site string) int {
 	ours := site == ""
-	if u, err := url.Parse(e.URL); err == nil && u.Host == site {
+	if u, err := url.Parse(rawURL); err == nil && u.Host == site {
 		ours = true
 	}
 	switch {
-	case e.StatusCode >= 500:
+	case code >= 500:
 		return 0
 	case !ours:
 		return 3
-	case e.StatusCode == 0:
+	case code == 0:
 		return 1
 	}
 	return 2
 }
 
-func consoleLines(p Part[api.ConsoleEntry]) []string {
-	return pick(consoleGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "console")
-}
-
 func consoleGroups(entries []api.ConsoleEntry) []group {
-	var groups []group
-	keys := map[string]int{}
-	for i, e := range entries {
+	return grouped(entries, func(e api.ConsoleEntry) (string, group) {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
-		rank := 2
-		switch level {
-		case "error":
-			rank = 0
-		case "warning", "warn":
-			rank = 1
-		}
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
 		line := "+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s " + what
-		groups = merge(groups, keys, what, group{line: line, rank: rank, first: i})
-	}
-	return counted(groups)
+		return what, group{line: line, rank: ConsoleRank(level)}
+	})
 }
 
-func apiCallLines(p Part[api.APICallEntry]) []string {
-	return pick(apiCallGroups(p.Entries), max(p.Total, len(p.Entries)), p.Unavailable, "API calls")
+// ConsoleRank ranks a console level by what it says: errors 0, warnings 1,
+// the other levels (log, info, debug) 2.
+func ConsoleRank(level string) int {
+	switch strings.ToLower(level) {
+	case "error":
+		return 0
+	case "warning", "warn":
+		return 1
+	}
+	return 2
 }
 
 func apiCallGroups(entries []api.APICallEntry) []group {
 	site := siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
-	var groups []group
-	keys := map[string]int{}
-	for i, e := range entries {
+	return grouped(entries, func(e api.APICallEntry) (string, group) {
 		code := int32(0)
 		if e.StatusCode != nil {
 			code = *e.StatusCode
@@ -268,33 +246,23 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 		if e.ErrorMessage != "" {
 			rest = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
 		}
-		rank := 2
-		switch {
-		case code >= 500:
-			rank = 0
-		case code == 0:
-			rank = 1
-		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + rest
-		groups = merge(groups, keys, what+rest, group{line: line, rank: rank, first: i})
-	}
-	return counted(groups)
+		// An API test's calls are all its own: none ranks as a third party's.
+		return what + rest, group{line: line, rank: requestRank(code, e.URL, "")}
+	})
 }
 
-func issueLines(p Part[api.Issue]) []string {
-	issues := sortedIssues(p.Entries)
+func issueGroups(entries []api.Issue) []group {
+	issues := sortedIssues(entries)
 	groups := make([]group, len(issues))
 	for i, is := range issues {
 		groups[i] = group{line: issueLine(is), first: i, n: 1}
 	}
-	return pick(groups, max(p.Total, len(p.Entries)), p.Unavailable, "issues")
+	return groups
 }
 
 func issueLine(is api.Issue) string {
-	sev := strings.ToUpper(clip(termtext.SanitizeLine(is.Severity), 16))
-	if sev == "" {
-		sev = "UNRATED"
-	}
+	sev := cmp.Or(strings.ToUpper(clip(termtext.SanitizeLine(is.Severity), 16)), "UNRATED")
 	return "issue " + sev + ": " + clip(termtext.SanitizeLine(is.Title), maxMessage)
 }
 

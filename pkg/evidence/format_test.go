@@ -80,7 +80,7 @@ func TestLinesAreCutAndCounted(t *testing.T) {
 		c.Network.Entries = append(c.Network.Entries, api.NetworkEntry{Method: "GET", StatusCode: 500, URL: "https://shop.invalid/api/recommendations"})
 	}
 	c.Network.Total, c.Network.More = 30, true
-	lines := networkLines(c.Network)
+	lines := Lines(c)
 	if len(lines) != MaxPerKind+1 || lines[MaxPerKind] != "…and 23 more" {
 		t.Fatalf("lines %q", lines)
 	}
@@ -101,7 +101,7 @@ func TestTheApplicationsFailuresComeFirst(t *testing.T) {
 	for i := range 3 {
 		entries = append(entries, api.NetworkEntry{Method: "GET", URL: fmt.Sprintf("https://tracker.invalid/late%d", i), ErrorText: "net::ERR_NAME_NOT_RESOLVED"})
 	}
-	lines := networkLines(Part[api.NetworkEntry]{Entries: entries, Total: len(entries)})
+	lines := Lines(Case{Network: Part[api.NetworkEntry]{Entries: entries, Total: len(entries)}})
 	if !slices.Contains(lines, "GET /cart failed net::ERR_TIMED_OUT") || !slices.Contains(lines, "GET /favicon.ico 404") || lines[len(lines)-1] != "…and 6 more" {
 		t.Errorf("lines %q", lines)
 	}

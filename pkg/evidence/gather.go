@@ -1,12 +1,12 @@
 package evidence
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -35,25 +35,16 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Concurrency <= 0 {
-		o.Concurrency = DefaultConcurrency
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = DefaultRequestTimeout
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
+	o.Concurrency = cmp.Or(max(o.Concurrency, 0), DefaultConcurrency)
+	o.RequestTimeout = cmp.Or(max(o.RequestTimeout, 0), DefaultRequestTimeout)
+	o.Timeout = cmp.Or(max(o.Timeout, 0), DefaultTimeout)
 	return o
 }
 
 // Limit keeps the first n targets (--evidence N; 0 or less keeps none) and
 // says how many were left out, for a report to mention.
 func Limit(targets []Target, n int) (kept []Target, left int) {
-	n = max(n, 0)
-	if len(targets) <= n {
-		return targets, 0
-	}
+	n = min(max(n, 0), len(targets))
 	return targets[:n], len(targets) - n
 }
 
@@ -76,12 +67,10 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 	defer cancel()
 
 	cases := make([]Case, len(targets))
-	for i, t := range targets {
-		cases[i].Target = t
-	}
 	var jobs []func(context.Context)
-	for i := range cases {
+	for i, t := range targets {
 		c := &cases[i]
+		c.Target = t
 		jobs = append(jobs,
 			func(ctx context.Context) {
 				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindNetwork, StatusFilter: "errors"})
@@ -104,31 +93,29 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 			},
 			func(ctx context.Context) {
 				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true})
-				c.Console = part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console })
-				c.Console = errorsAndWarnings(c.Console)
+				c.Console = errorsAndWarnings(part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console }))
 			})
 	}
 	for _, run := range runsOf(targets) {
-		if known, ok := opts.Issues[run]; ok {
+		// setIssues gives each test case of the run the issues that name
+		// it, or why they could not be read.
+		setIssues := func(detail *api.RunDetail, err error) {
 			for i := range cases {
-				if cases[i].RunShortID == run {
-					cases[i].Issues = issuesNaming(known, cases[i].Target)
+				switch c := &cases[i]; {
+				case c.RunShortID != run:
+				case err != nil:
+					c.Issues = Part[api.Issue]{Unavailable: reason(err)}
+				default:
+					c.Issues = issuesNaming(detail.Issues, c.Target)
 				}
 			}
+		}
+		if known, ok := opts.Issues[run]; ok {
+			setIssues(&api.RunDetail{Issues: known}, nil)
 			continue
 		}
 		jobs = append(jobs, func(ctx context.Context) {
-			detail, err := client.GetRun(ctx, run, api.GetRunOptions{Issues: true})
-			for i := range cases {
-				if cases[i].RunShortID != run {
-					continue
-				}
-				if err != nil {
-					cases[i].Issues = Part[api.Issue]{Unavailable: reason(err)}
-					continue
-				}
-				cases[i].Issues = issuesNaming(detail.Issues, cases[i].Target)
-			}
+			setIssues(client.GetRun(ctx, run, api.GetRunOptions{Issues: true}))
 		})
 	}
 	runBounded(ctx, jobs, opts)
@@ -158,15 +145,13 @@ func runBounded(ctx context.Context, jobs []func(context.Context), opts Options)
 	queue := make(chan func(context.Context))
 	var wg sync.WaitGroup
 	for range min(opts.Concurrency, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for job := range queue {
 				jctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
 				job(jctx)
 				cancel()
 			}
-		}()
+		})
 	}
 	for _, job := range jobs {
 		queue <- job
@@ -191,13 +176,7 @@ func errorsAndWarnings(p Part[api.ConsoleEntry]) Part[api.ConsoleEntry] {
 	if p.Unavailable != "" {
 		return p
 	}
-	kept := slices.DeleteFunc(slices.Clone(p.Entries), func(e api.ConsoleEntry) bool {
-		switch strings.ToLower(e.Level) {
-		case "error", "warning", "warn":
-			return false
-		}
-		return true
-	})
+	kept := slices.DeleteFunc(slices.Clone(p.Entries), func(e api.ConsoleEntry) bool { return ConsoleRank(e.Level) > 1 })
 	p.Total -= len(p.Entries) - len(kept)
 	p.Entries = kept
 	return p
@@ -209,11 +188,10 @@ func errorsAndWarnings(p Part[api.ConsoleEntry]) Part[api.ConsoleEntry] {
 func issuesNaming(issues []api.Issue, t Target) Part[api.Issue] {
 	var out []api.Issue
 	for _, is := range issues {
-		for _, tc := range is.TestCases {
-			if (tc.ShortID != "" && tc.ShortID == t.CaseShortID) || (tc.Name != "" && tc.Name == t.Name) {
-				out = append(out, is)
-				break
-			}
+		if slices.ContainsFunc(is.TestCases, func(tc api.IssueTestCase) bool {
+			return (tc.ShortID != "" && tc.ShortID == t.CaseShortID) || (tc.Name != "" && tc.Name == t.Name)
+		}) {
+			out = append(out, is)
 		}
 	}
 	return Part[api.Issue]{Entries: out, Total: len(out)}

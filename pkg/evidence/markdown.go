@@ -32,15 +32,9 @@ func Markdown(c Case) string {
 	if thought := paragraph(c.EvaluationThought); thought != "" {
 		b.WriteString("<p>" + thought + "</p>\n")
 	}
-	b.WriteString("<pre>\n")
-	for _, l := range Lines(c) {
-		b.WriteString(html.EscapeString(l) + "\n")
-	}
-	b.WriteString("</pre>\n<p>More:</p>\n<pre>\n")
-	for _, l := range Commands(c) {
-		b.WriteString(html.EscapeString(l) + "\n")
-	}
-	b.WriteString("</pre>\n</details>\n\n")
+	// Lines and Commands are never empty.
+	b.WriteString("<pre>\n" + html.EscapeString(strings.Join(Lines(c), "\n")) + "\n</pre>\n")
+	b.WriteString("<p>More:</p>\n<pre>\n" + html.EscapeString(strings.Join(Commands(c), "\n")) + "\n</pre>\n</details>\n\n")
 	return b.String()
 }
 

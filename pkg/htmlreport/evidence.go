@@ -3,7 +3,6 @@ package htmlreport
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
@@ -136,7 +135,7 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 			Error: b.short(n.ErrorText, maxMessage),
 		}
 	})
-	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return logRank(c.Level) },
+	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return evidence.ConsoleRank(c.Level) },
 		func(c api.ConsoleEntry) pageLog {
 			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(evidence.Source(c), maxURL), AtS: c.RelativeTimestampSeconds}
 		})
@@ -170,25 +169,20 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 // their original order, and counts the others.
 func newPart[T, P any](part evidence.Part[T], limit int, rank func(T) int, conv func(T) P) pagePart[P] {
 	out := pagePart[P]{Total: part.Total, More: part.More, Unavailable: clip(part.Unavailable, maxMessage)}
-	chosen := part.Entries
-	if len(chosen) > limit {
-		idx := make([]int, len(chosen))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(chosen[a]), rank(chosen[b])) })
+	entries := part.Entries
+	idx := make([]int, len(entries)) // the entries kept, by index
+	for i := range idx {
+		idx[i] = i
+	}
+	if len(entries) > limit {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(entries[a]), rank(entries[b])) })
 		idx = idx[:limit]
 		slices.Sort(idx)
-		picked := make([]T, len(idx))
-		for i, j := range idx {
-			picked[i] = chosen[j]
-		}
-		out.LeftOut, out.Limit = len(chosen)-limit, limit
-		chosen = picked
+		out.LeftOut, out.Limit = len(entries)-limit, limit
 	}
-	out.Entries = make([]P, len(chosen))
-	for i, e := range chosen {
-		out.Entries[i] = conv(e)
+	out.Entries = make([]P, len(idx))
+	for i, j := range idx {
+		out.Entries[i] = conv(entries[j])
 	}
 	return out
 }
@@ -205,14 +199,4 @@ func failedFirst(failed bool) int {
 // never completed (status 0).
 func netFailed(n api.NetworkEntry) bool {
 	return n.IsError || n.StatusCode >= 400 || n.StatusCode == 0
-}
-
-func logRank(level string) int {
-	switch strings.ToLower(level) {
-	case "error":
-		return 0
-	case "warning", "warn":
-		return 1
-	}
-	return 2
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -101,24 +102,15 @@ type pageCase struct {
 	FailedAttempt *pageCase     `json:"failedAttempt,omitempty"`
 }
 
-// classRank orders test cases failures first; an unknown class goes with
-// the failures, since nobody decided it passed.
+// classOrder orders test cases failures first; an unknown class, in the
+// place of "", goes with the failures, since nobody decided it passed.
+var classOrder = []Class{ClassFailed, ClassErrored, "", ClassFlaky, ClassNotRun, ClassSkipped, ClassPassed}
+
 func classRank(c Class) int {
-	switch c {
-	case ClassFailed:
-		return 0
-	case ClassErrored:
-		return 1
-	case ClassFlaky:
-		return 3
-	case ClassNotRun:
-		return 4
-	case ClassSkipped:
-		return 5
-	case ClassPassed:
-		return 6
+	if i := slices.Index(classOrder, c); i >= 0 {
+		return i
 	}
-	return 2
+	return slices.Index(classOrder, "")
 }
 
 func buildPage(r Report) pageData {
@@ -195,10 +187,7 @@ func newPageRun(r Run) pageRun {
 			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName)})
 		}
 	}
-	for i, h := range r.History {
-		if i == maxHistory {
-			break
-		}
+	for _, h := range r.History[:min(len(r.History), maxHistory)] {
 		p.History = append(p.History, pageHistory{
 			ShortID:   clip(h.ShortID, maxName),
 			Link:      newLink(h.URL),
@@ -256,12 +245,8 @@ func newPageCase(c Case) pageCase {
 // historyOutcome is the colour of a history mark.
 func historyOutcome(h HistoryEntry) string {
 	switch {
-	case h.Result == api.ResultPassed:
-		return "passed"
-	case h.Result == api.ResultFailed:
-		return "failed"
-	case h.Result == api.ResultSkipped:
-		return "skipped"
+	case h.Result == api.ResultPassed || h.Result == api.ResultFailed || h.Result == api.ResultSkipped:
+		return strings.ToLower(h.Result) // passed, failed, skipped
 	case h.Status == api.StatusError || h.Status == api.StatusCancelled:
 		return "errored"
 	case h.Status == api.StatusCompleted:

@@ -110,11 +110,12 @@ func hashSource(s string) string {
 // browser) sees the previous file or the whole new one, never half of it.
 func Write(path string, r Report) error {
 	var b bytes.Buffer
-	if err := Render(&b, r); err != nil {
-		return fmt.Errorf("writing the HTML report %s: %w", path, err)
+	err := Render(&b, r)
+	if err == nil {
+		// A report is meant to be read by the CI's other steps and tools.
+		err = atomicfile.Write(path, b.Bytes(), 0o644)
 	}
-	// A report is meant to be read by the CI's other steps and tools.
-	if err := atomicfile.Write(path, b.Bytes(), 0o644); err != nil {
+	if err != nil {
 		return fmt.Errorf("writing the HTML report %s: %w", path, err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package poll
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -14,11 +15,6 @@ import (
 // is still going.
 const MaxConsecutiveFailures = 10
 
-// NotYetVisibleGrace is how long after its creation a run's 404 is taken as
-// "not visible yet": the service may answer a fresh run's id with 404 for a
-// moment.
-const NotYetVisibleGrace = api.NotYetVisibleGrace
-
 // maxRetryCeiling caps the backoff between two retries.
 const maxRetryCeiling = time.Minute
 
@@ -27,14 +23,13 @@ const maxRetryCeiling = time.Minute
 //   - a 404 before t.VisibleBy is polled again after the interval;
 //   - a transient failure (5xx, 429, 408, a dropped connection, an
 //     unreadable answer) is retried with backoff, Retry-After a floor, until
-//     MaxFailures in a row give the target up;
+//     MaxConsecutiveFailures in a row give the target up;
 //   - any other answer of the service gives the target up, a rejected key
 //     (401, 403) too: a key may be refused for one project's run and not
 //     another's, and the other targets keep their verdicts and reports;
 //   - anything else (not an answer: a broken configuration) ends the wait.
 func (l *Loop) afterFailure(t *Target, at time.Time, o Outcome) error {
-	var he *api.HTTPError
-	isHTTP := errors.As(o.Err, &he)
+	he, isHTTP := errors.AsType[*api.HTTPError](o.Err)
 	switch {
 	case isHTTP && he.StatusCode == http.StatusNotFound && at.Before(t.VisibleBy):
 		t.answered, t.lastErr = true, nil // an answer: not visible yet
@@ -42,14 +37,14 @@ func (l *Loop) afterFailure(t *Target, at time.Time, o Outcome) error {
 	case api.IsTransient(o.Err):
 		t.failures++
 		t.lastErr = o.Err
-		if t.failures >= l.maxFailures() {
+		if t.failures >= MaxConsecutiveFailures {
 			l.giveUp(t, fmt.Errorf("%s: giving up after %d failed requests in a row: %w", t.Name, t.failures, o.Err))
 			return nil
 		}
 		if t.failures == 1 && l.Retrying != nil {
 			l.Retrying(t, o.Err)
 		}
-		l.schedule(t, at.Add(retryDelay(t.failures, l.Interval, o.RetryAfter, l.jitter)))
+		l.schedule(t, at.Add(retryDelay(t.failures, l.Interval, o.RetryAfter, rand.Float64)))
 	case isHTTP:
 		l.giveUp(t, fmt.Errorf("%s: %w", t.Name, o.Err))
 	default:
@@ -63,13 +58,6 @@ func (l *Loop) giveUp(t *Target, err error) {
 	if l.GaveUp != nil {
 		l.GaveUp(t)
 	}
-}
-
-func (l *Loop) maxFailures() int {
-	if l.MaxFailures > 0 {
-		return l.MaxFailures
-	}
-	return MaxConsecutiveFailures
 }
 
 // retryDelay is the pause before retry number n (1-based): "equal jitter"

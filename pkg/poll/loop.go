@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/testctl/testctl/pkg/clock"
@@ -34,9 +34,6 @@ type Loop struct {
 	// would run on the wall clock. A poll that would fall after the deadline
 	// is made at it instead, so the wait ends on the freshest answer.
 	Timeout time.Duration
-	// MaxFailures is how many transient failures in a row give a target up;
-	// zero means MaxConsecutiveFailures.
-	MaxFailures int
 
 	// Retrying is told when a streak of transient failures begins: one
 	// notice per streak, not one per retry.
@@ -47,8 +44,6 @@ type Loop struct {
 	// TickEvery while sleeping (a live view redraws its clock).
 	Tick      func(elapsed time.Duration)
 	TickEvery time.Duration
-	// Jitter returns a number in [0, 1); rand.Float64 when nil.
-	Jitter func() float64
 
 	start, deadline time.Time
 }
@@ -66,11 +61,11 @@ func (l *Loop) Run(ctx context.Context, targets []*Target) (End, error) {
 		l.unpark(targets)
 		next := nextDue(targets)
 		if next == nil {
-			p := firstParked(targets)
-			if p == nil {
+			p := slices.IndexFunc(targets, func(t *Target) bool { return !t.done && t.parked != nil })
+			if p < 0 {
 				return AllDone, nil
 			}
-			if end, stop := l.waitParked(ctx, targets, p); stop {
+			if end, stop := l.waitParked(ctx, targets, targets[p]); stop {
 				return end, nil
 			}
 			continue
@@ -176,15 +171,12 @@ func (l *Loop) waitParked(ctx context.Context, targets []*Target, p *Target) (En
 		if l.Tick != nil {
 			l.Tick(now.Sub(l.start))
 		}
-		tick := time.NewTimer(parkedTick)
 		select {
 		case <-p.parked:
-			tick.Stop()
 			return AllDone, false
 		case <-ctx.Done():
-			tick.Stop()
 			return Interrupted, true
-		case <-tick.C:
+		case <-time.After(parkedTick):
 		}
 	}
 }
@@ -192,15 +184,6 @@ func (l *Loop) waitParked(ctx context.Context, targets []*Target, p *Target) (En
 // parkedTick is how often a loop waiting on parked targets redraws and
 // checks its deadline.
 const parkedTick = 250 * time.Millisecond
-
-func firstParked(targets []*Target) *Target {
-	for _, t := range targets {
-		if !t.done && t.parked != nil {
-			return t
-		}
-	}
-	return nil
-}
 
 // timedOut gives up, when the deadline passed, the targets the service
 // never answered about and whose last poll failed: their code says the
@@ -227,14 +210,14 @@ func (l *Loop) schedule(t *Target, at time.Time) {
 }
 
 func (l *Loop) sleepUntil(ctx context.Context, now, due time.Time) error {
-	wake := minTime(due, l.deadline)
+	d := min(due.Sub(now), l.deadline.Sub(now))
 	if l.Tick != nil {
 		l.Tick(now.Sub(l.start))
 		if l.TickEvery > 0 {
-			wake = minTime(wake, now.Add(l.TickEvery))
+			d = min(d, l.TickEvery)
 		}
 	}
-	return l.Clock.Sleep(ctx, wake.Sub(now))
+	return l.Clock.Sleep(ctx, d)
 }
 
 // nextDue is the unfinished target whose poll is due first.
@@ -246,18 +229,4 @@ func nextDue(targets []*Target) *Target {
 		}
 	}
 	return best
-}
-
-func (l *Loop) jitter() float64 {
-	if l.Jitter != nil {
-		return l.Jitter()
-	}
-	return rand.Float64()
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
 }

@@ -58,8 +58,7 @@ func (t *Target) Err() error { return t.err }
 // Retry-After the service sent along (api.HTTPError carries it).
 func Failed(err error) Outcome {
 	o := Outcome{Err: err}
-	var he *api.HTTPError
-	if errors.As(err, &he) {
+	if he, ok := errors.AsType[*api.HTTPError](err); ok {
 		o.RetryAfter = he.RetryAfter
 	}
 	return o

@@ -1,6 +1,7 @@
 package runwait
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -28,9 +29,7 @@ func nameRuns(ctx context.Context, c *api.Client, recs []verdict.Record, lookUp 
 			if r.Plan.Title() == "" && d.TestPlan != nil {
 				r.Plan.Name, r.Plan.ShortID = d.TestPlan.Name, d.TestPlan.ShortID
 			}
-			if r.URL == "" {
-				r.URL = d.URL
-			}
+			r.URL = cmp.Or(r.URL, d.URL)
 		}
 		needList = needList || (!r.NotStarted && r.Detail != nil)
 	}
@@ -48,14 +47,10 @@ func nameRuns(ctx context.Context, c *api.Client, recs []verdict.Record, lookUp 
 		byID[s.ShortID] = s
 	}
 	for i := range recs {
-		s, ok := byID[recs[i].ShortID]
-		if !ok {
-			continue
+		if s, ok := byID[recs[i].ShortID]; ok {
+			r := &recs[i]
+			r.URL = cmp.Or(r.URL, s.URL)
+			r.StartedAt, r.FinishedAt = api.Time(s.StartedAt), api.Time(s.FinishedAt)
 		}
-		r := &recs[i]
-		if r.URL == "" {
-			r.URL = s.URL
-		}
-		r.StartedAt, r.FinishedAt = api.Time(s.StartedAt), api.Time(s.FinishedAt)
 	}
 }

@@ -3,7 +3,6 @@ package runwait
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/poll"
@@ -21,7 +20,6 @@ type retryPolicy struct {
 	// lost is reconciled, as a start is.
 	rerun  func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
 	client *api.Client // to find the project test case ids of a rerun
-	now    func() time.Time
 }
 
 type rerunAnswer struct {
@@ -104,7 +102,7 @@ func (s *runState) rerunStarted(view progressView) poll.Outcome {
 		termtext.SanitizeLine(next.ShortID), termtext.SanitizeLine(next.URL)))
 	created := s.now()
 	s.target.ShortID, s.target.URL, s.target.CreatedAt = next.ShortID, next.URL, created
-	s.poll.Name, s.poll.VisibleBy = "run "+next.ShortID, created.Add(poll.NotYetVisibleGrace)
+	s.poll.Name, s.poll.VisibleBy = "run "+next.ShortID, created.Add(api.NotYetVisibleGrace)
 	s.detail, s.status, s.finished = nil, "", map[string]bool{}
 	s.justCreated, s.alreadyFinished, s.finishedAfter = true, false, 0
 	return poll.Outcome{}

@@ -1,6 +1,7 @@
 package runwait
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -50,8 +51,8 @@ func newRunState(t RunTarget, now time.Time) *runState {
 	if !t.CreatedAt.IsZero() {
 		// Only a run this machine created may be not visible yet; any
 		// other id's 404 means there is no such run.
-		s.poll.VisibleBy = t.CreatedAt.Add(poll.NotYetVisibleGrace)
-		s.justCreated = now.Sub(t.CreatedAt) < poll.NotYetVisibleGrace
+		s.poll.VisibleBy = t.CreatedAt.Add(api.NotYetVisibleGrace)
+		s.justCreated = now.Sub(t.CreatedAt) < api.NotYetVisibleGrace
 		// A run this machine started is known to exist: the start's answer
 		// counts as one, so a silent service at --timeout is still a run
 		// that goes on (7), not a service that never answered (6).
@@ -110,11 +111,8 @@ func (s *runState) verdict() verdict.Run {
 // caseKey identifies a run test case across polls; the index is a last
 // resort for a service that sends neither id.
 func caseKey(tc api.RunTestCase, i int) string {
-	switch {
-	case tc.ShortID != "":
-		return tc.ShortID
-	case tc.ID != "":
-		return tc.ID
+	if key := cmp.Or(tc.ShortID, tc.ID); key != "" {
+		return key
 	}
 	return fmt.Sprintf("#%d", i)
 }
@@ -125,7 +123,8 @@ func (s *runState) record(stop verdict.Stop) verdict.Record {
 	r := verdict.Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(),
 		NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished,
 		Earlier: s.earlier, RetryLimit: s.retryLimit, RerunErr: s.rerunErr}
-	if r.Err == nil && !s.poll.Done() {
+	// A run whose rerun was being started had not ended either.
+	if (r.Err == nil && !s.poll.Done()) || s.rerunning != nil {
 		r.Stop = stop
 	}
 	return r
@@ -142,11 +141,7 @@ func records(states []*runState, end poll.End, ctx context.Context) []verdict.Re
 	}
 	out := make([]verdict.Record, 0, len(states))
 	for _, s := range states {
-		r := s.record(stop)
-		if s.rerunning != nil && r.Stop == "" {
-			r.Stop = stop // the wait ended while a rerun was being started
-		}
-		out = append(out, r)
+		out = append(out, s.record(stop))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package runwait
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 )
 
 // RunTarget is one run to wait for. CreatedAt is when this machine created
-// the run (zero if it did not): a 404 within poll.NotYetVisibleGrace of it
+// the run (zero if it did not): a 404 within api.NotYetVisibleGrace of it
 // means the run is not visible yet rather than missing; any other id's 404
 // is final.
 type RunTarget struct {
@@ -54,18 +55,19 @@ const liveTick = time.Second
 // the runs. o must have been validated.
 func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarted ...verdict.Record) error {
 	targets = uniqueTargets(targets)
-	if d.Clock == nil {
-		d.Clock = clock.Real{}
-	}
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
 	view := newProgressView(d.IO, d.Debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
 	rerun := d.Rerun
 	if rerun == nil {
 		rerun = d.Client.RerunRun
 	}
-	retries := retryPolicy{limit: o.RetryFailed, now: d.Clock.Now, rerun: rerun, client: d.Client}
+	retries := retryPolicy{limit: o.RetryFailed, rerun: rerun, client: d.Client}
 	states := watchRuns(ctx, loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
-	end, err := loop.Run(ctx, loopTargets(states))
+	polled := make([]*poll.Target, len(states))
+	for i, s := range states {
+		polled[i] = &s.poll
+	}
+	end, err := loop.Run(ctx, polled)
 	view.stop()
 	if err != nil {
 		return err
@@ -105,25 +107,14 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 	}
 	loop.Retrying = func(t *poll.Target, err error) { view.retrying(byTarget[t], loop.Elapsed(), err) }
 	loop.GaveUp = func(t *poll.Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
-	switch v := view.(type) {
-	case *liveView:
+	loop.TickEvery = liveTick
+	if v, ok := view.(*plainView); ok {
+		loop.TickEvery = v.pulse.every
+	}
+	if loop.TickEvery > 0 {
 		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
-		loop.TickEvery = liveTick
-	case *plainView:
-		if v.pulse.every > 0 {
-			loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
-			loop.TickEvery = v.pulse.every
-		}
 	}
 	return states
-}
-
-func loopTargets(states []*runState) []*poll.Target {
-	out := make([]*poll.Target, len(states))
-	for i, s := range states {
-		out[i] = &s.poll
-	}
-	return out
 }
 
 // fetchRun reads a run with all its test cases.
@@ -135,9 +126,7 @@ func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, po
 	if err := CheckRunDetail(d, id); err != nil {
 		return nil, poll.Failed(err)
 	}
-	if d.ShortID == "" {
-		d.ShortID = id
-	}
+	d.ShortID = cmp.Or(d.ShortID, id)
 	return d, poll.Outcome{}
 }
 

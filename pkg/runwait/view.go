@@ -3,7 +3,6 @@ package runwait
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -64,23 +63,18 @@ func (p lineFormat) status(s *runState, elapsed time.Duration) string {
 }
 
 func (p lineFormat) testCase(s *runState, tc api.RunTestCase) string {
-	var b strings.Builder
+	line := "  "
 	if p.prefixRuns {
-		fmt.Fprintf(&b, "run %s ", termtext.SanitizeLine(s.target.ShortID))
-	} else {
-		b.WriteString("  ")
+		line = "run " + termtext.SanitizeLine(s.target.ShortID) + " "
 	}
-	b.WriteString(p.icon(tc))
-	b.WriteString(" ")
-	b.WriteString(termtext.SanitizeLine(tc.Name))
+	line += p.icon(tc) + " " + termtext.SanitizeLine(tc.Name)
 	if out := verdict.Outcome(tc); out != api.ResultPassed {
-		fmt.Fprintf(&b, " (%s)", p.st.Status(termtext.SanitizeLine(out)))
+		line += " (" + p.st.Status(termtext.SanitizeLine(out)) + ")"
 	}
 	if tc.ResultTitle != "" {
-		b.WriteString(" — ")
-		b.WriteString(termtext.SanitizeLine(tc.ResultTitle))
+		line += " — " + termtext.SanitizeLine(tc.ResultTitle)
 	}
-	return b.String()
+	return line
 }
 
 func (p lineFormat) icon(tc api.RunTestCase) string {

@@ -24,19 +24,15 @@ func blockLines(states []*runState, elapsed time.Duration, frame int) []string {
 			lines = append(lines, fmt.Sprintf("  … and %d more runs", len(states)-i))
 			break
 		}
-		lines = append(lines, blockLine(s, elapsed, glyph))
+		// The plan goes last: a narrow terminal cuts the end of a line,
+		// and the run's state matters more.
+		line := runLineState(s, elapsed, glyph)
+		if t := s.target.Plan.Title(); t != "" {
+			line += " — " + t
+		}
+		lines = append(lines, line)
 	}
 	return lines
-}
-
-// blockLine puts the plan last: a narrow terminal cuts the end of a line,
-// and the run's state matters more.
-func blockLine(s *runState, elapsed time.Duration, glyph string) string {
-	line := runLineState(s, elapsed, glyph)
-	if t := s.target.Plan.Title(); t != "" {
-		line += " — " + t
-	}
-	return line
 }
 
 func runLineState(s *runState, elapsed time.Duration, glyph string) string {

@@ -23,11 +23,7 @@ type heartbeat struct {
 }
 
 // printed notes that a line was just printed.
-func (h *heartbeat) printed() {
-	if h.elapsed != nil {
-		h.last = h.elapsed()
-	}
-}
+func (h *heartbeat) printed() { h.last = h.elapsed() }
 
 // due reports whether nothing was printed for a whole period by elapsed.
 func (h *heartbeat) due(elapsed time.Duration) bool {

@@ -74,14 +74,10 @@ func (v *liveView) stop() {
 // block, a line each: blockLines).
 func liveMessage(s *runState, elapsed time.Duration) string {
 	head, rest, _ := strings.Cut(runLineState(s, elapsed, ""), " · ")
-	return strings.TrimSpace(head) + withRest(rest)
-}
-
-func withRest(rest string) string {
-	if rest == "" {
-		return ""
+	if rest != "" {
+		rest = " · " + rest
 	}
-	return " · " + rest
+	return strings.TrimSpace(head) + rest
 }
 
 // retryReason names a transient failure in a few words, for the live line.
