@@ -12,28 +12,22 @@ import (
 // when a page or a detail needs it. A filtered page therefore scans bytes,
 // not runs, and 100,000 runs of history cost 200 kB and a few milliseconds.
 
-// historyKind is what a past run executed: a fixture plan or a fixed set of
-// test case ids, with the outcome that gives.
-type historyKind struct {
-	plan           *plan
-	ids            []string
-	cases          []caseRun
-	status, result string
-}
-
-// historyKinds is built on first use: planCases and scheduleTestCases lay
-// out every fixture's timeline, which every testctl start would otherwise
-// pay at package initialisation, `testctl version` included.
-var historyKinds = sync.OnceValue(func() []historyKind {
-	var ks []historyKind
+// historyKinds are what past runs executed: a fixture plan or a fixed set
+// of test case ids, laid out with the outcome that gives. They are built
+// on first use: scheduleTestCases lays out the ids' timelines, which every
+// testctl start would otherwise pay at package initialisation, `testctl
+// version` included.
+var historyKinds = sync.OnceValue(func() []run {
+	var ks []run
 	for _, id := range historyPlans {
-		p := findPlan(id)
-		ks = append(ks, historyKind{plan: p, cases: planCases(p), status: p.Status, result: p.Result})
+		ks = append(ks, run{plan: findPlan(id)})
 	}
 	for _, ids := range [][]string{{TestCaseOrderEmail}, {TestCaseOrderHistory}, {TestCaseHealthAPI}} {
-		cases := scheduleTestCases(ids, fixtureByID)
-		st, res := verdict(cases)
-		ks = append(ks, historyKind{ids: ids, cases: cases, status: st, result: res})
+		ks = append(ks, run{testCaseIDs: ids})
+	}
+	for i := range ks {
+		ks[i].history, ks[i].apps = true, []string{appWebID}
+		ks[i].layOut(fixtureByID)
 	}
 	return ks
 })
@@ -92,16 +86,14 @@ func (s *Server) historyCreated(i int) float64 {
 
 func (s *Server) historyRun(i int) *run {
 	a := s.history[i]
-	k := historyKinds()[a.kind]
-	r := &run{shortID: s.encodeRunID('h', i), created: s.historyCreated(i), history: true,
-		plan: k.plan, testCaseIDs: k.ids, cases: k.cases, status: k.status, result: k.result,
-		trigger: a.triggerName(), apps: []string{appWebID}}
+	r := historyKinds()[a.kind] // a copy: the kind's timeline is shared
+	r.shortID, r.created, r.trigger = s.encodeRunID('h', i), s.historyCreated(i), a.triggerName()
 	if a.branch != noBranch {
 		r.branch = historyBranches[a.branch]
 		r.commit = hexFor(40, s.opts.Seed, "commit", r.shortID)
 	}
-	s.assignRunIDs(r)
-	return r
+	s.assignRunIDs(&r)
+	return &r
 }
 
 // runFilter holds the filters of GET /v1/run; empty members match all.

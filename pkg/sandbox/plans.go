@@ -11,30 +11,12 @@ import (
 // run was started) rather than the output of the dependency scheduler, so
 // the documented durations hold exactly: the passing plan completes at 10 s,
 // the slow one at 3600 s. The timelines still respect the fixtures'
-// dependencies (resume-from cases start when their dependency ends).
+// dependencies (resume-from cases start when their dependency ends). A
+// run's final status and result follow from its timeline (verdict).
 type plan struct {
 	ShortID string
 	Name    string
-	Status  string // final run status
-	Result  string // final run result, "" unless COMPLETED
-	Cases   []planCase
-}
-
-// planCase is one test case of a plan's timeline. An empty title means the
-// test case's own pass or fail text.
-type planCase struct {
-	TC             string
-	Start, End     float64
-	Status, Result string
-	Title, Thought string
-	Issues         []string
-	// Story is what the outcome leaves in the telemetry (story*); ""
-	// means the test case's own failure story when it fails, none
-	// otherwise.
-	Story string
-	// testCase, when set, is the test case itself: one generated for
-	// Options.FailingTestCases, which no fixture id names.
-	testCase *testCase
+	Cases   []caseRun
 }
 
 const (
@@ -49,12 +31,20 @@ const (
 	PlanFlaky = "pln-flaky_sandbox"
 )
 
-func passed(tc string, start, end float64) planCase {
-	return planCase{TC: tc, Start: start, End: end, Status: api.StatusCompleted, Result: api.ResultPassed}
+// passed and failed are a fixture test case ending with its own pass or
+// fail text.
+func passed(id string, start, end float64) caseRun {
+	return completed(fixtureByID(id), start, end, api.ResultPassed)
 }
 
-func failed(tc string, start, end float64) planCase {
-	return planCase{TC: tc, Start: start, End: end, Status: api.StatusCompleted, Result: api.ResultFailed}
+func failed(id string, start, end float64) caseRun {
+	return completed(fixtureByID(id), start, end, api.ResultFailed)
+}
+
+func completed(tc *testCase, start, end float64, result string) caseRun {
+	c := caseRun{tc: tc, start: start, end: end, status: api.StatusCompleted, result: result}
+	outcomeText(&c)
+	return c
 }
 
 const (
@@ -65,54 +55,54 @@ const (
 )
 
 var fixturePlans = []*plan{
-	{ShortID: PlanPassing, Name: "Smoke (passing)", Status: api.StatusCompleted, Result: api.ResultPassed, Cases: []planCase{
+	{ShortID: PlanPassing, Name: "Smoke (passing)", Cases: []caseRun{
 		passed(TestCaseLogin, 1, 4), passed(TestCaseSearch, 1.5, 7.5), passed(TestCaseHealthAPI, 2, 4),
 		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
 	}},
-	{ShortID: PlanFailing, Name: "Checkout regression (failing)", Status: api.StatusCompleted, Result: api.ResultFailed, Cases: []planCase{
+	{ShortID: PlanFailing, Name: "Checkout regression (failing)", Cases: []caseRun{
 		passed(TestCaseLogin, 1, 4), failed(TestCaseExpiredCoupon, 1.5, 6.5), failed(TestCaseDeclinedCard, 2, 8),
 		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
-		{TC: TestCaseOrderEmail, Start: 10, End: 10, Status: api.StatusCompleted, Result: api.ResultSkipped,
-			Title:   skippedByDependencyTitle(fixtureByID(TestCaseExpiredCoupon).Name),
-			Thought: skippedByDependencyThought(fixtureByID(TestCaseExpiredCoupon).Name, api.ResultFailed)},
+		{tc: fixtureByID(TestCaseOrderEmail), start: 10, end: 10, status: api.StatusCompleted, result: api.ResultSkipped,
+			title:   skippedByDependencyTitle(fixtureByID(TestCaseExpiredCoupon).Name),
+			thought: skippedByDependencyThought(fixtureByID(TestCaseExpiredCoupon).Name, api.ResultFailed)},
 		passed(TestCaseOrderHistory, 10, 12),
 	}},
-	{ShortID: PlanErroring, Name: "Staging environment (erroring)", Status: api.StatusError, Cases: []planCase{
+	{ShortID: PlanErroring, Name: "Staging environment (erroring)", Cases: []caseRun{
 		passed(TestCaseLogin, 1, 4), passed(TestCaseHealthAPI, 1.5, 3),
-		{TC: TestCaseSearch, Start: 2, End: 6, Status: api.StatusError,
-			Title:   "Environment " + envStagingURL + " stopped responding",
-			Thought: "Three page loads in a row timed out after 30 s, so the agent stopped the test case with an error.",
-			Issues:  []string{"environment-down"}, Story: storyEnvironmentDown},
-		{TC: TestCaseAddToCart, Start: 4, End: 6, Status: api.StatusError,
-			Title: "Not finished: the run ended in error", Thought: "The environment became unreachable while this test case was running: its page loads timed out.",
-			Issues: []string{"environment-down"}, Story: storyEnvironmentDown},
+		{tc: fixtureByID(TestCaseSearch), start: 2, end: 6, status: api.StatusError,
+			title:   "Environment " + envStagingURL + " stopped responding",
+			thought: "Three page loads in a row timed out after 30 s, so the agent stopped the test case with an error.",
+			issues:  []string{"environment-down"}, story: storyEnvironmentDown},
+		{tc: fixtureByID(TestCaseAddToCart), start: 4, end: 6, status: api.StatusError,
+			title: "Not finished: the run ended in error", thought: "The environment became unreachable while this test case was running: its page loads timed out.",
+			issues: []string{"environment-down"}, story: storyEnvironmentDown},
 	}},
-	{ShortID: PlanCancelled, Name: "Nightly full suite (cancelled)", Status: api.StatusCancelled, Cases: []planCase{
+	{ShortID: PlanCancelled, Name: "Nightly full suite (cancelled)", Cases: []caseRun{
 		passed(TestCaseLogin, 1, 4), passed(TestCaseHealthAPI, 2, 3.5),
-		{TC: TestCaseSearch, Start: 1.5, End: 6, Status: api.StatusCancelled, Title: cancelTitle, Thought: cancelThought},
-		{TC: TestCaseAddToCart, Start: 4, End: 6, Status: api.StatusCancelled, Title: cancelTitle, Thought: cancelThought},
-		{TC: TestCaseCheckout, Start: 6, End: 6, Status: api.StatusCancelled, Title: cancelTitle, Thought: cancelThought},
+		{tc: fixtureByID(TestCaseSearch), start: 1.5, end: 6, status: api.StatusCancelled, title: cancelTitle, thought: cancelThought},
+		{tc: fixtureByID(TestCaseAddToCart), start: 4, end: 6, status: api.StatusCancelled, title: cancelTitle, thought: cancelThought},
+		{tc: fixtureByID(TestCaseCheckout), start: 6, end: 6, status: api.StatusCancelled, title: cancelTitle, thought: cancelThought},
 	}},
-	{ShortID: PlanSkipped, Name: "Mobile checkout (skipped)", Status: api.StatusCompleted, Result: api.ResultSkipped, Cases: []planCase{
-		{TC: TestCaseLogin, Start: 1, End: 3, Status: api.StatusCompleted, Result: api.ResultSkipped, Title: skipTitle, Thought: skipThought},
-		{TC: TestCaseAddToCart, Start: 1.5, End: 3.5, Status: api.StatusCompleted, Result: api.ResultSkipped, Title: skipTitle, Thought: skipThought},
+	{ShortID: PlanSkipped, Name: "Mobile checkout (skipped)", Cases: []caseRun{
+		{tc: fixtureByID(TestCaseLogin), start: 1, end: 3, status: api.StatusCompleted, result: api.ResultSkipped, title: skipTitle, thought: skipThought},
+		{tc: fixtureByID(TestCaseAddToCart), start: 1.5, end: 3.5, status: api.StatusCompleted, result: api.ResultSkipped, title: skipTitle, thought: skipThought},
 	}},
-	{ShortID: PlanSlow, Name: "Full regression (slow)", Status: api.StatusCompleted, Result: api.ResultPassed, Cases: []planCase{
+	{ShortID: PlanSlow, Name: "Full regression (slow)", Cases: []caseRun{
 		passed(TestCaseLogin, 2, 1200), passed(TestCaseHealthAPI, 3, 1800), passed(TestCaseSearch, 2, 2400),
 		passed(TestCaseAddToCart, 1200, 3600),
 	}},
 	// The two failures are of test cases that pass whenever they run by id,
 	// so a rerun of the failed test cases passes: a flaky run.
-	{ShortID: PlanFlaky, Name: "Storefront smoke (flaky)", Status: api.StatusCompleted, Result: api.ResultFailed, Cases: []planCase{
+	{ShortID: PlanFlaky, Name: "Storefront smoke (flaky)", Cases: []caseRun{
 		passed(TestCaseLogin, 1, 4),
-		{TC: TestCaseSearch, Start: 1.5, End: 7.5, Status: api.StatusCompleted, Result: api.ResultFailed,
-			Title:   "Results stopped loading at page 17 of 24",
-			Thought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s and no more results appeared, so the end of the results was never reached.",
-			Issues:  []string{"search-page-timeout"}, Story: storySearchStalled},
-		{TC: TestCaseHealthAPI, Start: 2, End: 4, Status: api.StatusCompleted, Result: api.ResultFailed,
-			Title:   "GET /health returned 503 {\"status\":\"starting\"}",
-			Thought: "The health call answered 503 Service Unavailable with status starting instead of 200 with status ok.",
-			Issues:  []string{"health-starting"}, Story: storyHealthStarting},
+		{tc: fixtureByID(TestCaseSearch), start: 1.5, end: 7.5, status: api.StatusCompleted, result: api.ResultFailed,
+			title:   "Results stopped loading at page 17 of 24",
+			thought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s and no more results appeared, so the end of the results was never reached.",
+			issues:  []string{"search-page-timeout"}, story: storySearchStalled},
+		{tc: fixtureByID(TestCaseHealthAPI), start: 2, end: 4, status: api.StatusCompleted, result: api.ResultFailed,
+			title:   "GET /health returned 503 {\"status\":\"starting\"}",
+			thought: "The health call answered 503 Service Unavailable with status starting instead of 200 with status ok.",
+			issues:  []string{"health-starting"}, story: storyHealthStarting},
 		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
 	}},
 }
@@ -176,8 +166,7 @@ func (s *Server) addRegressions(n int) {
 		return
 	}
 	card := fixtureByID(TestCaseDeclinedCard)
-	p := &plan{ShortID: PlanRegressions, Name: fmt.Sprintf("Regressions (%d failing)", n),
-		Status: api.StatusCompleted, Result: api.ResultFailed}
+	p := &plan{ShortID: PlanRegressions, Name: fmt.Sprintf("Regressions (%d failing)", n)}
 	for i := range n {
 		tc := &testCase{ID: uuidFor(s.opts.Seed, "regression", fmt.Sprint(i)),
 			Name: fmt.Sprintf("Regression %02d: pay with a declined card", i+1), Goal: card.Goal, Labels: []string{"benchmark"},
@@ -187,8 +176,7 @@ func (s *Server) addRegressions(n int) {
 		s.created = append(s.created, tc)
 		s.createdByID[tc.ID] = tc
 		start := 1 + 0.5*float64(i)
-		p.Cases = append(p.Cases, planCase{TC: tc.ID, Start: start, End: start + card.Duration,
-			Status: api.StatusCompleted, Result: api.ResultFailed, testCase: tc})
+		p.Cases = append(p.Cases, completed(tc, start, start+card.Duration, api.ResultFailed))
 	}
 	s.regressions = p
 }

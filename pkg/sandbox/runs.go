@@ -75,19 +75,11 @@ func (s *Server) visible(r *run, now float64) bool {
 	return r.history || (now-r.created)/s.opts.Speed >= s.opts.VisibilityDelay.Seconds()
 }
 
-// startRun records a new run created at sandbox time now: the plan's
-// timeline, or the test case ids scheduled (a rerun of some test cases of a
-// plan keeps the plan it belongs to).
+// startRun records a new run created at sandbox time now.
 func (s *Server) startRun(now float64, tmpl run) *run {
 	r := &tmpl
 	r.created = now
-	if r.testCaseIDs == nil {
-		r.cases = planCases(r.plan)
-		r.status, r.result = r.plan.Status, r.plan.Result
-	} else {
-		r.cases = scheduleTestCases(r.testCaseIDs, s.lookupTestCase)
-		r.status, r.result = verdict(r.cases)
-	}
+	r.layOut(s.lookupTestCase)
 	if len(r.apps) == 0 {
 		r.apps = []string{appWebID}
 	}

@@ -333,7 +333,7 @@ func TestRerunEveryPlan(t *testing.T) {
 		}
 		failed := 0
 		for _, c := range p.Cases {
-			if c.Result == api.ResultFailed || c.Status == api.StatusError {
+			if c.result == api.ResultFailed || c.status == api.StatusError {
 				failed++
 			}
 		}

@@ -110,16 +110,16 @@ func outcomeText(c *caseRun) {
 	}
 }
 
-// planCases instantiates a plan's timeline.
-func planCases(p *plan) []caseRun {
-	out := make([]caseRun, 0, len(p.Cases))
-	for _, pc := range p.Cases {
-		c := caseRun{tc: cmp.Or(pc.testCase, fixtureByID(pc.TC)), start: pc.Start, end: pc.End, status: pc.Status,
-			result: pc.Result, title: pc.Title, thought: pc.Thought, issues: pc.Issues, story: pc.Story}
-		outcomeText(&c)
-		out = append(out, c)
+// layOut fixes r's timeline and final outcome: the plan's timeline, or
+// the test case ids scheduled (a rerun of some test cases of a plan keeps
+// the plan it belongs to). Timelines are never changed, so runs share them.
+func (r *run) layOut(lookup func(string) *testCase) {
+	if r.testCaseIDs == nil {
+		r.cases = r.plan.Cases
+	} else {
+		r.cases = scheduleTestCases(r.testCaseIDs, lookup)
 	}
-	return out
+	r.status, r.result = verdict(r.cases)
 }
 
 // scheduleTestCases lays out a run of test case ids under the dependency
