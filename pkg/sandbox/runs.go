@@ -121,20 +121,13 @@ func (s *Server) handleStartRun(c *call) {
 	writeJSON(c.w, http.StatusOK, startResponse(r))
 }
 
-// rerunRequest is the published body of POST /v1/run/{shortId}.
-type rerunRequest struct {
-	FailedOnly         bool     `json:"failedOnly"`
-	ProjectTestCaseIDs []string `json:"projectTestCaseIds"`
-	ProjectShortID     string   `json:"projectShortId"`
-}
-
 // handleRerun is POST /v1/run/{shortId}: a new run of a finished run,
 // with the original's plan, trigger, branch, commit and applications, of
 // all its test cases, of its failed ones (failedOnly: FAILED or ERROR), or
 // of the given projectTestCaseIds, which must be among its test cases. The
 // body is optional; the original run is left unchanged.
 func (s *Server) handleRerun(c *call) {
-	var req rerunRequest
+	var req api.RerunRequest
 	if refuse(c.w, decodeBody(c.w, c.r, &req, true)) || refuse(c.w, c.project(req.ProjectShortID, true)) {
 		return
 	}
@@ -163,7 +156,7 @@ func (s *Server) handleRerun(c *call) {
 
 // rerunTestCases picks the test case ids a rerun of orig runs; nil means
 // the original's plan timeline again.
-func (s *Server) rerunTestCases(orig *run, req *rerunRequest) ([]string, error) {
+func (s *Server) rerunTestCases(orig *run, req *api.RerunRequest) ([]string, error) {
 	switch {
 	case req.ProjectTestCaseIDs != nil:
 		ids, err := s.validateTestCaseIDs("projectTestCaseIds", req.ProjectTestCaseIDs)

@@ -15,12 +15,11 @@ import (
 const burnIn = 60
 
 // testCaseItem is api.TestCase plus what the sandbox knows beyond the
-// published shape: the generation status and the dependencies.
+// published shape: the dependencies.
 type testCaseItem struct {
 	api.TestCase
-	GenerationStatus string   `json:"generationStatus"`
-	ResumeFrom       string   `json:"resumeFromDependencyProjectTestCaseId,omitempty"`
-	WaitFor          []string `json:"waitForDependenciesProjectTestCaseIds,omitempty"`
+	ResumeFrom string   `json:"resumeFromDependencyProjectTestCaseId,omitempty"`
+	WaitFor    []string `json:"waitForDependenciesProjectTestCaseIds,omitempty"`
 }
 
 // allTestCases lists the fixtures, then created test cases oldest first.
@@ -37,8 +36,8 @@ func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
 	}
 	out := testCaseItem{TestCase: api.TestCase{ID: tc.ID, Name: tc.Name, IsEnabled: tc.Enabled,
 		Labels: append([]string{}, tc.Labels...), Classification: tc.Classification, ApplicationShortID: appWebID,
-		ApplicationName: appWebName, Goal: tc.Goal, CreatedAt: s.stamp(created), LastRun: s.lastRun(tc.ID, now)},
-		GenerationStatus: api.GenerationCompleted, ResumeFrom: tc.ResumeFrom, WaitFor: tc.WaitFor}
+		ApplicationName: appWebName, Goal: tc.Goal, CreatedAt: s.stamp(created), LastRun: s.lastRun(tc.ID, now),
+		GenerationStatus: api.GenerationCompleted}, ResumeFrom: tc.ResumeFrom, WaitFor: tc.WaitFor}
 	if tc.created && now < tc.generatedAt {
 		out.GenerationStatus = api.GenerationGenerating
 	}
