@@ -34,17 +34,11 @@ const (
 // passed and failed are a fixture test case ending with its own pass or
 // fail text.
 func passed(id string, start, end float64) caseRun {
-	return completed(fixtureByID(id), start, end, api.ResultPassed)
+	return completed(fixtureByID(id), start, end, false)
 }
 
 func failed(id string, start, end float64) caseRun {
-	return completed(fixtureByID(id), start, end, api.ResultFailed)
-}
-
-func completed(tc *testCase, start, end float64, result string) caseRun {
-	c := caseRun{tc: tc, start: start, end: end, status: api.StatusCompleted, result: result}
-	outcomeText(&c)
-	return c
+	return completed(fixtureByID(id), start, end, true)
 }
 
 const (
@@ -176,7 +170,7 @@ func (s *Server) addRegressions(n int) {
 		s.created = append(s.created, tc)
 		s.createdByID[tc.ID] = tc
 		start := 1 + 0.5*float64(i)
-		p.Cases = append(p.Cases, completed(tc, start, start+card.Duration, api.ResultFailed))
+		p.Cases = append(p.Cases, completed(tc, start, start+card.Duration, true))
 	}
 	s.regressions = p
 }

@@ -90,24 +90,15 @@ func (r *run) stateAt(e float64) (status string, result *string) {
 	return r.status, new(r.result)
 }
 
-// outcomeText fills a case's title, thought and issues from its test case
-// when the timeline leaves them empty.
-func outcomeText(c *caseRun) {
-	if c.title != "" {
-		return
+// completed is a test case that ran from start to end and passed or
+// failed, with its own text, issues and failure story.
+func completed(tc *testCase, start, end float64, failed bool) caseRun {
+	c := caseRun{tc: tc, start: start, end: end, status: api.StatusCompleted, result: api.ResultPassed,
+		title: tc.PassTitle, thought: tc.PassThought}
+	if failed {
+		c.result, c.title, c.thought, c.issues, c.story = api.ResultFailed, tc.FailTitle, tc.FailThought, tc.Issues, tc.FailStory
 	}
-	switch c.result {
-	case api.ResultPassed:
-		c.title, c.thought = c.tc.PassTitle, c.tc.PassThought
-	case api.ResultFailed:
-		c.title, c.thought = c.tc.FailTitle, c.tc.FailThought
-		if c.issues == nil {
-			c.issues = c.tc.Issues
-		}
-		if c.story == "" {
-			c.story = c.tc.FailStory
-		}
-	}
+	return c
 }
 
 // layOut fixes r's timeline and final outcome: the plan's timeline, or
@@ -177,16 +168,11 @@ func scheduleTestCases(ids []string, lookup func(string) *testCase) []caseRun {
 					dep.tc.Name + "\" did not run, so there was no session to continue."
 			}
 		}
-		c := caseRun{tc: tc, start: ready, status: api.StatusCompleted}
-		switch {
-		case blockTitle != "":
-			c.end, c.result, c.title, c.thought = ready, api.ResultSkipped, blockTitle, blockThought
-		case tc.Fails:
-			c.end, c.result = ready+tc.Duration, api.ResultFailed
-		default:
-			c.end, c.result = ready+tc.Duration, api.ResultPassed
+		c := completed(tc, ready, ready+tc.Duration, tc.Fails)
+		if blockTitle != "" {
+			c = caseRun{tc: tc, start: ready, end: ready, status: api.StatusCompleted, result: api.ResultSkipped,
+				title: blockTitle, thought: blockThought}
 		}
-		outcomeText(&c)
 		at[tc.ID] = len(out)
 		out = append(out, c)
 	}
