@@ -166,7 +166,7 @@ func (s *Server) addRegressions(n int) {
 			Name: fmt.Sprintf("Regression %02d: pay with a declined card", i+1), Goal: card.Goal, Labels: []string{"benchmark"},
 			Classification: "UI", Enabled: true, Fails: true, Duration: card.Duration, Profile: profileUI,
 			FailTitle: card.FailTitle, FailThought: card.FailThought, Issues: []string{"payment-blank-page"}, FailStory: storyPaymentBlank,
-			created: true, createdAtS: -30 * 86400, generatedAt: -30 * 86400}
+			createdAtS: -30 * 86400, generatedAt: -30 * 86400}
 		s.created = append(s.created, tc)
 		s.createdByID[tc.ID] = tc
 		start := 1 + 0.5*float64(i)

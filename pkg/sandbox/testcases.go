@@ -30,15 +30,11 @@ func (s *Server) allTestCases() []*testCase {
 }
 
 func (s *Server) testCaseItem(tc *testCase, now float64) testCaseItem {
-	created := tc.createdAtS
-	if !tc.created {
-		created = -float64(90-slices.Index(fixtureTestCases, tc)) * 86400 // fixtures were written months ago
-	}
 	out := testCaseItem{TestCase: api.TestCase{ID: tc.ID, Name: tc.Name, IsEnabled: tc.Enabled,
 		Labels: append([]string{}, tc.Labels...), Classification: tc.Classification, ApplicationShortID: appWebID,
-		ApplicationName: appWebName, Goal: tc.Goal, CreatedAt: s.stamp(created), LastRun: s.lastRun(tc.ID, now),
+		ApplicationName: appWebName, Goal: tc.Goal, CreatedAt: s.stamp(tc.createdAtS), LastRun: s.lastRun(tc.ID, now),
 		GenerationStatus: api.GenerationCompleted}, ResumeFrom: tc.ResumeFrom, WaitFor: tc.WaitFor}
-	if tc.created && now < tc.generatedAt {
+	if now < tc.generatedAt {
 		out.GenerationStatus = api.GenerationGenerating
 	}
 	return out
@@ -134,7 +130,7 @@ func (s *Server) handleCreateTestCase(c *call) {
 		Classification: "UI", ResumeFrom: strings.ToLower(req.ResumeFromDependencyProjectTestCaseID),
 		PassTitle:   "Goal reached: " + req.Goal,
 		PassThought: "The recorded steps reached the goal and nothing contradicted the expected result.",
-		created:     true, createdAtS: c.now, generatedAt: c.now + burnIn}
+		createdAtS:  c.now, generatedAt: c.now + burnIn}
 	for _, d := range req.WaitForDependenciesProjectTestCaseIDs {
 		if d = strings.ToLower(d); !slices.Contains(tc.WaitFor, d) {
 			tc.WaitFor = append(tc.WaitFor, d)
