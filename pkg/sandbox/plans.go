@@ -102,10 +102,8 @@ var fixturePlans = []*plan{
 }
 
 func findPlan(shortID string) *plan {
-	for _, p := range fixturePlans {
-		if p.ShortID == shortID {
-			return p
-		}
+	if i := slices.IndexFunc(fixturePlans, func(p *plan) bool { return p.ShortID == shortID }); i >= 0 {
+		return fixturePlans[i]
 	}
 	return nil
 }
