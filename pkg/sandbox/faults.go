@@ -95,31 +95,26 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request, route s
 			st.Faults[kind]++
 		})
 		failWith(w, kind)
-	case write && s.lossScripted():
-		s.serveThenLose(w, r, s.scriptedLoss)
+	case write && s.nextLoss(false) != "":
+		s.serveThenLose(w, r, func() string { return s.nextLoss(true) })
 	default:
 		s.mux.ServeHTTP(w, r)
 	}
 }
 
-// lossScripted peeks at the queue, so that a write is only held back for a
-// loss when one is queued.
-func (s *Server) lossScripted() bool {
-	s.loseMu.Lock()
-	defer s.loseMu.Unlock()
-	return len(s.loseQueue) > 0
-}
-
-// scriptedLoss takes the next kind LoseNextAnswers queued ("" if another
-// write took it meanwhile).
-func (s *Server) scriptedLoss() string {
+// nextLoss is the next kind LoseNextAnswers queued ("" for none), taken off
+// the queue when take is set. A write is only held back for a loss when one
+// is queued (a peek); another write may take it meanwhile.
+func (s *Server) nextLoss(take bool) string {
 	s.loseMu.Lock()
 	defer s.loseMu.Unlock()
 	if len(s.loseQueue) == 0 {
 		return ""
 	}
 	kind := s.loseQueue[0]
-	s.loseQueue = s.loseQueue[1:]
+	if take {
+		s.loseQueue = s.loseQueue[1:]
+	}
 	return kind
 }
 
