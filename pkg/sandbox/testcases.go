@@ -165,15 +165,12 @@ func (s *Server) validateCreate(req *api.CreateTestCaseRequest) error {
 	case req.ResumeFromDependencyProjectTestCaseID != "" && !uuidPattern.MatchString(req.ResumeFromDependencyProjectTestCaseID):
 		return errorf(http.StatusBadRequest, "resumeFromDependencyProjectTestCaseId %q is not a UUID", req.ResumeFromDependencyProjectTestCaseID)
 	}
-	for i, cfg := range req.ConfigShortIDs {
-		if !hasPrefixID(cfg, "cfg_") {
-			return errorf(http.StatusBadRequest, "configShortIds[%d] %q must start with cfg_", i, cfg)
-		}
+	if i := slices.IndexFunc(req.ConfigShortIDs, func(cfg string) bool { return !hasPrefixID(cfg, "cfg_") }); i >= 0 {
+		return errorf(http.StatusBadRequest, "configShortIds[%d] %q must start with cfg_", i, req.ConfigShortIDs[i])
 	}
-	for i, d := range req.WaitForDependenciesProjectTestCaseIDs {
-		if !uuidPattern.MatchString(d) {
-			return errorf(http.StatusBadRequest, "waitForDependenciesProjectTestCaseIds[%d] %q is not a UUID", i, d)
-		}
+	waitFor := req.WaitForDependenciesProjectTestCaseIDs
+	if i := slices.IndexFunc(waitFor, func(d string) bool { return !uuidPattern.MatchString(d) }); i >= 0 {
+		return errorf(http.StatusBadRequest, "waitForDependenciesProjectTestCaseIds[%d] %q is not a UUID", i, waitFor[i])
 	}
 	if req.ApplicationShortID != appWebID {
 		return errorf(http.StatusNotFound, "application %s not found in project %s", req.ApplicationShortID, ProjectShortID)
@@ -181,19 +178,15 @@ func (s *Server) validateCreate(req *api.CreateTestCaseRequest) error {
 	if req.ScenarioShortID != "" && !knownScenarios[req.ScenarioShortID] {
 		return errorf(http.StatusNotFound, "scenario %s not found in project %s", req.ScenarioShortID, ProjectShortID)
 	}
-	for _, cfg := range req.ConfigShortIDs {
-		if !knownConfigs[cfg] {
-			return errorf(http.StatusNotFound, "config %s not found in project %s", cfg, ProjectShortID)
-		}
+	if i := slices.IndexFunc(req.ConfigShortIDs, func(cfg string) bool { return !knownConfigs[cfg] }); i >= 0 {
+		return errorf(http.StatusNotFound, "config %s not found in project %s", req.ConfigShortIDs[i], ProjectShortID)
 	}
-	deps := req.WaitForDependenciesProjectTestCaseIDs
+	deps := waitFor
 	if r := req.ResumeFromDependencyProjectTestCaseID; r != "" {
 		deps = append([]string{r}, deps...)
 	}
-	for _, d := range deps {
-		if s.lookupTestCase(strings.ToLower(d)) == nil {
-			return errorf(http.StatusNotFound, "dependency test case %s not found in project %s", d, ProjectShortID)
-		}
+	if i := slices.IndexFunc(deps, func(d string) bool { return s.lookupTestCase(strings.ToLower(d)) == nil }); i >= 0 {
+		return errorf(http.StatusNotFound, "dependency test case %s not found in project %s", deps[i], ProjectShortID)
 	}
 	return nil
 }
