@@ -1,5 +1,7 @@
 package sandbox
 
+import "github.com/testctl/testctl/pkg/api"
+
 // The fixed world of the sandbox: one project with one application, its
 // environment, configs, a scenario, device presets and ten test cases whose
 // dependencies cover both rules of service-api.md section 3. See doc.go for
@@ -118,13 +120,9 @@ func withDefaults(tcs []*testCase) []*testCase {
 	return tcs
 }
 
-// issueTemplate is a problem the platform reports for failing test cases.
-type issueTemplate struct {
-	Title, Description, Severity, IssueType string
-	Tags                                    []string
-}
-
-var issueCatalogue = map[string]issueTemplate{
+// issueCatalogue are the problems the platform reports for failing test
+// cases: an issue of a run adds its ids, help page, status and test cases.
+var issueCatalogue = map[string]api.Issue{
 	"expired-coupon": {Title: "Expired coupons are accepted at checkout",
 		Description: "The coupon field applies SPRING-2019 although it expired on 2019-06-30.",
 		Severity:    "HIGH", IssueType: "FUNCTIONAL", Tags: []string{"checkout", "pricing"}},

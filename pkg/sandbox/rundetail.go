@@ -80,12 +80,11 @@ func (s *Server) issuesOf(r *run, e float64) []api.Issue {
 		}
 		for _, key := range c.issues {
 			if _, ok := at[key]; !ok {
-				t := issueCatalogue[key]
+				iss := issueCatalogue[key]
+				iss.ID, iss.ShortID = uuidFor(s.opts.Seed, "issue", key), "iss_"+hexFor(10, s.opts.Seed, "issue", key)
+				iss.HelpURL, iss.Status, iss.TestCases = "https://docs.sandbox.testctl.invalid/issues/"+key, "OPEN", []api.IssueTestCase{}
 				at[key] = len(out)
-				out = append(out, api.Issue{ID: uuidFor(s.opts.Seed, "issue", key), ShortID: "iss_" + hexFor(10, s.opts.Seed, "issue", key),
-					Title: t.Title, Description: t.Description, Severity: t.Severity, IssueType: t.IssueType,
-					HelpURL: "https://docs.sandbox.testctl.invalid/issues/" + key, Status: "OPEN", Tags: t.Tags,
-					TestCases: []api.IssueTestCase{}})
+				out = append(out, iss)
 			}
 			iss := &out[at[key]]
 			iss.TestCases = append(iss.TestCases, api.IssueTestCase{ShortID: runTestCaseShortID(r.shortID, i), Name: c.tc.Name})
