@@ -90,9 +90,7 @@ type Server struct {
 // New returns a sandbox whose clock starts now.
 func New(opts Options) *Server {
 	s := &Server{opts: opts, createdByID: map[string]*testCase{}}
-	if s.opts.Clock == nil {
-		s.opts.Clock = clock.Real{}
-	}
+	s.opts.Clock = cmp.Or(s.opts.Clock, clock.Clock(clock.Real{}))
 	if s.opts.Speed <= 0 {
 		s.opts.Speed = 1
 	}
