@@ -112,7 +112,7 @@ func (f runFilter) matchSummary(r *api.RunSummary) bool {
 // matchAttr is matchSummary for a past run, without building it: past runs
 // are always in their final state.
 func (f runFilter) matchAttr(a historyAttr) bool {
-	k := historyKinds()[a.kind]
+	k := &historyKinds()[a.kind]
 	switch {
 	case f.status != "" && k.status != f.status,
 		f.result != "" && k.result != f.result,
