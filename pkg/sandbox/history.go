@@ -36,7 +36,7 @@ var historyKinds = sync.OnceValue(func() []run {
 // that a seed keeps giving the same history.
 var historyPlans = []string{PlanPassing, PlanFailing, PlanErroring, PlanCancelled, PlanSkipped, PlanSlow}
 
-// historyWeights are the odds (out of 100) of each historyKind, in order:
+// historyWeights are the odds (out of 100) of each of historyKinds, in order:
 // mostly passing, a fair share of failures, a few of everything else.
 var historyWeights = []int{40, 18, 6, 6, 6, 4, 7, 7, 6}
 
