@@ -12,28 +12,6 @@ import (
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-// runOut is one run in runs_json.
-type runOut struct {
-	ShortID string `json:"shortId"`
-	URL     string `json:"url,omitempty"`
-	Plan    string `json:"plan,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Result  string `json:"result,omitempty"`
-	// ExitCode is nil for a run just started, which has none yet.
-	ExitCode *int `json:"exitCode,omitempty"`
-	// Attempts are every run of a --retry-failed sequence, the
-	// last being the run above.
-	Attempts []attemptOut `json:"attempts,omitempty"`
-}
-
-// attemptOut is one run of a --retry-failed sequence in runs_json.
-type attemptOut struct {
-	ShortID string `json:"shortId"`
-	URL     string `json:"url,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Result  string `json:"result,omitempty"`
-}
-
 // WriteOutputs writes GitHub Actions step outputs: runs_json, a JSON array
 // of the runs for fromJSON(), and, when there is one run, run_short_id,
 // run_url, run_status and run_result (with several, a single value would
@@ -41,13 +19,52 @@ type attemptOut struct {
 // output with nothing to say is not written (a later step would read an
 // empty value as a real one), nor is a field of runs_json. The heredoc form
 // is used for every value, since only it can carry a newline.
-func WriteOutputs(w io.Writer, v verdict.Verdict) error {
+func WriteOutputs(w io.Writer, v verdict.Verdict) error { return writeRunOutputs(w, v.Runs, true) }
+
+// AppendStartOutputs appends to the $GITHUB_OUTPUT file at path
+// run_short_id and run_url (one run) and runs_json for runs just started
+// by a command that does not wait for them: a later step waits ("start
+// now, wait later").
+func AppendStartOutputs(path string, recs []verdict.Record) error {
+	runs := make([]verdict.Run, 0, len(recs))
+	for _, r := range recs {
+		runs = append(runs, verdict.Run{Record: r})
+	}
+	return appendTo(path, func(w io.Writer) error { return writeRunOutputs(w, runs, false) })
+}
+
+// writeRunOutputs writes the outputs of runs as WriteOutputs describes;
+// decided says the runs have a verdict, whose exit codes runs_json gives.
+// A run just started has no status or result yet: those outputs are empty,
+// so left out.
+func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
+	// attemptOut is one run of a --retry-failed sequence in runs_json.
+	type attemptOut struct {
+		ShortID string `json:"shortId"`
+		URL     string `json:"url,omitempty"`
+		Status  string `json:"status,omitempty"`
+		Result  string `json:"result,omitempty"`
+	}
+	type runOut struct {
+		ShortID  string `json:"shortId"`
+		URL      string `json:"url,omitempty"`
+		Plan     string `json:"plan,omitempty"`
+		Status   string `json:"status,omitempty"`
+		Result   string `json:"result,omitempty"`
+		ExitCode *int   `json:"exitCode,omitempty"` // nil before a verdict
+		// Attempts are every run of a --retry-failed sequence, the
+		// last being the run above.
+		Attempts []attemptOut `json:"attempts,omitempty"`
+	}
 	all := []runOut{}
-	for _, r := range v.Runs {
+	for _, r := range runs {
 		if r.NotStarted {
 			continue // no run: the exit code and the other reports say so
 		}
-		o := runOut{ShortID: r.ShortID, URL: r.URL, Plan: r.Plan.Title(), ExitCode: new(r.Code)}
+		o := runOut{ShortID: r.ShortID, URL: r.URL, Plan: r.Plan.Title()}
+		if decided {
+			o.ExitCode = new(r.Code)
+		}
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Result
 		}
@@ -62,26 +79,6 @@ func WriteOutputs(w io.Writer, v verdict.Verdict) error {
 		}
 		all = append(all, o)
 	}
-	return writeRunOutputs(w, all)
-}
-
-// AppendStartOutputs appends to the $GITHUB_OUTPUT file at path
-// run_short_id and run_url (one run) and runs_json for runs just started
-// by a command that does not wait for them: a later step waits ("start
-// now, wait later").
-func AppendStartOutputs(path string, runs []verdict.Record) error {
-	all := []runOut{}
-	for _, r := range runs {
-		all = append(all, runOut{ShortID: r.ShortID, URL: r.URL, Plan: r.Plan.Title()})
-	}
-	return appendTo(path, func(w io.Writer) error { return writeRunOutputs(w, all) })
-}
-
-// writeRunOutputs writes each output in the heredoc form: the fields of a
-// single run, then runs_json. With several runs the single-run outputs are
-// left out, since a single value would name one run and hide the others,
-// and so is an empty one (a run just started has no status yet).
-func writeRunOutputs(w io.Writer, all []runOut) error {
 	js, _ := json.Marshal(all) // plain strings and ints cannot fail
 	var outs [][2]string
 	if len(all) == 1 {
