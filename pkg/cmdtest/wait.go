@@ -12,6 +12,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/startedruns"
 )
@@ -103,51 +104,15 @@ func (c *ClockCancelCtx) Err() error {
 	return nil
 }
 
-// JUnitDoc is the part of a JUnit report the tests read back.
-type JUnitDoc struct {
-	Tests    int `xml:"tests,attr"`
-	Failures int `xml:"failures,attr"`
-	Errors   int `xml:"errors,attr"`
-	Skipped  int `xml:"skipped,attr"`
-	Suites   []struct {
-		Name       string `xml:"name,attr"`
-		Time       string `xml:"time,attr"`
-		Properties []struct {
-			Name  string `xml:"name,attr"`
-			Value string `xml:"value,attr"`
-		} `xml:"properties>property"`
-		Cases []struct {
-			Name      string `xml:"name,attr"`
-			Classname string `xml:"classname,attr"`
-			Error     *struct {
-				Type    string `xml:"type,attr"`
-				Message string `xml:"message,attr"`
-			} `xml:"error"`
-			Failure *struct {
-				Message string `xml:"message,attr"`
-				Text    string `xml:",chardata"`
-			} `xml:"failure"`
-			Skipped *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"skipped"`
-			Flaky []struct {
-				Message string `xml:"message,attr"`
-				Type    string `xml:"type,attr"`
-				Text    string `xml:",chardata"`
-			} `xml:"flakyFailure"`
-		} `xml:"testcase"`
-	} `xml:"testsuite"`
-}
-
 // ReadJUnitFile reads the JUnit report at path, failing the test when it
 // is not XML.
-func ReadJUnitFile(t testing.TB, path string) JUnitDoc {
+func ReadJUnitFile(t testing.TB, path string) report.JUnitSuites {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc JUnitDoc
+	var doc report.JUnitSuites // the shape the report is written in
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("invalid JUnit XML: %v\n%s", err, data)
 	}

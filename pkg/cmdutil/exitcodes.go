@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // ExitCodeInfo says what one exit code means: the contract's words, and the
@@ -74,29 +76,12 @@ func ExitCodesText(width int) string {
 	const indent = 5
 	var b strings.Builder
 	for _, c := range ExitCodes {
-		lines := wrap(plain(c.Meaning), width-indent)
-		fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, strings.Join(lines, "\n"+strings.Repeat(" ", indent)))
+		meaning := ansi.Wordwrap(plain(c.Meaning), width-indent, "")
+		fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, strings.ReplaceAll(meaning, "\n", "\n"+strings.Repeat(" ", indent)))
 	}
-	b.WriteString("\n" + strings.Join(wrap(ExitCodesNote, width), "\n"))
+	b.WriteString("\n" + ansi.Wordwrap(ExitCodesNote, width, ""))
 	return b.String()
 }
 
 // plain drops Markdown's code spans.
 func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
-
-func wrap(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = w
-		case len(line)+1+len(w) > width:
-			lines = append(lines, line)
-			line = w
-		default:
-			line += " " + w
-		}
-	}
-	return append(lines, line)
-}

@@ -40,8 +40,7 @@ type IOStreams struct {
 	stderrTTY     ttyState
 	colorDisabled bool // --no-color
 	noColorEnv    bool // NO_COLOR is set, whatever its value
-	spinnerOff    bool
-	termWidth     int // 0: ask the terminal
+	termWidth     int  // 0: ask the terminal
 
 	// The workflow-command guards (GitHub Actions) and stderr past them.
 	outGuard, errGuard *commandGuard
@@ -143,10 +142,6 @@ func (s *IOStreams) IsStderrTTY() bool { return s.isTTY(&s.stderrTTY, s.ErrOut) 
 func (s *IOStreams) SetStdinTTY(v bool)  { set(s, &s.stdinTTY, ttyOf(v)) }
 func (s *IOStreams) SetStdoutTTY(v bool) { set(s, &s.stdoutTTY, ttyOf(v)) }
 func (s *IOStreams) SetStderrTTY(v bool) { set(s, &s.stderrTTY, ttyOf(v)) }
-
-// CanPrompt reports whether an interactive question can be asked: the
-// answer comes from stdin and the question goes to stderr.
-func (s *IOStreams) CanPrompt() bool { return s.IsStdinTTY() && s.IsStderrTTY() }
 
 // TerminalWidth is the width of the terminal on stdout, or 80 when stdout is
 // not a terminal. It is asked each time because the terminal may be resized.

@@ -12,30 +12,21 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// SetSpinnerDisabled turns the spinner off even on a terminal, e.g. when
-// --debug logs to stderr and the two would garble each other.
-func (s *IOStreams) SetSpinnerDisabled(v bool) { set(s, &s.spinnerOff, v) }
-
-func (s *IOStreams) spinnerAllowed() bool {
-	s.mu.Lock()
-	off := s.spinnerOff
-	s.mu.Unlock()
-	// Animation follows the colour setting: the contract allows spinners
-	// only on a terminal and without NO_COLOR, and --no-color is the flag
-	// form of NO_COLOR.
-	return !off && s.ErrColorEnabled()
-}
-
 // StartSpinner shows msg beside a spinner on stderr. Off a terminal it does
 // nothing; a second call only changes the message.
 func (s *IOStreams) StartSpinner(msg string) {
-	if !s.spinnerAllowed() {
+	// Animation follows the colour setting: the contract allows spinners
+	// only on a terminal and without NO_COLOR, and --no-color is the flag
+	// form of NO_COLOR.
+	if !s.ErrColorEnabled() {
 		return
 	}
 	s.spinMu.Lock()
 	defer s.spinMu.Unlock()
 	if s.spinner != nil {
-		s.setSuffix(msg)
+		s.spinner.Lock()
+		s.spinner.Suffix = s.suffix(msg)
+		s.spinner.Unlock()
 		return
 	}
 	opts := []spinner.Option{spinner.WithWriter(s.ErrOut), spinner.WithSuffix(s.suffix(msg))}
@@ -49,15 +40,6 @@ func (s *IOStreams) StartSpinner(msg string) {
 	s.spinner = sp
 }
 
-// UpdateSpinner changes the message of a running spinner.
-func (s *IOStreams) UpdateSpinner(msg string) {
-	s.spinMu.Lock()
-	defer s.spinMu.Unlock()
-	if s.spinner != nil {
-		s.setSuffix(msg)
-	}
-}
-
 // StopSpinner erases the spinner; it is safe to call when none is running.
 func (s *IOStreams) StopSpinner() {
 	s.spinMu.Lock()
@@ -66,13 +48,6 @@ func (s *IOStreams) StopSpinner() {
 		s.spinner.Stop()
 		s.spinner = nil
 	}
-}
-
-// setSuffix must be called with spinMu held.
-func (s *IOStreams) setSuffix(msg string) {
-	s.spinner.Lock()
-	s.spinner.Suffix = s.suffix(msg)
-	s.spinner.Unlock()
 }
 
 // suffix sanitises msg because messages often quote service text, keeps

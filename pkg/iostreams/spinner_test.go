@@ -11,7 +11,7 @@ import (
 func TestSpinnerIsNoOpOffTTY(t *testing.T) {
 	ios, _, out, errOut := Test()
 	ios.StartSpinner("waiting for run-1")
-	ios.UpdateSpinner("still waiting")
+	ios.StartSpinner("still waiting")
 	ios.StopSpinner()
 	ios.StopSpinner() // stopping twice, or without a start, is fine
 	if out.Len() != 0 || errOut.Len() != 0 {
@@ -19,20 +19,19 @@ func TestSpinnerIsNoOpOffTTY(t *testing.T) {
 	}
 }
 
-func TestSpinnerRespectsNoColorAndDisable(t *testing.T) {
+func TestSpinnerRespectsNoColor(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		setup func(*IOStreams)
 	}{
 		{"NO_COLOR", func(s *IOStreams) { s.SetNoColorEnv(true) }},
 		{"--no-color", func(s *IOStreams) { s.SetColorDisabled(true) }},
-		{"disabled", func(s *IOStreams) { s.SetSpinnerDisabled(true) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ios, _, _, errOut := Test()
 			ios.SetStderrTTY(true)
 			tt.setup(ios)
-			if ios.spinnerAllowed() {
+			if ios.ErrColorEnabled() {
 				t.Fatal("spinner must not be allowed")
 			}
 			ios.StartSpinner("x")
@@ -56,7 +55,7 @@ func TestSpinnerLifecycleOnTTY(t *testing.T) {
 	ios.SetStderrTTY(true)
 	ios.StartSpinner("one")
 	ios.StartSpinner("two") // only changes the message
-	ios.UpdateSpinner("three")
+	ios.StartSpinner("three")
 	ios.StopSpinner()
 	if out.Len() != 0 {
 		t.Fatalf("spinner wrote to stdout: %q", out)

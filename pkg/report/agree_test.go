@@ -44,7 +44,7 @@ func checkAgreement(v verdict.Verdict) error {
 	if err := WriteJUnit(&b, v, nil); err != nil {
 		return err
 	}
-	var doc junitSuites
+	var doc JUnitSuites
 	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 		return err
 	}

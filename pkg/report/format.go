@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // StatusText is "COMPLETED · FAILED", or the bare status while there is no
@@ -44,20 +45,8 @@ func CountCases(tcs []api.RunTestCase) CaseCounts {
 
 // String lists the non-zero counts: "3 passed · 1 failed · 2 running".
 func (c CaseCounts) String() string {
-	var parts []string
-	for _, p := range []struct {
-		n    int
-		word string
-	}{{c.passed, "passed"}, {c.failed, "failed"}, {c.skipped, "skipped"}, {c.errored, "errored"},
-		{c.cancelled, "cancelled"}, {c.running, "running"}, {c.queued, "queued"}} {
-		if p.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
-		}
-	}
-	if len(parts) == 0 {
-		return "no test cases yet"
-	}
-	return strings.Join(parts, " · ")
+	return verdict.JoinCounts("no test cases yet", []int{c.passed, c.failed, c.skipped, c.errored, c.cancelled, c.running, c.queued},
+		"passed", "failed", "skipped", "errored", "cancelled", "running", "queued")
 }
 
 // prefixed is s after sep, or nothing when s is "".

@@ -29,7 +29,7 @@ func WriteJUnitFile(path string, v verdict.Verdict, ev Evidence) error {
 // WriteJUnit writes a JUnit XML report of v: one testsuite per run, one
 // testcase per test case, each from the attempt it last ran in.
 func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
-	doc := junitSuites{Name: "testctl"}
+	doc := JUnitSuites{Name: "testctl"}
 	for _, r := range v.Runs {
 		s := buildSuite(r, ev)
 		doc.Tests += s.Tests
@@ -47,17 +47,17 @@ func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
 	return err
 }
 
-func buildSuite(r verdict.Run, ev Evidence) junitSuite {
+func buildSuite(r verdict.Run, ev Evidence) JUnitSuite {
 	// A run's suite and class are named after its plan: CI test views
 	// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
 	// class and name, and a run's short id changes every build.
-	s := junitSuite{Name: cmp.Or(xmlText(r.Plan.Title()), "testctl")}
+	s := JUnitSuite{Name: cmp.Or(xmlText(r.Plan.Title()), "testctl")}
 	if !r.StartedAt.IsZero() && !r.FinishedAt.IsZero() && !r.FinishedAt.Before(r.StartedAt) {
 		s.Time = seconds(r.FinishedAt.Sub(r.StartedAt))
 	}
 	prop := func(name, value string) {
 		if value != "" {
-			s.Properties = append(s.Properties, junitProperty{Name: name, Value: xmlText(value)})
+			s.Properties = append(s.Properties, JUnitProperty{Name: name, Value: xmlText(value)})
 		}
 	}
 	prop("run_short_id", r.ShortID)
@@ -106,8 +106,8 @@ func buildSuite(r verdict.Run, ev Evidence) junitSuite {
 	return s
 }
 
-func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCase {
-	jc := junitCase{Name: cmp.Or(xmlText(c.Name), xmlText(c.ShortID)), Classname: class, Time: "0"}
+func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) JUnitCase {
+	jc := JUnitCase{Name: cmp.Or(xmlText(c.Name), xmlText(c.ShortID)), Classname: class, Time: "0"}
 	title, thought := xmlText(c.ResultTitle), xmlText(c.EvaluationThought)
 	switch c.Class {
 	case verdict.Errored:
@@ -115,16 +115,16 @@ func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) junitCa
 		if !api.IsTerminalStatus(c.Status) {
 			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(endedAs(r, c.RunShortID)))
 		}
-		jc.Error = &junitOutcome{Type: cmp.Or(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
+		jc.Error = &JUnitOutcome{Type: cmp.Or(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
 	case verdict.NotRun:
-		jc.Skipped = &junitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), cmp.Or(r.Stop.Why(), "the wait ended"))}
+		jc.Skipped = &JUnitSkipped{Message: fmt.Sprintf("still %s when %s", xmlText(c.Status), cmp.Or(r.Stop.Why(), "the wait ended"))}
 	case verdict.Skipped:
-		jc.Skipped = &junitSkipped{Message: cmp.Or(title, "skipped"), Text: thought}
+		jc.Skipped = &JUnitSkipped{Message: cmp.Or(title, "skipped"), Text: thought}
 	case verdict.Failed:
-		jc.Failure = &junitOutcome{Type: cmp.Or(xmlText(c.Result), "FAILED"), Message: cmp.Or(title, "failed"), Text: thought}
+		jc.Failure = &JUnitOutcome{Type: cmp.Or(xmlText(c.Result), "FAILED"), Message: cmp.Or(title, "failed"), Text: thought}
 	}
 	for _, f := range c.Failures {
-		rerun := junitRerun{Type: cmp.Or(xmlText(verdict.Outcome(f)), "FAILED"), Message: cmp.Or(xmlText(f.ResultTitle), "failed"),
+		rerun := JUnitRerun{Type: cmp.Or(xmlText(verdict.Outcome(f)), "FAILED"), Message: cmp.Or(xmlText(f.ResultTitle), "failed"),
 			StackTrace: cmp.Or(xmlText(f.EvaluationThought), xmlText(f.ResultTitle), "failed")}
 		if c.Class == verdict.Flaky {
 			rerun.SystemOut = systemOut(r, f, ev)
@@ -159,17 +159,17 @@ const runCaseName = "(run verdict)"
 // runCase is the test case a run adds for itself when its code is not 0
 // and none of its test cases already says why: a <failure> when the tests
 // failed it, an <error> otherwise.
-func runCase(r verdict.Run, class string) *junitCase {
+func runCase(r verdict.Run, class string) *JUnitCase {
 	if r.Code == 0 {
 		return nil
 	}
-	c := junitCase{Name: runCaseName, Classname: class, Time: "0"}
-	errorf := func(typ, msg string) *junitCase {
-		c.Error = &junitOutcome{Type: typ, Message: msg}
+	c := JUnitCase{Name: runCaseName, Classname: class, Time: "0"}
+	errorf := func(typ, msg string) *JUnitCase {
+		c.Error = &JUnitOutcome{Type: typ, Message: msg}
 		return &c
 	}
-	failuref := func(typ, msg string) *junitCase {
-		c.Failure = &junitOutcome{Type: typ, Message: msg}
+	failuref := func(typ, msg string) *JUnitCase {
+		c.Failure = &JUnitOutcome{Type: typ, Message: msg}
 		return &c
 	}
 	switch {

@@ -19,13 +19,13 @@ import (
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-func readJUnit(t *testing.T, path string) (junitSuites, string) {
+func readJUnit(t *testing.T, path string) (JUnitSuites, string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc junitSuites
+	var doc JUnitSuites
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("report is not valid XML: %v\n%s", err, data)
 	}
@@ -109,7 +109,7 @@ func TestJUnitReportMapsEveryOutcome(t *testing.T) {
 	}
 }
 
-func hasProperty(s junitSuite, name, value string) bool {
+func hasProperty(s JUnitSuite, name, value string) bool {
 	for _, p := range s.Properties {
 		if p.Name == name && p.Value == value {
 			return true
@@ -173,7 +173,7 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 	if err := WriteJUnit(&b, verdict.Decide(recs, verdict.Options{FailOnSkipped: true, FailOnFlaky: true}), nil); err != nil {
 		t.Fatal(err)
 	}
-	var doc junitSuites
+	var doc JUnitSuites
 	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -247,15 +247,15 @@ func TestJUnitConformsToSurefireSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Each suite alone, as the schema's root is one testsuite.
-		var full junitSuites
+		var full JUnitSuites
 		_ = xml.Unmarshal(b.Bytes(), &full)
 		for _, s := range full.Suites {
 			one, err := xml.MarshalIndent(s, "", " ")
 			if err != nil {
 				t.Fatal(err)
 			}
-			one = bytes.Replace(one, []byte("<junitSuite"), []byte("<testsuite"), 1)
-			one = bytes.Replace(one, []byte("</junitSuite>"), []byte("</testsuite>"), 1)
+			one = bytes.Replace(one, []byte("<JUnitSuite"), []byte("<testsuite"), 1)
+			one = bytes.Replace(one, []byte("</JUnitSuite>"), []byte("</testsuite>"), 1)
 			path := filepath.Join(dir, "suite.xml")
 			if err := os.WriteFile(path, append([]byte(xml.Header), one...), 0o644); err != nil {
 				t.Fatal(err)

@@ -19,7 +19,25 @@ import (
 // output with nothing to say is not written (a later step would read an
 // empty value as a real one), nor is a field of runs_json. The heredoc form
 // is used for every value, since only it can carry a newline.
-func WriteOutputs(w io.Writer, v verdict.Verdict) error {
+func WriteOutputs(w io.Writer, v verdict.Verdict) error { return writeRunOutputs(w, v.Runs, true) }
+
+// AppendStartOutputs appends to the $GITHUB_OUTPUT file at path
+// run_short_id and run_url (one run) and runs_json for runs just started
+// by a command that does not wait for them: a later step waits ("start
+// now, wait later").
+func AppendStartOutputs(path string, recs []verdict.Record) error {
+	runs := make([]verdict.Run, 0, len(recs))
+	for _, r := range recs {
+		runs = append(runs, verdict.Run{Record: r})
+	}
+	return appendTo(path, func(w io.Writer) error { return writeRunOutputs(w, runs, false) })
+}
+
+// writeRunOutputs writes the outputs of runs as WriteOutputs describes;
+// decided says the runs have a verdict, whose exit codes runs_json gives.
+// A run just started has no status or result yet: those outputs are empty,
+// so left out.
+func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 	// attemptOut is one run of a --retry-failed sequence in runs_json.
 	type attemptOut struct {
 		ShortID string `json:"shortId"`
@@ -33,18 +51,20 @@ func WriteOutputs(w io.Writer, v verdict.Verdict) error {
 		Plan     string `json:"plan,omitempty"`
 		Status   string `json:"status,omitempty"`
 		Result   string `json:"result,omitempty"`
-		ExitCode int    `json:"exitCode"`
+		ExitCode *int   `json:"exitCode,omitempty"` // nil before a verdict
 		// Attempts are every run of a --retry-failed sequence, the
 		// last being the run above.
 		Attempts []attemptOut `json:"attempts,omitempty"`
 	}
-	var ids, urls, statuses, results []string
 	all := []runOut{}
-	for _, r := range v.Runs {
+	for _, r := range runs {
 		if r.NotStarted {
 			continue // no run: the exit code and the other reports say so
 		}
-		o := runOut{ShortID: r.ShortID, URL: r.URL, Plan: r.Plan.Title(), ExitCode: r.Code}
+		o := runOut{ShortID: r.ShortID, URL: r.URL, Plan: r.Plan.Title()}
+		if decided {
+			o.ExitCode = new(r.Code)
+		}
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Result
 		}
@@ -58,49 +78,21 @@ func WriteOutputs(w io.Writer, v verdict.Verdict) error {
 			}
 		}
 		all = append(all, o)
-		ids, urls = append(ids, oneLine(o.ShortID)), append(urls, oneLine(o.URL))
-		statuses, results = append(statuses, oneLine(o.Status)), append(results, oneLine(o.Result))
 	}
 	js, _ := json.Marshal(all) // plain strings and ints cannot fail
-	return writeOutputValues(w, []stepOutput{{"run_short_id", ids}, {"run_url", urls}, {"run_status", statuses},
-		{"run_result", results}, {"runs_json", []string{string(js)}}})
-}
-
-// WriteStartOutputs writes run_short_id and run_url (one run) and
-// runs_json for runs just started by a command that does not wait for
-// them: a later step waits ("start now, wait later").
-func WriteStartOutputs(w io.Writer, runs []verdict.Record) error {
-	type runOut struct {
-		ShortID string `json:"shortId"`
-		URL     string `json:"url,omitempty"`
-		Plan    string `json:"plan,omitempty"`
+	var outs [][2]string
+	if len(all) == 1 {
+		o := all[0]
+		outs = [][2]string{{"run_short_id", oneLine(o.ShortID)}, {"run_url", oneLine(o.URL)},
+			{"run_status", oneLine(o.Status)}, {"run_result", oneLine(o.Result)}}
 	}
-	var ids, urls []string
-	all := []runOut{}
-	for _, r := range runs {
-		all = append(all, runOut{ShortID: r.ShortID, URL: r.URL, Plan: r.Plan.Title()})
-		ids, urls = append(ids, oneLine(r.ShortID)), append(urls, oneLine(r.URL))
-	}
-	js, _ := json.Marshal(all)
-	return writeOutputValues(w, []stepOutput{{"run_short_id", ids}, {"run_url", urls}, {"runs_json", []string{string(js)}}})
-}
-
-type stepOutput struct {
-	name  string
-	lines []string
-}
-
-// writeOutputValues writes each output in the heredoc form; an output with
-// several lines (one per run) is left out, since a single value would name
-// one run and hide the others, and so is an empty one.
-func writeOutputValues(w io.Writer, outs []stepOutput) error {
 	var b strings.Builder
-	for _, kv := range outs {
-		if len(kv.lines) != 1 || kv.lines[0] == "" {
+	for _, kv := range append(outs, [2]string{"runs_json", string(js)}) {
+		if kv[1] == "" {
 			continue
 		}
-		delim := heredocDelimiter(kv.lines[0])
-		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv.name, delim, kv.lines[0], delim)
+		delim := heredocDelimiter(kv[1])
+		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv[0], delim, kv[1], delim)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -3,7 +3,6 @@ package runwait
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -41,18 +40,10 @@ func Started(stderr io.Writer, getenv func(string) string, service string, runs 
 	if err := startedruns.ForEnv(getenv).Add(entries...); err != nil {
 		fmt.Fprintf(stderr, "warning: could not note the run for a later `run wait`: %s\n", termtext.Sanitize(err.Error()))
 	}
-	path := getenv("GITHUB_OUTPUT")
-	if waiting || getenv("GITHUB_ACTIONS") != "true" || path == "" {
+	if waiting || getenv("GITHUB_ACTIONS") != "true" {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err == nil {
-		err = report.WriteStartOutputs(f, recs)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	if err := report.AppendStartOutputs(getenv("GITHUB_OUTPUT"), recs); err != nil {
 		return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("GitHub Actions: writing the step outputs: %w", err)}
 	}
 	return nil

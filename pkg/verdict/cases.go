@@ -156,17 +156,22 @@ func (r Run) casesOf(class Class) []Case {
 
 // String lists the non-zero counts: "3 passed · 1 failed · 1 flaky".
 func (n Counts) String() string {
+	return JoinCounts("no test cases", []int{n.Passed, n.Flaky, n.Failed, n.Errored, n.Skipped, n.NotRun},
+		"passed", "flaky", "failed", "errored", "skipped", "not run")
+}
+
+// JoinCounts lists the non-zero counts, each followed by its word, joined
+// by " · "; none when every count is zero. Every tally of test cases reads
+// the same way, whatever it counts.
+func JoinCounts(none string, counts []int, words ...string) string {
 	var parts []string
-	for _, p := range []struct {
-		n    int
-		word string
-	}{{n.Passed, "passed"}, {n.Flaky, "flaky"}, {n.Failed, "failed"}, {n.Errored, "errored"}, {n.Skipped, "skipped"}, {n.NotRun, "not run"}} {
-		if p.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.word))
+	for i, n := range counts {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, words[i]))
 		}
 	}
 	if len(parts) == 0 {
-		return "no test cases"
+		return none
 	}
 	return strings.Join(parts, " · ")
 }

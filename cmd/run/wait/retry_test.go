@@ -34,9 +34,9 @@ func TestRetryFailedMakesFlakyTestsVisible(t *testing.T) {
 		if c.Failure != nil {
 			t.Errorf("test case %q fails in the report of a run that passed on retry", c.Name)
 		}
-		for _, f := range c.Flaky {
+		for _, f := range c.FlakyFailures {
 			flaky++
-			if f.Message == "" || f.Type != "FAILED" || f.Text == "" {
+			if f.Message == "" || f.Type != "FAILED" || f.StackTrace == "" {
 				t.Errorf("flakyFailure of %q: %+v", c.Name, f)
 			}
 		}
