@@ -98,12 +98,10 @@ exit code.`,
   # See the request without sending it
   testctl run start --plan pln-checkout_a1b2 --notify slack:#qa --parameters params.json --dry-run`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, startRun)
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return validate(opts, cmd.Flags().Changed, f.BaseURL)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, startRun),
 	}
 	addFlags(cmd, f, opts)
 	return cmd
