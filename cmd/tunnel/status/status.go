@@ -2,6 +2,7 @@
 package status
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -87,11 +88,9 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (s
 	if o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil != api.TunnelHealthy && o.WaitUntil != api.TunnelDegraded {
 		return cmdutil.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
 	}
-	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
-		return err
-	}
-	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
-		return err
+	if err := cmp.Or(cmdutil.ValidatePositiveDuration("timeout", o.Timeout),
+		cmdutil.ValidatePositiveDuration("interval", o.Interval)); err != nil {
+		return err // the first of the two
 	}
 	baseURL, err := baseURLOf()
 	if err != nil {
