@@ -103,11 +103,6 @@ exit code.`,
 		},
 		RunE: cmdutil.RunE(f, opts, runF, startRun),
 	}
-	addFlags(cmd, f, opts)
-	return cmd
-}
-
-func addFlags(cmd *cobra.Command, f *cmdutil.Factory, opts *Options) {
 	fs := cmd.Flags()
 	fs.StringArrayVar(&opts.Plans, "plan", nil, "test plan short `ID` to run, pln_<id> or pln-<slug>_<id>; repeat it to start one run per plan at once")
 	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
@@ -132,4 +127,5 @@ func addFlags(cmd *cobra.Command, f *cmdutil.Factory, opts *Options) {
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")
 	_ = cmd.MarkFlagFilename("parameters", "json")
+	return cmd
 }
