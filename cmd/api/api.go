@@ -73,13 +73,11 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
   # Public endpoints need no key
   testctl api /v1/outbound-ips`,
 		Args: cmdutil.ExactArgs(1, "a path", "testctl api /v1/applications"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
-			if err := opts.parse(cmd, f.IOStreams.In); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, apiRun)
+			return opts.parse(cmd, f.IOStreams.In)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, apiRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Method, "method", "X", "", "HTTP method (default GET, or POST with fields or --input)")

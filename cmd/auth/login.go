@@ -59,9 +59,7 @@ version kept in the file moves to the keyring.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, loginRun)
-		},
+		RunE: cmdutil.RunE(f, opts, runF, loginRun),
 	}
 	cmd.Flags().BoolVar(&opts.NoVerify, "no-verify", false, "store the key without checking it against the service")
 	cmd.Flags().BoolVar(&opts.InsecureStorage, "insecure-storage", false, "store the key in the config file (mode 0600), not the OS keyring")

@@ -23,9 +23,7 @@ func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Co
 		Short:   "Remove the stored API key from the OS keyring and the config file",
 		Example: `  testctl auth logout --profile staging`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, logoutRun)
-		},
+		RunE:    cmdutil.RunE(f, opts, runF, logoutRun),
 	}
 }
 

@@ -41,9 +41,7 @@ read.`,
 		Example: `  testctl auth status
   testctl auth status -o json --jq .keySource`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, statusRun)
-		},
+		RunE: cmdutil.RunE(f, opts, runF, statusRun),
 	}
 }
 

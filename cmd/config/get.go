@@ -25,13 +25,11 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
   TESTCTL_PROFILE=staging testctl config get project`,
 		Args:              cmdutil.ExactArgs(1, "a key", "testctl config get base_url"),
 		ValidArgsFunction: completeKeys,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.Key = args[0]
-			if err := checkKey(opts.Key); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, getRun)
+			return checkKey(opts.Key)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, getRun),
 	}
 }
 

@@ -29,9 +29,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 		Example: `  testctl config list
   testctl config list -o json --jq '.[] | select(.source == "env") | .key'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, listRun)
-		},
+		RunE: cmdutil.RunE(f, opts, runF, listRun),
 	}
 }
 

@@ -27,9 +27,7 @@ func NewCmdPath(f *cmdutil.Factory, runF func(*PathOptions) error) *cobra.Comman
 		Example: `  $EDITOR "$(testctl config path)"
   testctl config path -o json --jq .path`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, pathRun)
-		},
+		RunE: cmdutil.RunE(f, opts, runF, pathRun),
 	}
 }
 

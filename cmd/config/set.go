@@ -29,7 +29,7 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
   testctl config set current_profile staging`,
 		Args:              cmdutil.ExactArgs(2, "a key and a value", "testctl config set base_url https://api.example.com"),
 		ValidArgsFunction: completeKeys,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
 			if opts.Key == config.KeyAPIKey {
 				return cmdutil.FlagErrorf("api_key is stored only by `testctl auth login`, which reads it from standard input " +
@@ -38,14 +38,14 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 			if err := checkKey(opts.Key); err != nil {
 				return err
 			}
-			s, _ := config.Lookup(opts.Key)
-			if s.Validate != nil {
+			if s, _ := config.Lookup(opts.Key); s.Validate != nil {
 				if err := s.Validate(opts.Value); err != nil {
 					return cmdutil.FlagErrorf("invalid %s: %v", opts.Key, err)
 				}
 			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, setRun)
+			return nil
 		},
+		RunE: cmdutil.RunE(f, opts, runF, setRun),
 	}
 }
 

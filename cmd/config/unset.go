@@ -23,13 +23,11 @@ func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Comm
 		Example:           `  testctl config unset project --profile staging`,
 		Args:              cmdutil.ExactArgs(1, "a key", "testctl config unset project"),
 		ValidArgsFunction: completeKeys,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.Key = args[0]
-			if err := checkKey(opts.Key); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, unsetRun)
+			return checkKey(opts.Key)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, unsetRun),
 	}
 }
 

@@ -107,9 +107,7 @@ func (w *wiring) keyring() (*keyring.Store, error) {
 // key can be tried too.
 func (w *wiring) startSandbox(cfg *config.Config) error {
 	so := w.opts.Sandbox
-	if so.Clock == nil {
-		so.Clock = w.f.Clock
-	}
+	so.Clock = cmp.Or(so.Clock, w.f.Clock)
 	inst, err := sandbox.Listen("127.0.0.1:0", so)
 	if err != nil {
 		// No loopback port to listen on is a local failure, not the

@@ -77,12 +77,10 @@ holding token, key, secret, password or session) are masked in every format.`,
   # Calls of an API test with headers and bodies
   testctl logs r7k2p9-8 --kind api-calls --full`,
 		Args: cmdutil.ExactArgs(1, "a run test case short id (from run get)", "testctl logs r4m0gl-1 --kind network"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.parse(cmd, args[0], kind); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, logsRun)
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			return opts.parse(cmd, args[0], kind)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, logsRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&kind, "kind", "", "which log: network, console or api-calls (required)")

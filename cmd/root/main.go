@@ -80,8 +80,7 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	if isCobraUsageError(err) {
 		err = &cmdutil.FlagError{Err: err}
 	}
-	var exitErr *cmdutil.ExitError
-	if errors.As(err, &exitErr) && exitErr.Silent() {
+	if exitErr, ok := errors.AsType[*cmdutil.ExitError](err); ok && exitErr.Silent() {
 		return exitErr.Code
 	}
 	code := cmdutil.ExitCodeOf(err)
@@ -95,8 +94,7 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	}
 	// Error messages can carry the service's text: never let it drive the terminal.
 	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(err.Error()))
-	var flagErr *cmdutil.FlagError
-	if errors.As(err, &flagErr) && cmd != nil {
+	if _, ok := errors.AsType[*cmdutil.FlagError](err); ok && cmd != nil {
 		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code

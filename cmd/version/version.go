@@ -28,12 +28,12 @@ func NewCmdVersion(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command
 		Short:   "Print the version, commit and build date",
 		Example: "  testctl version\n  testctl version -o json",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		PreRun: func(cmd *cobra.Command, _ []string) {
 			if o := cmd.Flags().Lookup("output"); o != nil && o.Value.String() == "json" {
 				opts.JSON = true
 			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, run)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, run),
 	}
 }
 

@@ -46,13 +46,11 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
   testctl run get r1a2b3 --junit report.xml
   testctl run get r1a2b3 --legacy --project-uuid 5a4db000-0000-4000-8000-0000000000e0`,
 		Args: cmdutil.ExactArgs(1, "a run short id", "testctl run get r4m0gl"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
-			if err := validate(opts, cmd.Flags().Changed); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, getRun)
+			return validate(opts, cmd.Flags().Changed)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, getRun),
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&opts.TestCases, "test-cases", TestCasesAll, "which test cases to show: all, or failed (failed, skipped or errored)")

@@ -52,12 +52,10 @@ PASS and BRANCH, as far as needed.`,
   testctl run list --plan pln-checkout_a1b2 --trigger CODEHOST
   testctl run list --all -o json --jq '.runs[] | select(.failedCount > 0) | .shortId'`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := validate(opts, cmd.Flags().Changed("limit")); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, listRun)
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return validate(opts, cmd.Flags().Changed("limit"))
 		},
+		RunE: cmdutil.RunE(f, opts, runF, listRun),
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Status, "status", "", "only runs in this `STATUS`: "+strings.Join(statuses(), ", "))

@@ -50,16 +50,14 @@ turns it off.`,
   testctl run report "$RUN_ID" --junit results.xml --html report.html`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run report r4m0gl"),
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.RunIDs = args
 			if err := shared.ValidateRunIDs(args); err != nil {
 				return err
 			}
-			if err := opts.Report.ValidateReport(); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, reportRun)
+			return opts.Report.ValidateReport()
 		},
+		RunE: cmdutil.RunE(f, opts, runF, reportRun),
 	}
 	runwait.AddReportFlags(cmd.Flags(), &opts.Report)
 	return cmd

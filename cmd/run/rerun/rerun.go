@@ -62,13 +62,11 @@ with its code.`,
   testctl run rerun r0a1b2 --failed-only --dry-run`,
 		Args:              cmdutil.ExactArgs(1, "the short id of the run to rerun", "testctl run rerun r4m0gl --failed-only"),
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
-			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, rerun)
+			return validate(opts, cmd.Flags().Changed, f.BaseURL)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, rerun),
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&opts.FailedOnly, "failed-only", false, "rerun only the test cases that failed")

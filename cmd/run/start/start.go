@@ -98,18 +98,11 @@ exit code.`,
   # See the request without sending it
   testctl run start --plan pln-checkout_a1b2 --notify slack:#qa --parameters params.json --dry-run`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := validate(opts, cmd.Flags().Changed, f.BaseURL); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, startRun)
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return validate(opts, cmd.Flags().Changed, f.BaseURL)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, startRun),
 	}
-	addFlags(cmd, f, opts)
-	return cmd
-}
-
-func addFlags(cmd *cobra.Command, f *cmdutil.Factory, opts *Options) {
 	fs := cmd.Flags()
 	fs.StringArrayVar(&opts.Plans, "plan", nil, "test plan short `ID` to run, pln_<id> or pln-<slug>_<id>; repeat it to start one run per plan at once")
 	fs.StringSliceVar(&opts.TestCaseIDs, "test-case", nil, "test case `ID` to run instead of a plan (repeatable, or comma-separated)")
@@ -134,4 +127,5 @@ func addFlags(cmd *cobra.Command, f *cmdutil.Factory, opts *Options) {
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")
 	_ = cmd.MarkFlagFilename("parameters", "json")
+	return cmd
 }

@@ -116,16 +116,14 @@ and run_result.`,
   #     with: { report_paths: results.xml }`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run wait r4m0gl"),
 		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.RunIDs = args
 			if err := shared.ValidateRunIDs(args); err != nil {
 				return err
 			}
-			if err := opts.Wait.ValidateWith(f.BaseURL, true, nil); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, waitRun)
+			return opts.Wait.ValidateWith(f.BaseURL, true, nil)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, waitRun),
 	}
 	runwait.AddFlags(cmd.Flags(), &opts.Wait)
 	return cmd

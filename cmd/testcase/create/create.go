@@ -68,14 +68,11 @@ Prints the new test case's id on stdout (the whole response with -o json).`,
   # See the request without sending it
   testctl testcase create --app app_x1y2 --name "Smoke" --goal "Open the home page" --dry-run`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			req, err := opts.request()
-			if err != nil {
-				return err
-			}
-			opts.Request = req
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, createRun)
+		PreRunE: func(*cobra.Command, []string) (err error) {
+			opts.Request, err = opts.request()
+			return err
 		},
+		RunE: cmdutil.RunE(f, opts, runF, createRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Name, "name", "", "name of the test case, 1 to 80 characters (required)")

@@ -95,9 +95,7 @@ func (o *Options) checkRequired() error {
 
 func checkName(name string) error {
 	n := utf8.RuneCountInString(name)
-	switch {
-	case strings.TrimSpace(name) == "":
-		return cmdutil.FlagErrorf("--name is required (1 to %d characters)", maxNameLen)
+	switch { // an empty name was refused by checkRequired
 	case !utf8.ValidString(name):
 		return cmdutil.FlagErrorf("--name is not valid UTF-8")
 	case n > maxNameLen:

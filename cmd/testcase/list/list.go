@@ -47,12 +47,10 @@ LABELS, LAST RUN and LAST RESULT, as far as needed.`,
   testctl testcase list --all --enabled false --jq '.testCases[].id'`,
 		Aliases: []string{"ls"},
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := opts.parse(cmd, enabled); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, listRun)
+		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			return opts.parse(cmd, enabled)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, listRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.App, "app", "", "only test cases of this application (`app_ID`)")

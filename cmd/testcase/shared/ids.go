@@ -16,7 +16,7 @@ func CheckPrefixed(flag, value, prefix string) error {
 	if len(value) <= len(prefix) || !strings.HasPrefix(value, prefix) {
 		return cmdutil.FlagErrorf("--%s %q is not a valid id: it must look like %s<id>", flag, value, prefix)
 	}
-	if strings.ContainsFunc(value, isSpaceOrControl) {
+	if strings.ContainsFunc(value, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return cmdutil.FlagErrorf("--%s %q is not a valid id: it contains spaces or control characters", flag, value)
 	}
 	return nil
@@ -30,8 +30,6 @@ func CheckUUID(flag, value string) error {
 	}
 	return nil
 }
-
-func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
 
 // SplitList reads a repeatable flag that also takes comma-separated values
 // ("--label a --label b,c"). An empty item is an error rather than skipped:

@@ -2,6 +2,7 @@
 package status
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -53,12 +54,10 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
   testctl tunnel status runner-ci-42 --wait-until healthy --timeout 2m &&
     testctl run start --plan pln-smoke_a1b2 --wait`,
 		Args: cmdutil.ExactArgs(1, "a runner id", "testctl tunnel status runner-ci-42"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.parse(cmd, args[0], f.BaseURL); err != nil {
-				return err
-			}
-			return cmdutil.Dispatch(cmd.Context(), f, opts, runF, statusRun)
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			return opts.parse(cmd, args[0], f.BaseURL)
 		},
+		RunE: cmdutil.RunE(f, opts, runF, statusRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.WaitUntil, "wait-until", "", "poll until the tunnel is healthy, or at least degraded")
@@ -89,11 +88,9 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (s
 	if o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil != api.TunnelHealthy && o.WaitUntil != api.TunnelDegraded {
 		return cmdutil.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
 	}
-	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
-		return err
-	}
-	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
-		return err
+	if err := cmp.Or(cmdutil.ValidatePositiveDuration("timeout", o.Timeout),
+		cmdutil.ValidatePositiveDuration("interval", o.Interval)); err != nil {
+		return err // the first of the two
 	}
 	baseURL, err := baseURLOf()
 	if err != nil {
