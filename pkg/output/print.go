@@ -154,11 +154,9 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			// without JSON escaping, so it is sanitised like table text.
 			buf.WriteString(termtext.Sanitize(s))
 		} else {
-			b, err := order.appendJSON(nil, r)
-			if err != nil {
-				return &JQError{Err: err}
-			}
+			b := order.appendJSON(nil, r)
 			if o.Terminal {
+				var err error
 				if b, err = indentJSON(&indented, b, "", "  "); err != nil {
 					return &JQError{Err: err}
 				}
