@@ -60,9 +60,7 @@ func (r *Raw) EditStrings(edit func(path []string, value string) (string, bool))
 				var enc bytes.Buffer
 				e := json.NewEncoder(&enc)
 				e.SetEscapeHTML(false) // as pkg/output prints: for terminals, not HTML
-				if err := e.Encode(v); err != nil {
-					return err
-				}
+				_ = e.Encode(v)        // a string always encodes
 				out = append(append(out, doc[copied:start]...), bytes.TrimSuffix(enc.Bytes(), []byte("\n"))...)
 				copied = int(dec.InputOffset())
 			}
