@@ -16,10 +16,7 @@ import (
 // It is for what must not be printed as sent, such as the credential
 // headers of a logs answer. A model without a document is left alone.
 func (r *Raw) EditStrings(edit func(path []string, value string) (string, bool)) error {
-	doc := r.raw
-	if doc == nil {
-		return nil
-	}
+	doc := r.raw // nil: no value, nothing edited
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var (
