@@ -139,8 +139,7 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			break
 		}
 		if err, ok := r.(error); ok {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
+			if halt, ok := errors.AsType[*gojq.HaltError](err); ok && halt.Value() == nil {
 				break
 			}
 			// Results before the error are still printed, as jq does.
