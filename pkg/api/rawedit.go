@@ -16,10 +16,7 @@ import (
 // It is for what must not be printed as sent, such as the credential
 // headers of a logs answer. A model without a document is left alone.
 func (r *Raw) EditStrings(edit func(path []string, value string) (string, bool)) error {
-	doc := r.raw
-	if doc == nil {
-		return nil
-	}
+	doc := r.raw // nil: no value, nothing edited
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var (
@@ -60,9 +57,7 @@ func (r *Raw) EditStrings(edit func(path []string, value string) (string, bool))
 				var enc bytes.Buffer
 				e := json.NewEncoder(&enc)
 				e.SetEscapeHTML(false) // as pkg/output prints: for terminals, not HTML
-				if err := e.Encode(v); err != nil {
-					return err
-				}
+				_ = e.Encode(v)        // a string always encodes
 				out = append(append(out, doc[copied:start]...), bytes.TrimSuffix(enc.Bytes(), []byte("\n"))...)
 				copied = int(dec.InputOffset())
 			}

@@ -44,9 +44,6 @@ func RunGit(ctx context.Context, args ...string) (string, error) {
 // repository, detached HEAD, no remote) just stays empty: the caller names
 // the flags still missing.
 func FromGit(ctx context.Context, git GitFunc, known Meta) Meta {
-	if len(known.MissingFlags()) == 0 {
-		return known
-	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
 	run := func(args ...string) string {

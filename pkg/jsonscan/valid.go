@@ -34,26 +34,19 @@ func Valid(doc []byte) bool {
 			}
 			continue
 		case c == '"':
-			if i = validString(doc, i); i < 0 {
-				return false
-			}
+			i = validString(doc, i)
 		case c == '-' || (c >= '0' && c <= '9'):
-			if i = validNumber(doc, i); i < 0 {
-				return false
-			}
+			i = validNumber(doc, i)
 		case c == 't':
-			if i = literal(doc, i, "true"); i < 0 {
-				return false
-			}
+			i = literal(doc, i, "true")
 		case c == 'f':
-			if i = literal(doc, i, "false"); i < 0 {
-				return false
-			}
+			i = literal(doc, i, "false")
 		case c == 'n':
-			if i = literal(doc, i, "null"); i < 0 {
-				return false
-			}
+			i = literal(doc, i, "null")
 		default:
+			return false
+		}
+		if i < 0 {
 			return false
 		}
 		// After a value: a separator, the end of containers, or the end.

@@ -3,6 +3,7 @@
 package output
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -68,11 +69,8 @@ func (o Options) format() Format {
 	if o.JQ != "" {
 		return FormatJSON
 	}
-	f, err := ParseFormat(string(o.Format))
-	if err != nil {
-		return FormatTable
-	}
-	return f
+	f, _ := ParseFormat(string(o.Format)) // "" for a bad value
+	return cmp.Or(f, FormatTable)
 }
 
 func compileJQ(expr string) (*gojq.Code, error) {

@@ -89,8 +89,9 @@ func (k *keyOrder) keys(m map[string]any) []string {
 }
 
 // appendJSON appends v, a jq result, as compact JSON with its objects'
-// keys in the document's order.
-func (k *keyOrder) appendJSON(b []byte, v any) ([]byte, error) {
+// keys in the document's order. gojq.Marshal returns no error: it encodes
+// every value jq produces.
+func (k *keyOrder) appendJSON(b []byte, v any) []byte {
 	switch v := v.(type) {
 	case map[string]any:
 		b = append(b, '{')
@@ -98,29 +99,19 @@ func (k *keyOrder) appendJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			var err error
-			if b, err = k.appendJSON(b, key); err != nil {
-				return nil, err
-			}
-			b = append(b, ':')
-			if b, err = k.appendJSON(b, v[key]); err != nil {
-				return nil, err
-			}
+			b = k.appendJSON(append(k.appendJSON(b, key), ':'), v[key])
 		}
-		return append(b, '}'), nil
+		return append(b, '}')
 	case []any:
 		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			var err error
-			if b, err = k.appendJSON(b, e); err != nil {
-				return nil, err
-			}
+			b = k.appendJSON(b, e)
 		}
-		return append(b, ']'), nil
+		return append(b, ']')
 	}
-	s, err := gojq.Marshal(v)
-	return append(b, s...), err
+	s, _ := gojq.Marshal(v)
+	return append(b, s...)
 }

@@ -142,10 +142,7 @@ func (l *ListWriter[T]) Close(meta map[string]any) error {
 
 func (l *ListWriter[T]) close(meta map[string]any) error {
 	if l.table != nil {
-		if l.table.tty || !l.table.started {
-			return l.table.Render() // off a terminal: the header, so scripts always get one
-		}
-		return nil
+		return l.table.Render() // on a terminal, the rows kept; off it, each page is written already
 	}
 	keys := slices.DeleteFunc(slices.Sorted(maps.Keys(meta)), func(k string) bool { return k == l.key })
 	l.beginJSON()

@@ -139,8 +139,7 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			break
 		}
 		if err, ok := r.(error); ok {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
+			if halt, ok := errors.AsType[*gojq.HaltError](err); ok && halt.Value() == nil {
 				break
 			}
 			// Results before the error are still printed, as jq does.
@@ -154,11 +153,9 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			// without JSON escaping, so it is sanitised like table text.
 			buf.WriteString(termtext.Sanitize(s))
 		} else {
-			b, err := order.appendJSON(nil, r)
-			if err != nil {
-				return &JQError{Err: err}
-			}
+			b := order.appendJSON(nil, r)
 			if o.Terminal {
+				var err error
 				if b, err = indentJSON(&indented, b, "", "  "); err != nil {
 					return &JQError{Err: err}
 				}

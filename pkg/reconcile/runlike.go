@@ -74,11 +74,8 @@ func unshown(req api.StartRunRequest) string {
 	if len(req.Notifications) > 0 {
 		add("its notifications")
 	}
-	switch len(what) {
-	case 0:
-		return ""
-	case 1:
-		return what[0]
+	if len(what) < 2 {
+		return strings.Join(what, "") // "", or the one
 	}
 	return strings.Join(what[:len(what)-1], ", ") + " or " + what[len(what)-1]
 }

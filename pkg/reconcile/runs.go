@@ -73,9 +73,8 @@ func startedFrom(s api.RunSummary) *api.StartRunResponse {
 		doc["testPlan"] = map[string]string{"shortId": *s.TestPlanShortID}
 	}
 	resp := &api.StartRunResponse{Run: run}
-	if raw, err := json.Marshal(map[string]any{"run": doc}); err == nil {
-		resp.SetRawJSON(raw)
-	}
+	raw, _ := json.Marshal(map[string]any{"run": doc}) // strings and numbers always encode
+	resp.SetRawJSON(raw)
 	return resp
 }
 
