@@ -35,3 +35,18 @@ func TestEachSandboxProcessHasItsOwnRunIDs(t *testing.T) {
 		t.Errorf("two --sandbox commands started runs %q and %q, want ids of their own", a, b)
 	}
 }
+
+// Only commands that print and end go without signal handling; anything
+// that may talk to the service or wait keeps it, whatever comes first.
+func TestInstantCommandsSkipSignalHandling(t *testing.T) {
+	for args, want := range map[string]bool{
+		"version": true, "--version": true, "help run": true, "--help": true, "-h": true,
+		"completion bash": true, "__complete run wait ": true, "__completeNoDesc run ": true,
+		"": false, "run wait r1a2b3": false, "run start --plan p --wait": false, "--no-color version": false,
+		"versions": false, "logs r1-1 --help": false, "sandbox": false, "api /v1/run": false,
+	} {
+		if got := instant(strings.Fields(args)); got != want {
+			t.Errorf("instant(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
