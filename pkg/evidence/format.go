@@ -185,23 +185,20 @@ func networkGroups(entries []api.NetworkEntry) []group {
 		if detail == "" && e.CrossOriginInfo != "" {
 			detail = "blocked by CORS"
 		}
-		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + statusWord(e.StatusCode)
+		host, rest := splitURL(e.URL)
+		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(host, rest, site) + " " + statusWord(e.StatusCode)
 		if detail != "" {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		return what, group{line: line, rank: requestRank(e.StatusCode, e.URL, site)}
+		return what, group{line: line, rank: requestRank(e.StatusCode, site == "" || host == site)}
 	})
 }
 
 // requestRank: answers 5xx say most, then the application's requests
 // that got no answer, then its 4xx; third parties' failures (a blocked
-// tracker, a font) least. With no site, every request is the application's.
-func requestRank(code int32, rawURL, site string) int {
-	ours := site == ""
-	if u, err := url.Parse(rawURL); err == nil && u.Host == site {
-		ours = true
-	}
+// tracker, a font) least.
+func requestRank(code int32, ours bool) int {
 	switch {
 	case code >= 500:
 		return 0
@@ -241,14 +238,15 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 		if e.StatusCode != nil {
 			code = *e.StatusCode
 		}
-		what := "API " + clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(e.URL, site) + " " + statusWord(code)
-		rest := ""
+		host, rest := splitURL(e.URL)
+		what := "API " + clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(host, rest, site) + " " + statusWord(code)
+		errText := ""
 		if e.ErrorMessage != "" {
-			rest = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
+			errText = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
 		}
-		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + rest
+		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + errText
 		// An API test's calls are all its own: none ranks as a third party's.
-		return what + rest, group{line: line, rank: requestRank(code, e.URL, "")}
+		return what + errText, group{line: line, rank: requestRank(code, true)}
 	})
 }
 
@@ -331,33 +329,41 @@ func siteHost[T any](entries []T, urlOf func(T) string, answered func(T) bool) s
 	counts := map[string]int{}
 	best := ""
 	for _, e := range entries {
-		u, err := url.Parse(urlOf(e))
-		if err != nil || u.Host == "" || !answered(e) {
+		host, _ := splitURL(urlOf(e))
+		if host == "" || !answered(e) {
 			continue
 		}
-		counts[u.Host]++
-		if counts[u.Host] > counts[best] || (counts[u.Host] == counts[best] && u.Host < best) {
-			best = u.Host
+		counts[host]++
+		if counts[host] > counts[best] || (counts[host] == counts[best] && host < best) {
+			best = host
 		}
 	}
 	return best
 }
 
+// splitURL is a URL's host and what follows it, parsed once per entry:
+// "" and the URL as given when it has no host.
+func splitURL(raw string) (host, rest string) {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host, u.RequestURI()
+	}
+	return "", raw
+}
+
 // shortURL is a URL without its scheme, and without its host when that is
 // site's, clipped to maxURL.
-func shortURL(raw, site string) string {
-	s := raw
-	if u, err := url.Parse(raw); err == nil && u.Host != "" {
-		s = u.Host + u.RequestURI()
-		if u.Host == site {
-			s = u.RequestURI()
-		}
+func shortURL(host, rest, site string) string {
+	if host != "" && host != site {
+		rest = host + rest
 	}
-	return clip(termtext.SanitizeLine(s), maxURL)
+	return clip(termtext.SanitizeLine(rest), maxURL)
 }
 
 // clip cuts s to n characters, marking the cut with "…".
 func clip(s string, n int) string {
+	if len(s) <= n { // no more bytes than n: no more characters
+		return s
+	}
 	r := []rune(s)
 	if len(r) <= n {
 		return s
