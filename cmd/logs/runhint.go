@@ -66,10 +66,10 @@ func clipName(s string) string {
 
 // commandFor is the logs command line of opts for another short id.
 func commandFor(shortID string, opts *Options) string {
-	args := []string{"testctl", "logs", shellWord(shortID), "--kind", kindFlag(opts.Query.Kind)}
+	args := []string{"testctl", "logs", cmdutil.ShellWord(shortID), "--kind", kindFlag(opts.Query.Kind)}
 	q := opts.Query
 	if q.URLPattern != "" {
-		args = append(args, "--url", shellWord(q.URLPattern))
+		args = append(args, "--url", cmdutil.ShellWord(q.URLPattern))
 	}
 	if q.StatusFilter != "" {
 		args = append(args, "--status", q.StatusFilter)
@@ -93,6 +93,3 @@ func kindFlag(kind string) string {
 	}
 	return kind
 }
-
-// shellWord quotes s, sanitised, for a POSIX shell when it needs it.
-func shellWord(s string) string { return cmdutil.ShellQuote(termtext.SanitizeLine(s)) }

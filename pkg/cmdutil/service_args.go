@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"regexp"
 	"strings"
+
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // serviceFlags are the global flags that choose which service, project and
@@ -33,6 +35,12 @@ func (g *GlobalFlags) ServiceArgs() []string {
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// ShellWord is a value from the service (a run's or test case's short id)
+// as one word of a command printed for the user to paste: on one line,
+// without control characters, and quoted when a shell would read it as
+// more than one word or run part of it (an id "r1;rm -rf ~").
+func ShellWord(s string) string { return ShellQuote(termtext.SanitizeLine(s)) }
 
 // ShellQuote quotes s for a POSIX shell when it needs it.
 func ShellQuote(s string) string {

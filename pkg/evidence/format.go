@@ -76,7 +76,7 @@ func FirstLine(c Case) string {
 // came from a browser either, both), and the run's issues when it has
 // any for this test case.
 func Commands(c Case) []string {
-	id, run := shellWord(c.CaseShortID), shellWord(c.RunShortID)
+	id, run := cmdutil.ShellWord(c.CaseShortID), cmdutil.ShellWord(c.RunShortID)
 	madeCalls := len(c.APICalls.Entries) > 0 || c.APICalls.Total > 0
 	unsure := c.APICalls.Unavailable != "" && len(c.Network.Entries)+len(c.Console.Entries) == 0
 	var out []string
@@ -370,10 +370,6 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
-
-// shellWord quotes s for a POSIX shell when it needs it, so that a
-// command can be pasted as shown whatever the service named things.
-func shellWord(s string) string { return cmdutil.ShellQuote(termtext.SanitizeLine(s)) }
 
 // Source is where a console message was logged, file:line:column; "" when
 // the service did not say.

@@ -293,3 +293,21 @@ func TestSureAndUnsureMatchesAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// The run wait line that takes up a named run quotes the id the service
+// gave it, as it is pasted into a shell.
+func TestNamedRunIsQuotedForTheShell(t *testing.T) {
+	s, r, _ := newService()
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r2;rm -rf ~", 0)
+		s.pending[0].f.Unsure = "its environment"
+		return lost502
+	}}
+	_, err := Do(context.Background(), r, s.write())
+	if cmdutil.ExitCodeOf(err) != 6 {
+		t.Fatalf("%v (exit %d)", err, cmdutil.ExitCodeOf(err))
+	}
+	if !strings.Contains(err.Error(), "\n  testctl run wait 'r2;rm -rf ~'\n") {
+		t.Errorf("the run wait line does not quote the id:\n%v", err)
+	}
+}

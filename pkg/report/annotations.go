@@ -31,8 +31,10 @@ type annotation struct {
 // fails because of --fail-on-skipped), and an ::error for a plan that was
 // not started. GitHub shows only ten of a kind, so at most ten errors and ten
 // warnings are printed, the most useful first, the last of a kind saying how
-// many more are in the step summary: warnings never crowd out errors.
-func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
+// many more are in the step summary: warnings never crowd out errors. A
+// run the wait timed out on gets an ::error with the command that resumes
+// the wait.
+func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 	var all []annotation
 	for _, r := range v.Runs {
 		if r.NotStarted {
@@ -45,8 +47,11 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence) {
 			if r.Detail != nil {
 				status = cmp.Or(r.Detail.Status, status)
 			}
-			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out",
-				msg: "still " + status + " when the wait timed out; the run goes on"})
+			msg := "still " + status + " when the wait timed out; the run goes on"
+			if !res.Sandbox {
+				msg += ". Resume waiting with: " + WaitCommand(res.Args, []string{r.ShortID})
+			}
+			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out", msg: msg})
 		}
 		for _, c := range r.Cases {
 			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}

@@ -30,3 +30,10 @@ func (e Evidence) text(caseShortID string, render func(evidence.Case) string) st
 	}
 	return ""
 }
+
+// moreCommands are the commands that show a test case's evidence when none
+// was gathered (--evidence 0, or past its limit): the same, quoted the same,
+// as beside gathered evidence.
+func moreCommands(caseShortID string) []string {
+	return evidence.Commands(evidence.Case{Target: evidence.Target{CaseShortID: caseShortID}})
+}

@@ -19,7 +19,7 @@ func WriteGitHub(getenv func(string) string, stderr io.Writer, v verdict.Verdict
 	if getenv("GITHUB_ACTIONS") != "true" {
 		return nil
 	}
-	WriteAnnotations(stderr, v, ev)
+	WriteAnnotations(stderr, v, ev, res)
 	for _, file := range []struct {
 		env, what string
 		write     func(io.Writer) error

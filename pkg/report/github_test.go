@@ -61,7 +61,7 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 		{Name: "env", Status: api.StatusError, ResultTitle: "down"},
 	}}
 	var buf bytes.Buffer
-	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}}), nil)
+	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}}), nil, Resume{})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d annotations, want 3:\n%s", len(lines), buf.String())
@@ -92,7 +92,7 @@ func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
 	}
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: cases}
 	var buf bytes.Buffer
-	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", Detail: d}}), nil)
+	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", Detail: d}}), nil, Resume{})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2*MaxAnnotations {
 		t.Fatalf("%d annotations, want %d:\n%s", len(lines), 2*MaxAnnotations, buf.String())
@@ -187,7 +187,7 @@ func TestGitHubReportsOfAPlanNotStarted(t *testing.T) {
 		t.Errorf("step summary:\n%s", got)
 	}
 	var b bytes.Buffer
-	WriteAnnotations(&b, decide(recs), nil)
+	WriteAnnotations(&b, decide(recs), nil, Resume{})
 	if !strings.HasPrefix(b.String(), "::error title=testctl%3A plan pln-gone_1 was not started::") {
 		t.Errorf("annotations:\n%s", b.String())
 	}
@@ -279,5 +279,25 @@ func TestStepSummaryAfterATimeoutGivesTheResumeCommand(t *testing.T) {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("step summary lacks %q:\n%s", want, md.String())
 		}
+	}
+}
+
+// A timeout's annotation carries the command that resumes the wait on the
+// same service; after the embedded sandbox, which ended with the process,
+// there is nothing to resume.
+func TestTimeoutAnnotationGivesTheResumeCommand(t *testing.T) {
+	running := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning}
+	v := verdict.Decide([]verdict.Record{{ShortID: "r3", Detail: running, Stop: verdict.TimedOut}}, verdict.Options{})
+	var b strings.Builder
+	WriteAnnotations(&b, v, nil, Resume{Args: []string{"--profile", "ci"}})
+	want := "::error title=testctl%3A run r3 timed out::still RUNNING when the wait timed out; the run goes on. " +
+		"Resume waiting with: testctl --profile ci run wait r3\n"
+	if b.String() != want {
+		t.Errorf("annotation:\n%q\nwant\n%q", b.String(), want)
+	}
+	b.Reset()
+	WriteAnnotations(&b, v, nil, Resume{Sandbox: true})
+	if strings.Contains(b.String(), "run wait") || !strings.Contains(b.String(), "the run goes on\n") {
+		t.Errorf("after the sandbox the annotation names a resume command:\n%s", b.String())
 	}
 }

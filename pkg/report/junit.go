@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -148,8 +149,7 @@ func systemOut(r verdict.Run, tc api.RunTestCase, ev Evidence) string {
 	if text := ev.text(tc.ShortID, evidence.Text); text != "" {
 		return xmlText(text)
 	}
-	return xmlText(fmt.Sprintf("run test case %s of run %s\nmore: testctl logs %s --kind network --status errors\n      testctl logs %s --kind console --warnings",
-		tc.ShortID, r.ShortID, tc.ShortID, tc.ShortID))
+	return xmlText(fmt.Sprintf("run test case %s of run %s\nmore: %s", tc.ShortID, r.ShortID, strings.Join(moreCommands(tc.ShortID), "\n      ")))
 }
 
 // runCaseName names the test case that carries a run's own verdict; it is

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -82,5 +83,9 @@ var stopWords = map[verdict.Stop]string{verdict.Interrupted: "interrupted", verd
 // cmdutil.GlobalFlags.ServiceArgs): the next step after a start, or the way
 // to resume.
 func WaitCommand(args, ids []string) string {
-	return strings.Join(slices.Concat([]string{"testctl"}, args, []string{"run", "wait"}, ids), " ")
+	words := slices.Concat([]string{"testctl"}, args, []string{"run", "wait"})
+	for _, id := range ids {
+		words = append(words, cmdutil.ShellWord(id))
+	}
+	return strings.Join(words, " ")
 }

@@ -94,8 +94,11 @@ func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
 		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(thought), "\n", "<br>"))
 	}
 	if c.ShortID != "" {
-		fmt.Fprintf(b, "<pre>testctl logs %s --kind network --status errors\ntestctl logs %s --kind console --warnings</pre>\n\n",
-			htmlText(c.ShortID), htmlText(c.ShortID))
+		cmds := moreCommands(c.ShortID)
+		for i := range cmds {
+			cmds[i] = htmlText(cmds[i])
+		}
+		fmt.Fprintf(b, "<pre>%s</pre>\n\n", strings.Join(cmds, "\n"))
 	}
 	b.WriteString("</details>\n\n")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -116,7 +117,7 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	var ids []string
 	for _, r := range v.Runs {
 		if r.Stop == "" && r.Result == api.ResultFailed && r.Detail != nil && r.ShortID != "" {
-			ids = append(ids, termtext.SanitizeLine(r.ShortID))
+			ids = append(ids, cmdutil.ShellWord(r.ShortID))
 		}
 	}
 	if len(ids) == 0 {
