@@ -62,3 +62,33 @@ func ParseGitHubOutput(data []byte) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// RunnerCommands reads a step's log the way the GitHub Actions runner does
+// and returns the lines it obeys as workflow commands: it reads lines that
+// end at "\r\n", "\n" or a bare "\r"; a line is a command when it starts
+// with "::" after white space, or holds the older "##[" anywhere
+// (actions/runner#4692); between ::stop-commands::TOKEN and a line
+// ::TOKEN:: it obeys none. Lines of two streams are read apart. trimmed says
+// what is trimmed before "::": unicode.IsSpace as the runner, or more, to
+// find what a cautious writer would treat as a command.
+func RunnerCommands(trimmed func(rune) bool, logs ...string) []string {
+	var ran []string
+	for _, log := range logs {
+		resume := ""
+		lines := strings.FieldsFunc(strings.ReplaceAll(log, "\r\n", "\n"), func(r rune) bool { return r == '\n' || r == '\r' })
+		for _, line := range lines {
+			t := strings.TrimLeftFunc(line, trimmed)
+			switch {
+			case resume != "":
+				if t == resume {
+					resume = ""
+				}
+			case strings.HasPrefix(t, "::stop-commands::"):
+				resume = "::" + strings.TrimPrefix(t, "::stop-commands::") + "::"
+			case strings.HasPrefix(t, "::"), strings.Contains(line, "##["):
+				ran = append(ran, line)
+			}
+		}
+	}
+	return ran
+}

@@ -4,33 +4,37 @@ import (
 	"bytes"
 	"crypto/rand"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
-// GitHub Actions reads workflow commands (`::name::value`, and the older
-// `##[name]value`) from any line a step prints, after leading white space.
-// Service text (a test case's name, an evaluation, a console message of the
-// tested page) can hold such a line; printed as is it would run: mask
-// values, end testctl's own annotations with `::stop-commands::`. The guard
-// prints every line that the runner would read as a command inside a
-// `::stop-commands::TOKEN` … `::TOKEN::` block with a token nobody can
-// guess, so the runner shows it and obeys nothing in it. Lines that are not
-// commands pass unchanged, so data on stdout (-q, JSON) stays readable by
-// the next program; testctl's own annotations go around the guard
-// (WorkflowCommands).
+// GitHub Actions reads workflow commands from every line a step prints:
+// `::name::value` at the start of a line (after white space), and the
+// older `##[name]value` anywhere in a line (actions/runner#4692). Its lines
+// end at "\n" and at a bare "\r" too. Service text (a test case's name, an
+// evaluation, a console message of the tested page) can hold a command;
+// printed as is it would run: mask values, raise annotations, end
+// testctl's own with `::stop-commands::`. The guard prints every line in
+// which the runner would find a command inside a `::stop-commands::TOKEN`
+// … `::TOKEN::` block with a token nobody can guess, so the runner shows
+// it and obeys nothing in it. Other lines pass unchanged, so data on stdout
+// (-q, JSON) stays readable by the next program; testctl's own annotations
+// go around the guard (WorkflowCommands).
 
-// commandGuard is one stream's guard. A line is held back only while it
-// could still become a command (leading space, then ":" or "#"); prompts
-// and other partial lines are written at once.
+// commandGuard is one stream's guard. The part of a line that could still
+// turn out to hold a command is held back; the rest (a prompt, the start of
+// a long line) is written at once. Should the rest of a line whose start
+// is out turn out to hold one, the guard ends the line there and blocks
+// the rest: the runner then reads the start alone, which holds none.
 type commandGuard struct {
 	mu      sync.Mutex
 	w       io.Writer
 	token   string
-	pending []byte // the start of a line that might be a command
-	safe    bool   // the current line is known not to be a command
+	pending []byte // the part of the current line not written yet
+	started bool   // the current line's start is written, and held no command
+	command bool   // pending holds a command: held to the end of the line
 }
 
 // GuardWorkflowCommands installs the guard on stdout and stderr. The
@@ -80,26 +84,26 @@ func (g *commandGuard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for rest := p; len(rest) > 0; {
-		nl := bytes.IndexByte(rest, '\n')
 		end := len(rest)
-		if nl >= 0 {
+		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
 			end = nl + 1
 		}
-		chunk := rest[:end]
+		g.pending = append(g.pending, rest[:end]...)
 		rest = rest[end:]
-		if g.safe {
-			g.safe = nl < 0 // until the end of the line
-			if _, err := g.w.Write(chunk); err != nil {
-				return 0, err
-			}
-			continue
+		var err error
+		switch {
+		case g.pending[len(g.pending)-1] == '\n':
+			err = g.writePending()
+			g.started = false
+		case g.command: // a long line need not be searched again
+		case holdsCommand(g.pending, g.started):
+			g.command = true
+		case !mayHoldCommand(g.pending, g.started):
+			_, err = g.w.Write(g.pending)
+			g.pending, g.started = nil, true
 		}
-		g.pending = append(g.pending, chunk...)
-		if nl >= 0 || !mayBecomeCommand(g.pending) {
-			g.safe = nl < 0 // a partial line that is no command
-			if err := g.writePending(); err != nil {
-				return 0, err
-			}
+		if err != nil {
+			return 0, err
 		}
 	}
 	return len(p), nil
@@ -109,43 +113,64 @@ func (g *commandGuard) flush() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	_ = g.writePending() // stderr that cannot be written has no one to tell
-	g.safe = false
+	g.started = false
 }
 
-// writePending writes the held line, inside a stop-commands block when the
-// runner would read it as a command.
+// writePending writes the held part of a line, inside a stop-commands
+// block when the runner would find a command in it (after ending the
+// line, if its start is already written).
 func (g *commandGuard) writePending() error {
 	if len(g.pending) == 0 {
 		return nil
 	}
-	line := g.pending
-	g.pending = nil
-	if !isWorkflowCommand(line) {
-		_, err := g.w.Write(line)
+	part := g.pending
+	g.pending, g.command = nil, false
+	if !holdsCommand(part, g.started) {
+		_, err := g.w.Write(part)
 		return err
 	}
-	_, err := io.WriteString(g.w, "::stop-commands::"+g.token+"\n"+
-		strings.TrimSuffix(string(line), "\n")+"\n::"+g.token+"::\n")
+	block := "::stop-commands::" + g.token + "\n" + strings.TrimSuffix(string(part), "\n") + "\n::" + g.token + "::\n"
+	if g.started {
+		block = "\n" + block
+	}
+	_, err := io.WriteString(g.w, block)
 	return err
 }
 
-// commandPrefixes start a line the runner reads as a command.
-var commandPrefixes = []string{"::", "##["}
-
-// isWorkflowCommand reports whether the runner would read line as a
-// command: after leading white space (the runner trims Unicode white
-// space; invisible format characters are trimmed too, to be safe), it
-// starts with "::" or "##[".
-func isWorkflowCommand(line []byte) bool {
-	t := trimLead(line)
-	return slices.ContainsFunc(commandPrefixes, func(p string) bool { return strings.HasPrefix(t, p) })
+// holdsCommand reports whether the runner would find a command in part of
+// a line: "##[" anywhere, or "::" at the start of one of the lines it
+// reads (lines end at a bare "\r" too) after white space (the runner trims
+// Unicode white space; invisible format characters are trimmed too, to be
+// safe). When started, part follows the line's written start, where no
+// line of the runner begins.
+func holdsCommand(part []byte, started bool) bool {
+	if bytes.Contains(part, []byte("##[")) {
+		return true
+	}
+	for i, seg := range bytes.Split(bytes.TrimSuffix(part, []byte("\n")), []byte("\r")) {
+		if (i > 0 || !started) && strings.HasPrefix(trimLead(seg), "::") {
+			return true
+		}
+	}
+	return false
 }
 
-// mayBecomeCommand reports whether a partial line could still turn out to
-// be a command once the rest of it is written.
-func mayBecomeCommand(partial []byte) bool {
-	t := trimLead(partial)
-	return slices.ContainsFunc(commandPrefixes, func(p string) bool { return strings.HasPrefix(t, p) || strings.HasPrefix(p, t) })
+// mayHoldCommand reports whether part of a line, not ended yet and holding
+// no command, could hold one once the rest of the line is written: it ends
+// with "#" or "\r", or the runner's last line in it could still start with
+// "::" (after white space, whose last character the write may have cut).
+// Nothing else can reach across the end of what is written.
+func mayHoldCommand(part []byte, started bool) bool {
+	if bytes.HasSuffix(part, []byte("#")) || bytes.HasSuffix(part, []byte("\r")) {
+		return true
+	}
+	segs := bytes.Split(part, []byte("\r"))
+	if len(segs) == 1 && started {
+		return false
+	}
+	t := trimLead(segs[len(segs)-1])
+	// A write may end inside a character: white space, maybe, once whole.
+	return strings.HasPrefix("::", t) || !utf8.FullRuneInString(t)
 }
 
 func trimLead(b []byte) string {

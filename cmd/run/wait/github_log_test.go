@@ -11,38 +11,15 @@ import (
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
 
-// runnerCommands reads a step's log the way the GitHub Actions runner does:
-// each line after leading white space; ::stop-commands::TOKEN suspends
-// commands until a line ::TOKEN::. It returns the commands that took effect.
-func runnerCommands(logs ...string) []string {
-	var ran []string
-	resume := ""
-	for _, log := range logs {
-		for _, line := range strings.Split(log, "\n") {
-			line = strings.TrimLeftFunc(line, unicode.IsSpace)
-			switch {
-			case resume != "":
-				if line == resume {
-					resume = ""
-				}
-			case strings.HasPrefix(line, "::stop-commands::"):
-				resume = "::" + strings.TrimPrefix(line, "::stop-commands::") + "::"
-			case strings.HasPrefix(line, "::"), strings.HasPrefix(line, "##["):
-				ran = append(ran, line)
-			}
-		}
-	}
-	return ran
-}
-
 // Service text holding workflow commands is shown in the log but obeyed
 // by no runner; testctl's own annotations all take effect.
 func TestServiceTextRunsNoWorkflowCommand(t *testing.T) {
 	e := cmdtest.New(t)
 	hostile := func(i int, result string) map[string]any {
 		return map[string]any{"shortId": "r1-" + string(rune('0'+i)), "name": "##[add-mask]hunter2",
-			"status": "COMPLETED", "result": result, "resultTitle": "::error::forged by the page",
-			"evaluationThought": "it said:\n  ::stop-commands::x\n::add-mask::secret\n##[error]forged too"}
+			"status": "COMPLETED", "result": result, "resultTitle": "::error::forged by the page, then ##[error]mid-line",
+			"evaluationThought": "it said:\n  ::stop-commands::x\n::add-mask::secret\n##[error]forged too\r::add-mask::after a return" +
+				"\nand ##[set-output name=run_result]PASSED"}
 	}
 	detail, _ := json.Marshal(map[string]any{"id": "x", "shortId": "r1", "status": "COMPLETED", "result": "FAILED",
 		"runTestCases": []any{hostile(0, "FAILED"), hostile(1, "PASSED"), hostile(2, "FAILED")}})
@@ -61,7 +38,7 @@ func TestServiceTextRunsNoWorkflowCommand(t *testing.T) {
 
 	cmdtest.Contains(t, "stderr", r.Stderr, "##[add-mask]hunter2", "::stop-commands::x", "##[error]forged too")
 	cmdtest.Contains(t, "stdout", r.Stdout, "##[add-mask]hunter2")
-	ran := runnerCommands(r.Stderr, r.Stdout)
+	ran := cmdtest.RunnerCommands(unicode.IsSpace, r.Stderr, r.Stdout)
 	if len(ran) != 2 {
 		t.Fatalf("%d commands took effect, want testctl's 2 annotations:\n%s", len(ran), strings.Join(ran, "\n"))
 	}
