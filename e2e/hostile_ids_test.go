@@ -1,11 +1,15 @@
 package e2e_test
 
 import (
+	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/testctl/testctl/pkg/cmdtest"
@@ -109,5 +113,40 @@ func TestResumeCommandQuotesTheServiceID(t *testing.T) {
 	}
 	if !strings.Contains(r.Stderr, "timed out::still RUNNING when the wait timed out; the run goes on. Resume waiting with: "+want+"\n") {
 		t.Errorf("the timeout's annotation lacks the quoted resume command:\n%s", r.Stderr)
+	}
+}
+
+// A run the service named like a flag (--junit=FILE) cannot turn the
+// printed run wait line into one that writes where it says: the line puts
+// it after "--", and run wait, given it, refuses it (exit 2) and writes
+// nothing.
+func TestFlagLikeRunIDCannotWriteAFile(t *testing.T) {
+	e := cmdtest.New(t)
+	target := filepath.Join(e.Dir, "bashrc")
+	ids := []string{"--junit=" + target, "r2"}
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method != http.MethodPost {
+			w.Write([]byte(`{"id":"x","shortId":"x","status":"RUNNING","result":null,"runTestCases":[]}`))
+			return
+		}
+		mu.Lock()
+		id := ids[0]
+		ids = ids[1:]
+		mu.Unlock()
+		body, _ := json.Marshal(map[string]any{"success": true, "run": map[string]any{"id": "run_" + id, "shortId": id, "testCount": 1}})
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	r := e.Run("run", "start", "--plan", "pln-a_b1", "--plan", "pln-b_c2", "--wait", "--timeout", "2m").Expect(t, 7)
+	line := regexp.MustCompile(`testctl run wait .*`).FindString(r.Stderr)
+	if !strings.HasPrefix(line, "testctl run wait -- ") || !strings.Contains(line, " --junit="+target) {
+		t.Fatalf("the resume line does not put the flag-like id after --: %q\n%s", line, r.Stderr)
+	}
+	e.Run(strings.Fields(line)[1:]...).Expect(t, 2)
+	if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the pasted line wrote %s (%v)", target, err)
 	}
 }

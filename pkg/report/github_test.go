@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -299,5 +300,61 @@ func TestTimeoutAnnotationGivesTheResumeCommand(t *testing.T) {
 	WriteAnnotations(&b, v, nil, Resume{Sandbox: true})
 	if strings.Contains(b.String(), "run wait") || !strings.Contains(b.String(), "the run goes on\n") {
 		t.Errorf("after the sandbox the annotation names a resume command:\n%s", b.String())
+	}
+}
+
+// The resume command of the step summary renders, in a GitHub-flavoured
+// Markdown renderer, exactly as the shell must read it: a backtick in the
+// run's id neither ends the code block nor is changed.
+func TestStepSummaryResumeCommandRendersAsWritten(t *testing.T) {
+	const id = "r1`;touch pwned;#"
+	running := &api.RunDetail{ShortID: id, Status: api.StatusRunning}
+	v := verdict.Decide([]verdict.Record{{ShortID: id, Detail: running, Stop: verdict.TimedOut}}, verdict.Options{})
+	var md, out bytes.Buffer
+	if err := WriteStepSummary(&md, v, nil, Resume{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(md.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := nethtml.Parse(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	var walk func(*nethtml.Node)
+	walk = func(n *nethtml.Node) {
+		if n.Type == nethtml.ElementNode && n.Data == "pre" {
+			var text strings.Builder
+			for c := range n.Descendants() {
+				if c.Type == nethtml.TextNode {
+					text.WriteString(c.Data)
+				}
+			}
+			blocks = append(blocks, text.String())
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	want := "testctl run wait 'r1`;touch pwned;#'\n"
+	if !slices.Contains(blocks, want) {
+		t.Errorf("no code block reads %q; blocks %q\n%s", want, blocks, md.String())
+	}
+}
+
+// A run id that would read as a flag comes after "--" in the run wait
+// line, where run wait refuses it instead of writing where it says.
+func TestWaitCommandPutsFlagLikeIDsAfterDashDash(t *testing.T) {
+	for ids, want := range map[string]string{
+		"r1 r2":                "testctl run wait r1 r2",
+		"--junit=/tmp/x/rc r2": "testctl run wait -- --junit=/tmp/x/rc r2",
+		"r1 -h":                "testctl run wait -- r1 -h",
+		"r1;x --base-url=evil": "testctl run wait -- 'r1;x' --base-url=evil",
+	} {
+		if got := WaitCommand(nil, strings.Fields(ids)); got != want {
+			t.Errorf("%s: %q, want %q", ids, got, want)
+		}
 	}
 }

@@ -83,8 +83,8 @@ func buildSuite(r verdict.Run, ev Evidence) JUnitSuite {
 	for _, c := range r.Cases {
 		s.Cases = append(s.Cases, buildCase(r, s.Name, c, ev))
 		if c.Class.DidNotPass() || c.Class == verdict.Flaky {
-			prop("run_test_case_id:"+c.Name, c.ShortID)
-			prop("run_test_case_url:"+c.Name, c.RunURL)
+			prop("run_test_case_id:"+xmlText(c.Name), c.ShortID)
+			prop("run_test_case_url:"+xmlText(c.Name), c.RunURL)
 		}
 	}
 	if c := runCase(r, s.Name); c != nil {

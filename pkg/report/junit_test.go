@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -293,5 +294,29 @@ func TestUnfinishedCaseOfAnEarlierAttempt(t *testing.T) {
 		Now: time.Now}, v)
 	if cmdutil.ExitCodeOf(err) != cmdutil.ExitTimeout {
 		t.Errorf("exit %d (%v), want %d: the rerun was still going\n%s", cmdutil.ExitCodeOf(err), err, cmdutil.ExitTimeout, stderr)
+	}
+}
+
+// The properties that name a failed test case carry its name sanitised, as
+// its <testcase> does: no escape sequence, control or bidi override.
+func TestJUnitPropertyNamesAreSanitised(t *testing.T) {
+	const name = "Pay\u202egnp.exe\x1b]0;pwned\x07 x"
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-1", Name: name, Status: api.StatusCompleted, Result: api.ResultFailed}}}
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, decide([]verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}}), nil); err != nil {
+		t.Fatal(err)
+	}
+	var doc JUnitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := "run_test_case_id:Paygnp.exe x"
+	var names []string
+	for _, p := range doc.Suites[0].Properties {
+		names = append(names, p.Name)
+	}
+	if !slices.Contains(names, want) || strings.ContainsAny(b.String(), "\u202e\ufffd") || strings.Contains(b.String(), "pwned") {
+		t.Errorf("property names %q, want %q among them\n%s", names, want, b.String())
 	}
 }

@@ -84,8 +84,15 @@ var stopWords = map[verdict.Stop]string{verdict.Interrupted: "interrupted", verd
 // to resume.
 func WaitCommand(args, ids []string) string {
 	words := slices.Concat([]string{"testctl"}, args, []string{"run", "wait"})
-	for _, id := range ids {
-		words = append(words, cmdutil.ShellWord(id))
+	quoted := make([]string, len(ids))
+	for i, id := range ids {
+		quoted[i] = cmdutil.ShellWord(id)
 	}
-	return strings.Join(words, " ")
+	// An id the service chose that starts with "-" would be read as a
+	// flag (--junit=FILE writes where it says; quoting does not change
+	// that); after "--" it is an argument, which run wait refuses.
+	if slices.ContainsFunc(quoted, func(w string) bool { return strings.HasPrefix(w, "-") }) {
+		words = append(words, "--")
+	}
+	return strings.Join(append(words, quoted...), " ")
 }

@@ -37,8 +37,9 @@ func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) e
 		}
 	}
 	if cmd := resumeCommand(v, res); cmd != "" {
-		fmt.Fprintf(&b, "⏳ The wait ended before every run did (exit %d); the runs go on. Resume waiting with:\n\n```\n%s\n```\n\n",
-			v.Code, strings.ReplaceAll(cmd, "`", "'"))
+		fence := codeFence(cmd)
+		fmt.Fprintf(&b, "⏳ The wait ended before every run did (exit %d); the runs go on. Resume waiting with:\n\n%s\n%s\n%s\n\n",
+			v.Code, fence, cmd, fence)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -199,4 +200,20 @@ func runHeadline(r verdict.Run) string {
 		return "last seen " + r.Detail.Status + ", no verdict"
 	}
 	return RunStatus(r) + because(r)
+}
+
+// codeFence is a Markdown fence for a code block of s: three backticks, or
+// one more than the longest run of them in s, so that s, a command to
+// paste, is shown exactly as written (a backtick in a quoted id included).
+func codeFence(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
 }
