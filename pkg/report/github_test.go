@@ -358,3 +358,17 @@ func TestWaitCommandPutsFlagLikeIDsAfterDashDash(t *testing.T) {
 		}
 	}
 }
+
+// A run's link stays a link whatever its address ends with: a backslash
+// before the closing parenthesis would escape it.
+func TestStepSummaryLinkSurvivesABackslash(t *testing.T) {
+	for url, want := range map[string]string{
+		`https://app.example/runs/r1\`:    `[Open the run](https://app.example/runs/r1%5C)`,
+		"https://app.example/runs/(r1) x": "[Open the run](https://app.example/runs/%28r1%29%20x)",
+		"javascript:alert(1)":             `javascript:alert\(1\)`,
+	} {
+		if got := mdLink("Open the run", url); got != want {
+			t.Errorf("%q: %q, want %q", url, got, want)
+		}
+	}
+}

@@ -183,7 +183,7 @@ func mdLink(label, url string) string {
 	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
 		return mdText(url)
 	}
-	url = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(url)
+	url = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", `\`, "%5C").Replace(url)
 	return fmt.Sprintf("[%s](%s)", label, url)
 }
 
