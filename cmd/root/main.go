@@ -5,15 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -28,6 +31,11 @@ func Main() int {
 		var stop func()
 		ctx, stop = cmdutil.SignalContext(ctx, os.Exit)
 		defer stop()
+		// A closed stdout pipe is then an error of the write (see
+		// iostreams.ErrReaderGone), not the end of the process by SIGPIPE:
+		// the reports, the exit code file and the verdict's code survive
+		// `… -o json | head`.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	}
 	f, cleanup := factory.New(build.Current().Version, processOptions())
 	defer cleanup()
@@ -99,6 +107,9 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	}
 	if exitErr, ok := errors.AsType[*cmdutil.ExitError](err); ok && exitErr.Silent() {
 		return exitErr.Code
+	}
+	if errors.Is(err, iostreams.ErrReaderGone) {
+		return cmdutil.ExitOK // what read stdout has what it wanted
 	}
 	code := cmdutil.ExitCodeOf(err)
 	if code == cmdutil.ExitInterrupted && errors.Is(err, context.Canceled) {

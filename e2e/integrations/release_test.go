@@ -82,7 +82,7 @@ func (r *release) tamper() {
 var built struct {
 	once          sync.Once
 	archive, path string
-	data          []byte
+	data, bin     []byte
 	err           error
 }
 
@@ -111,6 +111,7 @@ func releaseArchive(t *testing.T) (name string, data []byte) {
 			built.err = err
 			return
 		}
+		built.bin = b
 		built.archive = fmt.Sprintf("testctl_%s_%s_%s.tar.gz", releaseVersion, runtime.GOOS, runtime.GOARCH)
 		built.data, built.err = tarGz("testctl", b)
 	})

@@ -7,6 +7,7 @@ package cmdtest
 import (
 	"cmp"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,6 +113,9 @@ type RunOptions struct {
 	TTY   bool // stdin, stdout and stderr are terminals
 	Width int  // the terminals' width in columns; 0 is the 80 of an unknown size
 	Ctx   context.Context
+	// Stdout, when set, takes stdout instead of a buffer (Result.Stdout is
+	// then empty): a pipe whose reader went away, say.
+	Stdout io.Writer
 }
 
 // RunWith executes a command line with the given stdin and terminal state.
@@ -123,6 +127,9 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 	ios.SetStdoutTTY(ro.TTY)
 	ios.SetStderrTTY(ro.TTY)
 	ios.SetTerminalWidth(ro.Width)
+	if ro.Stdout != nil {
+		ios.Out = ro.Stdout
+	}
 	_, noColor := e.lookup("NO_COLOR")
 	ios.SetNoColorEnv(noColor)
 	code := e.run(cmp.Or(ro.Ctx, context.Background()), ios, args)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"time"
 
@@ -83,7 +84,7 @@ func Write(in Input, v verdict.Verdict) error {
 	if !in.NoData {
 		dataErr = WriteData(ios, in.Output, v)
 	}
-	if dataErr != nil {
+	if dataErr != nil && !errors.Is(dataErr, iostreams.ErrReaderGone) { // a closed pipe leaves the verdict's code
 		code = max(code, cmdutil.ExitCodeOf(dataErr))
 		if code == cmdutil.ExitCodeOf(dataErr) {
 			return dataErr
