@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/iostreams"
 )
 
 // methods are the HTTP methods -X takes, in the order completion offers them.
@@ -93,7 +94,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 // from stdin.
 func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 	if o.InputFile != "" {
-		body, err := readInput(stdin, o.InputFile)
+		body, err := iostreams.Cancellable(cmd.Context(), func() ([]byte, error) { return readInput(stdin, o.InputFile) })
 		if err != nil {
 			return err
 		}

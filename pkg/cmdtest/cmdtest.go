@@ -116,6 +116,8 @@ type RunOptions struct {
 	// Stdout, when set, takes stdout instead of a buffer (Result.Stdout is
 	// then empty): a pipe whose reader went away, say.
 	Stdout io.Writer
+	// In, when set, is stdin instead of Stdin: a pipe nobody closes, say.
+	In io.Reader
 }
 
 // RunWith executes a command line with the given stdin and terminal state.
@@ -129,6 +131,9 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 	ios.SetTerminalWidth(ro.Width)
 	if ro.Stdout != nil {
 		ios.Out = ro.Stdout
+	}
+	if ro.In != nil {
+		ios.In = ro.In
 	}
 	_, noColor := e.lookup("NO_COLOR")
 	ios.SetNoColorEnv(noColor)

@@ -57,28 +57,31 @@ func (s *IOStreams) ReadSecret(ctx context.Context, prompt string) (string, erro
 		}
 		defer func() { _ = term.Restore(fd, state) }()
 	}
-	secret, err := cancellable(ctx, read)
+	secret, err := Cancellable(ctx, read)
 	return strings.TrimSpace(secret), err
 }
 
-// cancellable returns read's result, or ctx's error as soon as ctx ends. A
-// read of stdin cannot be interrupted: it is left behind, and ends with the
-// process, which is ending.
-func cancellable(ctx context.Context, read func() (string, error)) (string, error) {
+// Cancellable returns read's result, or ctx's error as soon as ctx ends
+// (Ctrl-C, SIGTERM): reading a stdin that never closes, or opening a FIFO
+// nobody writes to, must not hold the process past a signal. Such a read
+// cannot be interrupted: it is left behind, and ends with the process,
+// which is ending.
+func Cancellable[T any](ctx context.Context, read func() (T, error)) (T, error) {
 	type result struct {
-		s   string
+		v   T
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		s, err := read()
-		done <- result{s, err}
+		v, err := read()
+		done <- result{v, err}
 	}()
 	select {
 	case r := <-done:
-		return r.s, r.err
+		return r.v, r.err
 	case <-ctx.Done():
-		return "", ctx.Err()
+		var zero T
+		return zero, ctx.Err()
 	}
 }
 

@@ -3,6 +3,7 @@ package start
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,8 +27,12 @@ type jsonSource struct {
 	data       []byte
 }
 
-// readSource reads FILE, or standard input for "-".
-func readSource(ios *iostreams.IOStreams, flag, path string) (*jsonSource, error) {
+// readSource reads FILE, or standard input for "-", until ctx ends.
+func readSource(ctx context.Context, ios *iostreams.IOStreams, flag, path string) (*jsonSource, error) {
+	return iostreams.Cancellable(ctx, func() (*jsonSource, error) { return readSourceNow(ios, flag, path) })
+}
+
+func readSourceNow(ios *iostreams.IOStreams, flag, path string) (*jsonSource, error) {
 	var r io.Reader
 	name := path
 	if path == "-" {

@@ -22,12 +22,12 @@ func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.
 		Applications: o.Applications, Notifications: o.Notifications,
 	}
 	if o.ApplicationsFile != "" {
-		if req.Applications, err = readApplications(f.IOStreams, o.ApplicationsFile); err != nil {
+		if req.Applications, err = readApplications(ctx, f.IOStreams, o.ApplicationsFile); err != nil {
 			return req, "", err
 		}
 	}
 	if o.ParametersFile != "" {
-		if req.Parameters, err = readParameters(f.IOStreams, o.ParametersFile); err != nil {
+		if req.Parameters, err = readParameters(ctx, f.IOStreams, o.ParametersFile); err != nil {
 			return req, "", err
 		}
 	}
@@ -53,8 +53,8 @@ func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.
 
 // readApplications reads a JSON array of applications entries, checking
 // each one as --app would.
-func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplication, error) {
-	src, err := readSource(ios, "applications", path)
+func readApplications(ctx context.Context, ios *iostreams.IOStreams, path string) ([]api.RunApplication, error) {
+	src, err := readSource(ctx, ios, "applications", path)
 	if err != nil {
 		return nil, err
 	}
@@ -90,8 +90,8 @@ func readApplications(ios *iostreams.IOStreams, path string) ([]api.RunApplicati
 // not published, so they pass through as they are (numbers keep every
 // digit); only the two members the service knows are accepted, so that a
 // misspelt one is not silently ignored.
-func readParameters(ios *iostreams.IOStreams, path string) (*api.RunParameters, error) {
-	src, err := readSource(ios, "parameters", path)
+func readParameters(ctx context.Context, ios *iostreams.IOStreams, path string) (*api.RunParameters, error) {
+	src, err := readSource(ctx, ios, "parameters", path)
 	if err != nil {
 		return nil, err
 	}
