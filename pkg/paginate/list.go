@@ -87,7 +87,7 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 	pages, stop := prefetch(ctx, l.Fetch, p.Limit, p.Offset)
 	defer stop()
 	var previous map[string]bool
-	total := 0
+	total, first, bound := 0, 0, -1
 	for r := range pages {
 		if r.err != nil {
 			return r.err
@@ -109,7 +109,13 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if err := lw.Add(fresh...); err != nil {
 			return err
 		}
+		if bound < 0 {
+			first, bound = r.page.Total, walkBound(r.page.Total, len(r.page.Items))
+		}
 		total = r.page.Total
+	}
+	if bound >= 0 && total > bound {
+		return growingList(l.Noun, first, total)
 	}
 	if err := lw.Close(map[string]any{"total": total}); err != nil {
 		return err
@@ -135,6 +141,13 @@ func moreHint(ios *iostreams.IOStreams, out output.Options, offset, count, total
 	}
 	fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(fmt.Sprintf(
 		"Showing %d–%d of %d; use --all for every page, or --offset %d for the next.", offset+1, shown, total, shown)))
+}
+
+// growingList is a list whose total outgrew walkBound while --all read it.
+// The document is left unterminated, as after any error.
+func growingList(noun string, first, last int) error {
+	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+		"the service's count of %s kept growing while --all read them (%d, then %d): stopping rather than paging forever", noun, first, last)}
 }
 
 // repeatedPage is a page that holds only the records of the page before:

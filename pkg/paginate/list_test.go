@@ -262,3 +262,48 @@ func TestAllStopsWhenAPageRepeatsThePageBefore(t *testing.T) {
 	}
 	mu.Unlock()
 }
+
+// A service whose total grows with every page (each page of fresh records)
+// cannot keep --all paging forever: it stops past twice the first total,
+// exit 6 saying why, the JSON document left unterminated.
+func TestAllStopsWhenTheTotalKeepsGrowing(t *testing.T) {
+	var mu sync.Mutex
+	asked := 0
+	fetch := func(_ context.Context, limit, offset int) (*Page[rec], error) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		return &Page[rec]{Items: recs(offset, offset+limit), Total: offset + 3*limit}, nil
+	}
+	ios, _, out, _ := iostreams.Test()
+	err := testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 10, All: true})
+	if cmdutil.ExitCodeOf(err) != cmdutil.ExitService || !strings.Contains(err.Error(), "kept growing while --all read them (30, then") {
+		t.Errorf("err %v (exit %d), want exit 6 saying the count kept growing", err, cmdutil.ExitCodeOf(err))
+	}
+	if json.Valid(out.Bytes()) {
+		t.Errorf("a complete document for a list cut short:\n%s", out)
+	}
+	if mu.Lock(); asked > 10 { // 2×30+10 records are 7 pages, and two in flight
+		t.Errorf("%d requests: it went on paging", asked)
+	}
+	mu.Unlock()
+}
+
+// A total that grows a little on the way (records created while --all
+// pages) is followed to its end: nothing is left out.
+func TestAllFollowsATotalThatGrowsALittle(t *testing.T) {
+	fetch := func(_ context.Context, limit, offset int) (*Page[rec], error) {
+		total := 95
+		if offset > 0 {
+			total = 100 // five records created after the first page
+		}
+		return &Page[rec]{Items: recs(offset, min(offset+limit, total)), Total: total}, nil
+	}
+	ios, _, out, _ := iostreams.Test()
+	if err := testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 10, All: true}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), `"id"`); n != 100 {
+		t.Errorf("%d records, want 100", n)
+	}
+}

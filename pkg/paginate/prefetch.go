@@ -25,8 +25,9 @@ type pending[T any] struct {
 // offsets the pages so far predict (each page the size of the last one), and
 // never asks past the total. A page shorter than predicted calls off the
 // guesses after it and asks again from where that page ended, so no record
-// is skipped. The walk ends at an empty page, at the total, or after an
-// error (sent as the last result). At most `ahead` pages wait, besides the
+// is skipped. The walk ends at an empty page, at the total (never past
+// walkBound of the first page's), or after an error (sent as the last
+// result). At most `ahead` pages wait, besides the
 // one the reader is writing, so memory stays flat whatever the list's
 // length. stop ends the walk and waits for it: nothing is left running.
 func prefetch[T any](ctx context.Context, fetch func(context.Context, int, int) (*Page[T], error), limit, offset int) (<-chan result[T], func()) {
@@ -44,6 +45,7 @@ func prefetch[T any](ctx context.Context, fetch func(context.Context, int, int) 
 	go func() {
 		defer close(ch)
 		queue := []*pending[T]{ask(offset)}
+		bound := -1 // walkBound of the first page
 		callOff := func() {
 			for _, p := range queue {
 				p.cancel()
@@ -58,6 +60,9 @@ func prefetch[T any](ctx context.Context, fetch func(context.Context, int, int) 
 			r := <-p.done
 			p.cancel()
 			if r.err == nil && len(r.page.Items) > 0 {
+				if bound < 0 {
+					bound = walkBound(r.page.Total, len(r.page.Items))
+				}
 				end := p.offset + len(r.page.Items)
 				if len(queue) > 0 && queue[0].offset != end {
 					callOff() // a short page: the guesses after it are off
@@ -66,7 +71,7 @@ func prefetch[T any](ctx context.Context, fetch func(context.Context, int, int) 
 				if len(queue) > 0 {
 					next = queue[len(queue)-1].offset + len(r.page.Items)
 				}
-				for ; len(queue) < ahead && next < r.page.Total; next += len(r.page.Items) {
+				for ; len(queue) < ahead && next < min(r.page.Total, bound); next += len(r.page.Items) {
 					queue = append(queue, ask(next))
 				}
 			}
@@ -87,3 +92,10 @@ func prefetch[T any](ctx context.Context, fetch func(context.Context, int, int) 
 	}
 	return ch, stop
 }
+
+// walkBound is how far --all follows a list whose first page said total:
+// a record created while it pages shifts the later ones down (all drops
+// the repeats) and the total grows, which the walk follows; but a total
+// that keeps growing with every page (a broken or hostile service) would
+// keep it going forever, so it stops at twice the first total and a page.
+func walkBound(total, page int) int { return 2*total + page }
