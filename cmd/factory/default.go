@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -169,6 +170,10 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 			return nil, err
 		}
 	}
+	// A key pasted with a space or a newline (TESTCTL_API_KEY="$(cat f)")
+	// goes out trimmed anyway, as a header's value is: trimmed here, it is
+	// also the key an answer that quotes it is redacted of.
+	key = strings.TrimSpace(key)
 	if needKey && key == "" {
 		return nil, &cmdutil.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
 			"set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)")}

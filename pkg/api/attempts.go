@@ -86,6 +86,8 @@ func (c *Client) failed(method, path string, resp *Response, err error, attempts
 			shown: c.redactText(cause(err))}
 	}
 	he := httpError(method, path, resp)
+	// Redacted again once decoded: JSON may escape the key ("sk-a\/b").
+	he.Message, he.Hint = c.redactText(he.Message), c.redactText(he.Hint)
 	he.Attempts, he.Elapsed = attempts, elapsed
 	he.RetryAfter = ParseRetryAfter(resp.Header.Get("Retry-After"), c.clock().Now())
 	return he

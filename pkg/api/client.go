@@ -162,7 +162,9 @@ func (c *Client) url(r request) (string, error) {
 // IsLoopback reports whether host names this machine: a key may travel
 // there over plain http, and a poll may come as often as a test likes.
 func IsLoopback(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	// Not a name under .localhost: the resolver may ask DNS for it, and
+	// an answer with a public address would get the key in clear.
+	if host == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(host)
@@ -234,10 +236,19 @@ const minRedactedKey = 8
 // proxy that echoes the request's credentials must not put them in a
 // terminal or a CI log.
 func (c *Client) redactBody(data []byte) []byte {
-	if len(c.APIKey) < minRedactedKey || !bytes.Contains(data, []byte(c.APIKey)) {
+	if len(c.APIKey) < minRedactedKey {
 		return data
 	}
-	return bytes.ReplaceAll(data, []byte(c.APIKey), []byte("[REDACTED]"))
+	// As sent, as a URL carries it (a redirect's ?token=, a path), and as
+	// JSON quotes it (Go's and JavaScript's escapes, and PHP's "\/").
+	quoted, _ := json.Marshal(c.APIKey)
+	inJSON := string(quoted[1 : len(quoted)-1])
+	for _, form := range []string{c.APIKey, url.QueryEscape(c.APIKey), url.PathEscape(c.APIKey), inJSON, strings.ReplaceAll(inJSON, "/", `\/`)} {
+		if bytes.Contains(data, []byte(form)) {
+			data = bytes.ReplaceAll(data, []byte(form), []byte("[REDACTED]"))
+		}
+	}
+	return data
 }
 
 // redactText is redactBody for text: an error (the HTTP layer quotes URLs,

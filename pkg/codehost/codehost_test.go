@@ -189,3 +189,32 @@ func TestRunGitInARealRepository(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// git, and the hooks and helpers it runs, never see testctl's variables:
+// TESTCTL_API_KEY least of all. A git that writes its environment down
+// stands in for the real one.
+func TestRunGitDoesNotPassTestctlsVariables(t *testing.T) {
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "env")
+	script := "#!/bin/sh\nenv > \"$GIT_ENV_OUT\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GIT_ENV_OUT", envFile)
+	t.Setenv("TESTCTL_API_KEY", "sk-LEAKCHECK-1234567890")
+	t.Setenv("TESTCTL_PROFILE", "ci")
+	if _, err := RunGit(context.Background(), "rev-parse", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	env, err := os.ReadFile(envFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), "TESTCTL_") || strings.Contains(string(env), "LEAKCHECK") {
+		t.Errorf("git got testctl's variables:\n%s", env)
+	}
+	if !strings.Contains(string(env), "GIT_TERMINAL_PROMPT=0") || !strings.Contains(string(env), "GIT_ENV_OUT=") {
+		t.Errorf("git lost the rest of the environment:\n%s", env)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,11 +24,14 @@ const gitTimeout = 5 * time.Second
 var commitPattern = lazyregexp.New(`^[0-9a-fA-F]{7,64}$`)
 
 // RunGit is the real GitFunc. Only fixed arguments and validated commit
-// hashes are passed, never anything secret; prompts are switched off so git
-// cannot wait for a password on a CI runner.
+// hashes are passed, never anything secret, and git gets the environment
+// without testctl's own variables: TESTCTL_API_KEY must not reach it, nor
+// the hooks and helpers it may run. Prompts are switched off so git cannot
+// wait for a password on a CI runner.
 func RunGit(ctx context.Context, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TESTCTL_") })
+	cmd.Env = append(env, "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

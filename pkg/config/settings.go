@@ -85,7 +85,9 @@ func ValidateBaseURL(s string) error {
 		return fmt.Errorf("%q ends in /v1: give the base URL without it; testctl adds /v1 itself", s)
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Errorf("%q must not carry credentials, a query or a fragment", s)
+		// Not shown: they may be a token.
+		bare := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
+		return fmt.Errorf("the URL must not carry credentials, a query or a fragment (not shown here: they may be a secret); give %s", bare.String())
 	}
 	return nil
 }
