@@ -83,3 +83,17 @@ func TestKeyIsNotSentInClearToANameUnderLocalhost(t *testing.T) {
 		t.Errorf("stderr does not name the way out:\n%s", r.Stderr)
 	}
 }
+
+// A config file the YAML library cannot place a value of (an api_key
+// indented one level too far out) is refused without quoting the value.
+func TestBrokenConfigFileDoesNotQuoteTheKey(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, key := range []string{"sk-LEAKCHECK-1234567890", "sk-LEAK12"} {
+		path := e.WriteFile("config.yaml", "profiles:\n  default:\n  api_key: "+key+"\n")
+		e.Setenv("TESTCTL_CONFIG", path)
+		r := e.Run("run", "get", "r1").Expect(t, 8)
+		if strings.Contains(r.Stderr, "LEAK") || !strings.Contains(r.Stderr, "line 3") {
+			t.Errorf("%s:\n%s", key, r.Stderr)
+		}
+	}
+}

@@ -98,6 +98,13 @@ func readFile(path string) (*File, fs.FileMode, error) {
 func decodeFile(data []byte) (*File, error) {
 	var raw File
 	if err := yaml.Unmarshal(data, &raw); err != nil {
+		if typeErr, ok := errors.AsType[*yaml.TypeError](err); ok {
+			// Its lines quote the value they could not place, which may
+			// be an api_key: they say where, not what.
+			for i, e := range typeErr.Errors {
+				typeErr.Errors[i] = withoutValues(e)
+			}
+		}
 		return nil, err
 	}
 	f := &File{CurrentProfile: raw.CurrentProfile, Profiles: map[string]map[string]string{}}
@@ -192,4 +199,19 @@ func linkTarget(path string) (string, error) {
 		p = link
 	}
 	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
+}
+
+// withoutValues is a yaml.v3 type error's line with the values it quotes
+// (`sk-abc...`) replaced by "a value".
+func withoutValues(line string) string {
+	var b strings.Builder
+	for {
+		before, rest, ok := strings.Cut(line, "`")
+		_, after, closed := strings.Cut(rest, "`")
+		if !ok || !closed {
+			return b.String() + line
+		}
+		b.WriteString(before + "a value")
+		line = after
+	}
 }
