@@ -148,3 +148,24 @@ func TestReportEvidenceLimit(t *testing.T) {
 	}
 	wantReads(t, e, 2, 2, "no more log reads, one more run read")
 }
+
+// A run that does not exist is named with the service's answer, as run
+// wait names it, before the summary that points to it: exit 5.
+func TestReportOfAnUnknownRunSaysWhy(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("run", "report", "r0a1b2").Expect(t, 5)
+	cmdtest.Contains(t, "stderr", r.Stderr, "error: run r0a1b2: GET /v1/run/r0a1b2", "404 Not Found", "Run r0a1b2: no verdict (see the error above)")
+	if strings.Index(r.Stderr, "error: run r0a1b2") > strings.Index(r.Stderr, "no verdict") {
+		t.Errorf("the error comes after the summary that points to it:\n%s", r.Stderr)
+	}
+}
+
+// A plan's id given where a run's is expected gets the service's 404 and
+// how run ids look, with where to find them.
+func TestUnknownRunNamesWhatARunIDLooksLike(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{{"run", "get", sandbox.PlanPassing}, {"run", "report", "r0a1b2"}} {
+		r := e.Run(args...).Expect(t, 5)
+		cmdtest.Contains(t, "stderr", r.Stderr, "404 Not Found", "Run short ids look like r0a1b2", "`testctl run list`")
+	}
+}

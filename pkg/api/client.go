@@ -263,7 +263,7 @@ func httpError(method, path string, resp *Response) *HTTPError {
 	} else if len(resp.Body) > 0 {
 		e.Message = excerpt(resp.Body)
 	}
-	e.Hint = hintFor(e.StatusCode, e.Message)
+	e.Hint = hintFor(e.StatusCode, path, e.Message)
 	return e
 }
 

@@ -133,6 +133,10 @@ func excerpt(body []byte) string {
 	return strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "")), " ")
 }
 
+// runNotFoundHint completes a run's 404: a plan's id or a run test case's
+// given for a run's is the usual mistake.
+const runNotFoundHint = "Run short ids look like r0a1b2, not a plan's pln-… id nor a run test case's r0a1b2-3; `testctl run list` shows this project's recent runs."
+
 // orgKeyHint completes the service's "projectShortId is required", which
 // names its own wire field, with the ways testctl takes a project.
 const orgKeyHint = "The API key is organization-scoped: name the project with --project (-p) or TESTCTL_PROJECT, " +
@@ -140,9 +144,12 @@ const orgKeyHint = "The API key is organization-scoped: name the project with --
 
 // hintFor says what the user can do about an answer: by its status, and for
 // the organization key's 400, by the service's message.
-func hintFor(status int, message string) string {
+func hintFor(status int, path, message string) string {
 	if status == http.StatusBadRequest && strings.Contains(message, "projectShortId") && strings.Contains(message, "required") {
 		return orgKeyHint
+	}
+	if status == http.StatusNotFound && strings.HasPrefix(path, "/v1/run/") {
+		return runNotFoundHint
 	}
 	switch status {
 	case http.StatusUnauthorized:

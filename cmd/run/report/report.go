@@ -6,6 +6,7 @@ package report
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/runwait"
+	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -70,7 +72,13 @@ func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	}
 	var recs []verdict.Record
 	for _, t := range runwait.KnownTargets(f.Getenv, d.Client.BaseURL, opts.RunIDs) {
-		recs = append(recs, read(ctx, d.Client, t))
+		r := read(ctx, d.Client, t)
+		if r.Err != nil {
+			// Said here, as run wait says it when it gives up on a run:
+			// the summary's "no verdict" line points to it.
+			fmt.Fprintf(f.IOStreams.ErrOut, "error: run %s: %s\n", termtext.SanitizeLine(t.ShortID), termtext.Sanitize(r.Err.Error()))
+		}
+		recs = append(recs, r)
 	}
 	return runwait.Finish(ctx, d, opts.Report, recs)
 }
