@@ -248,3 +248,16 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		t.Fatalf("bad input started %d runs", n)
 	}
 }
+
+// With no home, nor any other place for the config file, a command that
+// writes it names the ways to give one, once.
+func TestNoConfigLocationNamesTheFixOnce(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "TESTCTL_CONFIG"} {
+		e.Setenv(v, "")
+	}
+	r := e.Run("config", "set", "output", "json").Expect(t, 8)
+	if n := strings.Count(r.Stderr, "set XDG_CONFIG_HOME, TESTCTL_CONFIG or --config-file"); n != 1 {
+		t.Errorf("the fix is named %d times:\n%s", n, r.Stderr)
+	}
+}

@@ -61,7 +61,7 @@ func (c *Config) Unset(key string) (bool, error) {
 // reports whether there is anything to write.
 func (c *Config) update(change func(*File) bool) error {
 	if c.path == "" {
-		return &FileError{Op: "writing", Err: fmt.Errorf("%w; set XDG_CONFIG_HOME, TESTCTL_CONFIG or --config-file", c.pathErr)}
+		return &FileError{Op: "writing", Err: c.pathErr} // which names the fix
 	}
 	if err := prepareDir(c.path, c.ownDir); err != nil {
 		return err
