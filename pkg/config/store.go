@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // Set stores a value in the active profile (or current_profile at top level)
@@ -109,7 +110,9 @@ func (f *File) unset(profile, key string) bool {
 		return false
 	}
 	delete(p, key)
-	if len(p) == 0 {
+	// An empty profile goes, unless it is the current one: current_profile
+	// would then name a profile the file does not have.
+	if len(p) == 0 && !strings.EqualFold(f.CurrentProfile, profile) {
 		delete(f.Profiles, profile)
 	}
 	return true

@@ -152,3 +152,19 @@ func TestUnsetWithoutAFileWritesNothing(t *testing.T) {
 		t.Errorf("unset without a location: %v %v", removed, err)
 	}
 }
+
+// Unsetting a profile's last key removes the profile, unless it is the
+// current one: current_profile must not name a profile the file lacks.
+func TestUnsetKeepsTheCurrentProfile(t *testing.T) {
+	f := &File{CurrentProfile: "Staging", Profiles: map[string]map[string]string{
+		"staging": {KeyProject: "proj_x1"}, "other": {KeyProject: "proj_x2"}}}
+	if !f.unset("staging", KeyProject) || !f.unset("other", KeyProject) {
+		t.Fatal("nothing unset")
+	}
+	if _, ok := f.Profiles["staging"]; !ok {
+		t.Error("the current profile was removed")
+	}
+	if _, ok := f.Profiles["other"]; ok {
+		t.Error("an empty profile that is not the current one stayed")
+	}
+}
