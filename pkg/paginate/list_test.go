@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -241,52 +242,47 @@ func TestCheck(t *testing.T) {
 // the document left open, instead of fetching the same page up to the
 // total and ending as if the list were whole.
 func TestAllStopsWhenAPageRepeatsThePageBefore(t *testing.T) {
-	var mu sync.Mutex
-	asked := 0
-	fetch := func(_ context.Context, limit, _ int) (*Page[rec], error) {
-		mu.Lock()
-		asked++
-		mu.Unlock()
-		return &Page[rec]{Items: recs(0, limit), Total: 10_000}, nil
-	}
-	ios, _, out, _ := iostreams.Test()
-	err := testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 10, All: true})
+	out, asked, err := allOfABadService(func(limit, _ int) *Page[rec] { return &Page[rec]{Items: recs(0, limit), Total: 10_000} })
 	if cmdutil.ExitCodeOf(err) != cmdutil.ExitService || !strings.Contains(err.Error(), "ignore the offset") {
 		t.Errorf("err %v (exit %d), want exit 6 naming the repeated page", err, cmdutil.ExitCodeOf(err))
 	}
-	if json.Valid(out.Bytes()) || strings.Count(out.String(), `"id"`) != 10 {
+	if json.Valid(out) || strings.Count(string(out), `"id"`) != 10 {
 		t.Errorf("stdout:\n%s", out)
 	}
-	if mu.Lock(); asked > 8 { // the pages in flight when it stopped
+	if asked > 8 { // the pages in flight when it stopped
 		t.Errorf("%d requests: it went on paging", asked)
 	}
-	mu.Unlock()
+}
+
+// allOfABadService runs --all (10 a page, JSON) over pages answered by
+// page, and returns stdout, how many pages were asked for and the error.
+func allOfABadService(page func(limit, offset int) *Page[rec]) (out []byte, asked int, err error) {
+	var n atomic.Int32
+	fetch := func(_ context.Context, limit, offset int) (*Page[rec], error) {
+		n.Add(1)
+		return page(limit, offset), nil
+	}
+	ios, _, stdout, _ := iostreams.Test()
+	err = testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 10, All: true})
+	return stdout.Bytes(), int(n.Load()), err
 }
 
 // A service whose total grows with every page (each page of fresh records)
 // cannot keep --all paging forever: it stops past twice the first total,
 // exit 6 saying why, the JSON document left unterminated.
 func TestAllStopsWhenTheTotalKeepsGrowing(t *testing.T) {
-	var mu sync.Mutex
-	asked := 0
-	fetch := func(_ context.Context, limit, offset int) (*Page[rec], error) {
-		mu.Lock()
-		asked++
-		mu.Unlock()
-		return &Page[rec]{Items: recs(offset, offset+limit), Total: offset + 3*limit}, nil
-	}
-	ios, _, out, _ := iostreams.Test()
-	err := testList(fetch).Run(context.Background(), ios, output.Options{Format: output.FormatJSON}, Flags{Limit: 10, All: true})
+	out, asked, err := allOfABadService(func(limit, offset int) *Page[rec] {
+		return &Page[rec]{Items: recs(offset, offset+limit), Total: offset + 3*limit}
+	})
 	if cmdutil.ExitCodeOf(err) != cmdutil.ExitService || !strings.Contains(err.Error(), "kept growing while --all read them (30, then") {
 		t.Errorf("err %v (exit %d), want exit 6 saying the count kept growing", err, cmdutil.ExitCodeOf(err))
 	}
-	if json.Valid(out.Bytes()) {
+	if json.Valid(out) {
 		t.Errorf("a complete document for a list cut short:\n%s", out)
 	}
-	if mu.Lock(); asked > 10 { // 2×30+10 records are 7 pages, and two in flight
+	if asked > 10 { // 2×30+10 records are 7 pages, and two in flight
 		t.Errorf("%d requests: it went on paging", asked)
 	}
-	mu.Unlock()
 }
 
 // A total that grows a little on the way (records created while --all
