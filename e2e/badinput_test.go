@@ -128,6 +128,8 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 
 		// run wait.
 		{"wait empty id", []string{"run", "wait", ""}, []string{"empty run short id"}, nil, ""},
+		{"wait id twice", []string{"run", "wait", "r1", "r2", "r1"}, []string{"run r1 is given twice"}, nil, ""},
+		{"report id twice", []string{"run", "report", "r1", "r1"}, []string{"run r1 is given twice"}, nil, ""},
 		{"wait id with space", []string{"run", "wait", "r1 r2"}, []string{`"r1 r2"`}, nil, ""},
 		{"wait without id", []string{"run", "wait"}, []string{"run wait needs at least one run short id, e.g. testctl run wait r4m0gl"}, nil, ""},
 		{"wait zero interval", []string{"run", "wait", "r1", "--interval", "0s"}, []string{"--interval", "positive"}, nil, ""},

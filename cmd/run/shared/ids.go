@@ -1,16 +1,22 @@
 package shared
 
 import (
+	"slices"
+
 	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
 // ValidateRunIDs rejects what cannot be a run short id before anything is
 // sent: an empty argument from an unset CI variable, or one with spaces or
-// slashes that would change the request path.
+// slashes that would change the request path; and a run given twice, which
+// would be waited for and reported twice.
 func ValidateRunIDs(ids []string) error {
-	for _, id := range ids {
+	for i, id := range ids {
 		if err := cmdutil.ValidateRunID(id); err != nil {
 			return err
+		}
+		if slices.Contains(ids[:i], id) {
+			return cmdutil.FlagErrorf("run %s is given twice", id)
 		}
 	}
 	return nil
