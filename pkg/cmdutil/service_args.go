@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/termtext"
@@ -48,4 +49,23 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// WaitCommand is the command line that waits on runs, given their short
+// ids as the service gave them and the global flags that chose the service
+// (see ServiceArgs): the next step after a start, the way to resume, or to
+// take up a run a lost start may have created.
+func WaitCommand(args, ids []string) string {
+	words := slices.Concat([]string{"testctl"}, args, []string{"run", "wait"})
+	quoted := make([]string, len(ids))
+	for i, id := range ids {
+		quoted[i] = ShellWord(id)
+	}
+	// An id the service chose that starts with "-" would be read as a
+	// flag (--junit=FILE writes where it says; quoting does not change
+	// that); after "--" it is an argument, which run wait refuses.
+	if slices.ContainsFunc(quoted, func(w string) bool { return strings.HasPrefix(w, "-") }) {
+		words = append(words, "--")
+	}
+	return strings.Join(append(words, quoted...), " ")
 }

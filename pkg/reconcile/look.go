@@ -122,8 +122,7 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 		b.WriteString("\nIf one of them is this job's, take it up with:")
 	}
 	for _, f := range found {
-		args := append(append([]string{"testctl"}, r.WaitArgs...), "run", "wait", cmdutil.ShellWord(f.ID))
-		fmt.Fprintf(&b, "\n  %s", strings.Join(args, " "))
+		fmt.Fprintf(&b, "\n  %s", cmdutil.WaitCommand(r.WaitArgs, []string{f.ID}))
 	}
 	b.WriteString("\nOtherwise send the request again: it was sent only once.")
 	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf("%s", b.String())}

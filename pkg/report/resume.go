@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -53,7 +52,7 @@ func resumeCommand(v verdict.Verdict, res Resume) string {
 	if len(ids) == 0 || res.Sandbox {
 		return ""
 	}
-	return WaitCommand(res.Args, ids)
+	return cmdutil.WaitCommand(res.Args, ids)
 }
 
 // WriteResumeHint says how to resume when the wait ended before the runs
@@ -72,27 +71,8 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 		return
 	}
 	fmt.Fprintf(w, "\n%s: %s. The run goes on; resume waiting with:\n  %s\n",
-		what, strings.Join(states, ", "), WaitCommand(res.Args, ids))
+		what, strings.Join(states, ", "), cmdutil.WaitCommand(res.Args, ids))
 }
 
 // stopWords say how a wait that did not time out ended.
 var stopWords = map[verdict.Stop]string{verdict.Interrupted: "interrupted", verdict.Terminated: "terminated", verdict.Unfinished: "not finished"}
-
-// WaitCommand is the command line that waits on runs, given their
-// sanitised short ids and the global flags that chose the service (see
-// cmdutil.GlobalFlags.ServiceArgs): the next step after a start, or the way
-// to resume.
-func WaitCommand(args, ids []string) string {
-	words := slices.Concat([]string{"testctl"}, args, []string{"run", "wait"})
-	quoted := make([]string, len(ids))
-	for i, id := range ids {
-		quoted[i] = cmdutil.ShellWord(id)
-	}
-	// An id the service chose that starts with "-" would be read as a
-	// flag (--junit=FILE writes where it says; quoting does not change
-	// that); after "--" it is an argument, which run wait refuses.
-	if slices.ContainsFunc(quoted, func(w string) bool { return strings.HasPrefix(w, "-") }) {
-		words = append(words, "--")
-	}
-	return strings.Join(append(words, quoted...), " ")
-}
