@@ -170,9 +170,9 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 			return nil, err
 		}
 	}
-	// A key pasted with a space or a newline (TESTCTL_API_KEY="$(cat f)")
-	// goes out trimmed anyway, as a header's value is: trimmed here, it is
-	// also the key an answer that quotes it is redacted of.
+	// A key given with white space around it (pasted so into a variable
+	// or the config file) goes out trimmed anyway, as a header's value is:
+	// trimmed here, it is also the key an answer quoting it is redacted of.
 	key = strings.TrimSpace(key)
 	if needKey && key == "" {
 		return nil, &cmdutil.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +

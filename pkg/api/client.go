@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -216,34 +217,46 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 	if len(data) > maxBodyBytes {
 		return nil, errBodyTooLarge
 	}
-	data = c.redactBody(data)
+	forms := keyForms(c.APIKey) // worked out once for the body and every header
+	data = redact(data, forms)
 	for _, values := range resp.Header {
 		for i, v := range values {
-			values[i] = c.redactText(v)
+			values[i] = string(redact([]byte(v), forms))
 		}
 	}
 	c.logResponse(resp, data, time.Since(start))
 	return &Response{StatusCode: resp.StatusCode, Header: resp.Header, Body: data}, nil
 }
 
-// minRedactedKey is the shortest key redactBody replaces: real keys are
+// minRedactedKey is the shortest key redact replaces: real keys are
 // long, and replacing a one-letter test key would garble every answer.
 const minRedactedKey = 8
 
-// redactBody replaces the key wherever an answer (body or header) quotes
-// it back. Answers are printed (data, error messages, excerpts, --debug,
-// api --include), and a service or
-// proxy that echoes the request's credentials must not put them in a
-// terminal or a CI log.
-func (c *Client) redactBody(data []byte) []byte {
-	if len(c.APIKey) < minRedactedKey {
-		return data
+// keyForms are the forms an answer may quote key in: as sent, as a URL
+// carries it (a redirect's ?token=, a path), and as JSON quotes it (Go's
+// and JavaScript's escapes, and PHP's "\/"); none for a key too short to
+// search for.
+func keyForms(key string) []string {
+	if len(key) < minRedactedKey {
+		return nil
 	}
-	// As sent, as a URL carries it (a redirect's ?token=, a path), and as
-	// JSON quotes it (Go's and JavaScript's escapes, and PHP's "\/").
-	quoted, _ := json.Marshal(c.APIKey)
+	quoted, _ := json.Marshal(key)
 	inJSON := string(quoted[1 : len(quoted)-1])
-	for _, form := range []string{c.APIKey, url.QueryEscape(c.APIKey), url.PathEscape(c.APIKey), inJSON, strings.ReplaceAll(inJSON, "/", `\/`)} {
+	forms := []string{key}
+	for _, f := range []string{url.QueryEscape(key), url.PathEscape(key), inJSON, strings.ReplaceAll(inJSON, "/", `\/`)} {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}
+
+// redact replaces every form of the key in data. Answers are printed
+// (data, error messages, excerpts, --debug, api --include), and a service
+// or proxy that echoes the request's credentials must not put them in a
+// terminal or a CI log.
+func redact(data []byte, forms []string) []byte {
+	for _, form := range forms {
 		if bytes.Contains(data, []byte(form)) {
 			data = bytes.ReplaceAll(data, []byte(form), []byte("[REDACTED]"))
 		}
@@ -251,9 +264,9 @@ func (c *Client) redactBody(data []byte) []byte {
 	return data
 }
 
-// redactText is redactBody for text: an error (the HTTP layer quotes URLs,
+// redactText is redact for text: an error (the HTTP layer quotes URLs,
 // and a redirect's Location can carry the key) or the --debug log.
-func (c *Client) redactText(s string) string { return string(c.redactBody([]byte(s))) }
+func (c *Client) redactText(s string) string { return string(redact([]byte(s), keyForms(c.APIKey))) }
 
 func httpError(method, path string, resp *Response) *HTTPError {
 	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path}
