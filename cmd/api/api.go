@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -120,11 +121,11 @@ func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 		o.Method = http.MethodGet
 	}
 	if !slices.Contains(methods, o.Method) {
-		return cmdutil.FlagErrorf("-X %q: use GET, POST, PUT, PATCH, DELETE or HEAD", o.Method)
+		return exitcode.FlagErrorf("-X %q: use GET, POST, PUT, PATCH, DELETE or HEAD", o.Method)
 	}
 	inQuery := o.Method == http.MethodGet || o.Method == http.MethodHead || o.Method == http.MethodDelete
 	if inQuery && o.Body != nil {
-		return cmdutil.FlagErrorf("--input sends a body, which a %s request does not take; use -X POST, PUT or PATCH", o.Method)
+		return exitcode.FlagErrorf("--input sends a body, which a %s request does not take; use -X POST, PUT or PATCH", o.Method)
 	}
 	o.Query = url.Values{}
 	if inQuery || o.Body != nil {
@@ -156,20 +157,20 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 	} else {
 		file, err := os.Open(name)
 		if err != nil {
-			return nil, cmdutil.FlagErrorf("--input: %v", err)
+			return nil, exitcode.FlagErrorf("--input: %v", err)
 		}
 		defer file.Close()
 		r = file
 	}
 	data, err := io.ReadAll(io.LimitReader(r, 16<<20))
 	if err != nil {
-		return nil, cmdutil.FlagErrorf("--input: %v", err)
+		return nil, exitcode.FlagErrorf("--input: %v", err)
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
-		return nil, cmdutil.FlagErrorf("--input %s is empty; give a JSON body", name)
+		return nil, exitcode.FlagErrorf("--input %s is empty; give a JSON body", name)
 	}
 	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
-		return nil, cmdutil.FlagErrorf("--input %s is not valid JSON: %v", name, err)
+		return nil, exitcode.FlagErrorf("--input %s is not valid JSON: %v", name, err)
 	}
 	return data, nil
 }

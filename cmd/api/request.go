@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // normalizePath accepts "/v1/…", "v1/…" or a full URL on the configured
@@ -16,7 +16,7 @@ import (
 // and a path outside /v1 is not part of the service.
 func normalizePath(raw, baseURL string) (string, url.Values, error) {
 	bad := func(why string) error {
-		return cmdutil.FlagErrorf("%q is not a service path: %s (like /v1/applications or v1/outbound-ips)", raw, why)
+		return exitcode.FlagErrorf("%q is not a service path: %s (like /v1/applications or v1/outbound-ips)", raw, why)
 	}
 	if strings.ContainsFunc(raw, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return "", nil, bad("it contains spaces or control characters")
@@ -59,7 +59,7 @@ type field struct {
 func parseField(flag, kv string, typed bool) (field, error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || k == "" {
-		return field{}, cmdutil.FlagErrorf("%s %q must be key=value", flag, kv)
+		return field{}, exitcode.FlagErrorf("%s %q must be key=value", flag, kv)
 	}
 	if !typed {
 		return field{k, v}, nil

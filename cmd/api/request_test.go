@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // parse runs the command line through NewCmdAPI and returns the Options
@@ -72,7 +72,7 @@ func TestFlagErrors(t *testing.T) {
 		{"{}", []string{"/v1/x", "--input", "-", "-X", "GET"}, "--input"},
 	} {
 		_, err := parse(t, tc.stdin, tc.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error with %q", tc.args, err, tc.want)
 		}

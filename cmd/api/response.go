@@ -13,6 +13,7 @@ import (
 
 	apiclient "github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -73,7 +74,7 @@ func failure(ios *iostreams.IOStreams, he *apiclient.HTTPError, body []byte) err
 	if he.Hint != "" {
 		msg += "\n" + he.Hint
 	}
-	return &cmdutil.ExitError{Code: he.ExitCode(), Err: errors.New(strings.TrimSpace(msg))}
+	return &exitcode.Error{Code: he.ExitCode(), Err: errors.New(strings.TrimSpace(msg))}
 }
 
 // printBody writes a successful answer. JSON is re-indented (and unsafe

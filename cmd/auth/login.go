@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/keyring"
 )
@@ -54,7 +55,7 @@ version kept in the file moves to the keyring.`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				// Not echoed: the argument may well be the key itself.
-				return cmdutil.FlagErrorf("auth login takes no arguments: the key is read from standard input or a hidden prompt, " +
+				return exitcode.FlagErrorf("auth login takes no arguments: the key is read from standard input or a hidden prompt, " +
 					"never from an argument, which would end up in shell history")
 			}
 			return nil
@@ -86,10 +87,10 @@ func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error
 		return fmt.Errorf("reading the key: %w", err)
 	}
 	if key == "" {
-		return cmdutil.FlagErrorf("no API key given: pipe it on standard input or paste it at the prompt")
+		return exitcode.FlagErrorf("no API key given: pipe it on standard input or paste it at the prompt")
 	}
 	if strings.ContainsFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-		return cmdutil.FlagErrorf("the API key contains spaces or control characters; copy it again")
+		return exitcode.FlagErrorf("the API key contains spaces or control characters; copy it again")
 	}
 	if !opts.NoVerify {
 		if err := verifyKey(ctx, f, key); err != nil {
@@ -149,7 +150,7 @@ func serviceFlags(cfg *config.Config) (values map[string]string, also string, er
 		}
 		if s, _ := config.Lookup(key); s.Validate != nil {
 			if err := s.Validate(v); err != nil {
-				return nil, "", cmdutil.FlagErrorf("invalid --%s: %v", s.Flag, err)
+				return nil, "", exitcode.FlagErrorf("invalid --%s: %v", s.Flag, err)
 			}
 		}
 		values[key] = v
@@ -175,7 +176,7 @@ func verifyKey(ctx context.Context, f *cmdutil.Factory, key string) error {
 		fmt.Fprintf(f.IOStreams.ErrOut, "%s the key looks organization-scoped: set a project with `testctl config set project proj_…`\n", f.IOStreams.ErrStyles().WarningIcon())
 		return nil
 	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
-		return &cmdutil.AuthError{Err: fmt.Errorf("the service rejected this key (HTTP %d%s); nothing was stored", he.StatusCode, messageSuffix(he))}
+		return &exitcode.AuthError{Err: fmt.Errorf("the service rejected this key (HTTP %d%s); nothing was stored", he.StatusCode, messageSuffix(he))}
 	}
 	return fmt.Errorf("could not check the key (nothing was stored; --no-verify skips the check): %w", err)
 }

@@ -10,6 +10,7 @@ import (
 	configcmd "github.com/testctl/testctl/cmd/config"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/output"
 )
 
@@ -78,7 +79,7 @@ func statusRun(_ context.Context, f *cmdutil.Factory, opts *StatusOptions) error
 		fmt.Fprintf(ios.Out, "  Config:   %s\n", orNone(st.ConfigFile, ""))
 	}
 	if key == "" {
-		return &cmdutil.ExitError{Code: cmdutil.ExitAuth, Err: fmt.Errorf("no API key: run `testctl auth login`, or set TESTCTL_API_KEY")}
+		return &exitcode.Error{Code: exitcode.Auth, Err: fmt.Errorf("no API key: run `testctl auth login`, or set TESTCTL_API_KEY")}
 	}
 	return nil
 }

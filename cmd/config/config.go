@@ -9,6 +9,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // NewCmdConfig groups the config verbs.
@@ -30,7 +31,7 @@ in shell history and process lists.`,
 // checkKey turns an unknown key into a usage error listing the valid ones.
 func checkKey(key string) error {
 	if _, ok := config.Lookup(key); !ok {
-		return cmdutil.FlagErrorf("unknown key %q; valid keys: %s", key, strings.Join(config.KeyNames(), ", "))
+		return exitcode.FlagErrorf("unknown key %q; valid keys: %s", key, strings.Join(config.KeyNames(), ", "))
 	}
 	return nil
 }

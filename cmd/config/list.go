@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/output"
 )
 
@@ -38,7 +39,7 @@ func pathRun(_ context.Context, f *cmdutil.Factory, opts *PathOptions) error {
 	}
 	path, err := cfg.Location()
 	if err != nil {
-		return &cmdutil.UsageError{Err: err}
+		return &exitcode.UsageError{Err: err}
 	}
 	ios := f.IOStreams
 	if out.IsStructured() {

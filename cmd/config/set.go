@@ -8,6 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // SetOptions are the inputs of `config set`.
@@ -32,7 +33,7 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.Key, opts.Value = args[0], args[1]
 			if opts.Key == config.KeyAPIKey {
-				return cmdutil.FlagErrorf("api_key is stored only by `testctl auth login`, which reads it from standard input " +
+				return exitcode.FlagErrorf("api_key is stored only by `testctl auth login`, which reads it from standard input " +
 					"or a hidden prompt: a key typed as an argument ends up in shell history and process lists")
 			}
 			if err := checkKey(opts.Key); err != nil {
@@ -40,7 +41,7 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 			}
 			if s, _ := config.Lookup(opts.Key); s.Validate != nil {
 				if err := s.Validate(opts.Value); err != nil {
-					return cmdutil.FlagErrorf("invalid %s: %v", opts.Key, err)
+					return exitcode.FlagErrorf("invalid %s: %v", opts.Key, err)
 				}
 			}
 			return nil

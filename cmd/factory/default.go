@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/output"
@@ -98,7 +99,7 @@ func (w *wiring) loadConfig() (*config.Config, error) {
 func (w *wiring) keyring() (*keyring.Store, error) {
 	timeout, err := keyring.ParseTimeout(w.f.Getenv("TESTCTL_KEYRING_TIMEOUT"))
 	if err != nil {
-		return nil, &cmdutil.UsageError{Err: err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	return keyring.New(w.opts.Keyring, timeout, w.opts.LookupEnv), nil
 }
@@ -113,7 +114,7 @@ func (w *wiring) startSandbox(cfg *config.Config) error {
 	if err != nil {
 		// No loopback port to listen on is a local failure, not the
 		// service's: exit 8, as `testctl sandbox --addr` does.
-		return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("starting the embedded sandbox: %w", err)}
+		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("starting the embedded sandbox: %w", err)}
 	}
 	w.sandbox = inst
 	cfg.Override(config.KeyBaseURL, inst.BaseURL)
@@ -147,19 +148,19 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	}
 	base := cfg.Get(config.KeyBaseURL)
 	if base == "" {
-		return nil, cmdutil.UsageErrorf("no base URL configured. Set one of:\n" +
+		return nil, exitcode.UsageErrorf("no base URL configured. Set one of:\n" +
 			"  --base-url https://…                  (this command only)\n" +
 			"  TESTCTL_BASE_URL=https://…            (environment)\n" +
 			"  testctl config set base_url https://… (saved in the active profile)\n" +
 			"or try everything against the embedded emulator with --sandbox")
 	}
 	if err := config.ValidateBaseURL(base); err != nil {
-		return nil, cmdutil.UsageErrorf("invalid base URL (from %s): %v", cfg.Origin(config.KeyBaseURL), err)
+		return nil, exitcode.UsageErrorf("invalid base URL (from %s): %v", cfg.Origin(config.KeyBaseURL), err)
 	}
 	legacy := cfg.Get(config.KeyLegacyBaseURL)
 	if legacy != "" {
 		if err := config.ValidateBaseURL(legacy); err != nil {
-			return nil, cmdutil.UsageErrorf("invalid legacy base URL (from %s): %v", cfg.Origin(config.KeyLegacyBaseURL), err)
+			return nil, exitcode.UsageErrorf("invalid legacy base URL (from %s): %v", cfg.Origin(config.KeyLegacyBaseURL), err)
 		}
 	}
 	// Only a client that needs the key asks the keyring for it: not a dry
@@ -175,18 +176,18 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	// trimmed here, it is also the key an answer quoting it is redacted of.
 	key = strings.TrimSpace(key)
 	if needKey && key == "" {
-		return nil, &cmdutil.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
+		return nil, &exitcode.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
 			"set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)")}
 	}
 	project := cfg.Get(config.KeyProject)
 	if project != "" {
 		if err := config.ValidateProject(project); err != nil {
-			return nil, cmdutil.UsageErrorf("invalid project (from %s): %v", cfg.Origin(config.KeyProject), err)
+			return nil, exitcode.UsageErrorf("invalid project (from %s): %v", cfg.Origin(config.KeyProject), err)
 		}
 	}
 	timeout, err := cfg.HTTPTimeout()
 	if err != nil {
-		return nil, &cmdutil.UsageError{Err: err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	c := &api.Client{
 		BaseURL:           base,
@@ -224,18 +225,18 @@ func (w *wiring) output() (output.Options, error) {
 	format, err := output.ParseFormat(raw)
 	if err != nil {
 		if src == config.SourceFlag {
-			return output.Options{}, &cmdutil.FlagError{Err: err} // it names --output and the valid values
+			return output.Options{}, &exitcode.FlagError{Err: err} // it names --output and the valid values
 		}
-		return output.Options{}, cmdutil.UsageErrorf("output format (from %s): %v", cfg.Origin(config.KeyOutput), err)
+		return output.Options{}, exitcode.UsageErrorf("output format (from %s): %v", cfg.Origin(config.KeyOutput), err)
 	}
 	o := output.Options{Format: format, JQ: w.f.Globals.JQ, Terminal: w.f.IOStreams.IsStdoutTTY()}
 	// --jq prints JSON, so it overrides a format from the environment or a
 	// profile; a different -o on the same command line is a contradiction.
 	if o.JQ != "" && src == config.SourceFlag && format != output.FormatJSON {
-		return output.Options{}, cmdutil.FlagErrorf("--jq prints JSON and cannot be combined with -o %s: drop one of them", format)
+		return output.Options{}, exitcode.FlagErrorf("--jq prints JSON and cannot be combined with -o %s: drop one of them", format)
 	}
 	if err := o.Validate(); err != nil {
-		return output.Options{}, &cmdutil.FlagError{Err: err}
+		return output.Options{}, &exitcode.FlagError{Err: err}
 	}
 	return o, nil
 }

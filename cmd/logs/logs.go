@@ -12,6 +12,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -119,25 +120,25 @@ func filterFlags() []filterFlag {
 func (o *Options) parse(cmd *cobra.Command, shortID, kind string) error {
 	o.ShortID = strings.TrimSpace(shortID)
 	if o.ShortID == "" || strings.ContainsFunc(o.ShortID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
-		return cmdutil.FlagErrorf("%q is not a run test case short id (see the test cases of `testctl run get SHORTID`)", shortID)
+		return exitcode.FlagErrorf("%q is not a run test case short id (see the test cases of `testctl run get SHORTID`)", shortID)
 	}
 	if kind == "" {
-		return cmdutil.FlagErrorf("--kind is required: network, console or api-calls")
+		return exitcode.FlagErrorf("--kind is required: network, console or api-calls")
 	}
 	wire, ok := wireKind(kind)
 	if !ok {
-		return cmdutil.FlagErrorf("--kind must be network, console or api-calls, not %q", kind)
+		return exitcode.FlagErrorf("--kind must be network, console or api-calls, not %q", kind)
 	}
 	o.Query.Kind = wire
 	for _, ff := range filterFlags() {
 		if cmd.Flags().Changed(ff.name) && !slices.Contains(ff.kinds, wire) {
-			return cmdutil.FlagErrorf("--%s applies only to --kind %s, not %s", ff.name, ff.say, kind)
+			return exitcode.FlagErrorf("--%s applies only to --kind %s, not %s", ff.name, ff.say, kind)
 		}
 	}
 	switch o.Query.StatusFilter {
 	case "", "all", "errors", "success":
 	default:
-		return cmdutil.FlagErrorf("--status must be all, errors or success, not %q", o.Query.StatusFilter)
+		return exitcode.FlagErrorf("--status must be all, errors or success, not %q", o.Query.StatusFilter)
 	}
 	if cmd.Flags().Changed("url") {
 		w, err := checkURLPattern(o.Query.URLPattern)

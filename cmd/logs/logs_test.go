@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -55,7 +55,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"../r1", "--kind", "network"}, "run test case short id"},
 	} {
 		_, err := parse(t, tc.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error with %q", tc.args, err, tc.want)
 		}

@@ -6,7 +6,7 @@ import (
 	"regexp/syntax"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // checkURLPattern compiles --url locally, case-insensitively as the service
@@ -17,7 +17,7 @@ import (
 // unchecked, with a warning, rather than refused.
 func checkURLPattern(p string) (warning string, err error) {
 	if strings.TrimSpace(p) == "" {
-		return "", cmdutil.FlagErrorf("--url must not be empty; leave it out to match every URL")
+		return "", exitcode.FlagErrorf("--url must not be empty; leave it out to match every URL")
 	}
 	_, cerr := regexp.Compile("(?i)" + p)
 	if cerr == nil {
@@ -31,7 +31,7 @@ func checkURLPattern(p string) (warning string, err error) {
 	if se != nil {
 		msg = string(se.Code) + ": `" + se.Expr + "`"
 	}
-	return "", cmdutil.FlagErrorf("--url %q is not a valid regular expression: %s", p, msg)
+	return "", exitcode.FlagErrorf("--url %q is not a valid regular expression: %s", p, msg)
 }
 
 // perlOnly reports whether RE2 rejected a construct that Perl-style engines

@@ -11,7 +11,7 @@ import (
 
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -29,7 +29,7 @@ func TestMissingArgumentsAreNamed(t *testing.T) {
 		}
 		path := strings.TrimPrefix(c.CommandPath(), "testctl ")
 		found = append(found, path)
-		var flagErr *cmdutil.FlagError
+		var flagErr *exitcode.FlagError
 		if !errors.As(err, &flagErr) || !strings.HasPrefix(err.Error(), path+" needs ") || !strings.Contains(err.Error(), ", e.g. testctl "+path) {
 			t.Errorf("%s without arguments: %q (%T), want %q", path, err, err, path+" needs …, e.g. testctl "+path+" …")
 		}
@@ -39,7 +39,7 @@ func TestMissingArgumentsAreNamed(t *testing.T) {
 		f, cleanup := factory.New("test", factory.Options{IOStreams: ios, LookupEnv: func(string) (string, bool) { return "", false }})
 		code := root.Run(context.Background(), f, strings.Fields(path))
 		cleanup()
-		if code != cmdutil.ExitUsage || out.Len() > 0 || !strings.Contains(errOut.String(), "error: "+err.Error()) {
+		if code != exitcode.Usage || out.Len() > 0 || !strings.Contains(errOut.String(), "error: "+err.Error()) {
 			t.Errorf("testctl %s: exit %d, stdout %q, stderr %q", path, code, out, errOut)
 		}
 	}
@@ -53,7 +53,7 @@ func TestExtraArgumentsAreNamed(t *testing.T) {
 	f, cleanup := factory.New("test", factory.Options{IOStreams: ios, LookupEnv: func(string) (string, bool) { return "", false }})
 	defer cleanup()
 	code := root.Run(context.Background(), f, []string{"config", "get", "base_url", "project"})
-	if code != cmdutil.ExitUsage || out.Len() > 0 {
+	if code != exitcode.Usage || out.Len() > 0 {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 	const msg = `config get takes a key, not 2 arguments ("base_url" "project"), e.g. testctl config get base_url`

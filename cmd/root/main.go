@@ -16,6 +16,7 @@ import (
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -92,28 +93,28 @@ func recordExitCode(f *cmdutil.Factory, code int) int {
 	}
 	if err := os.WriteFile(path, []byte(strconv.Itoa(code)+"\n"), 0o644); err != nil {
 		fmt.Fprintf(f.IOStreams.ErrOut, "error: writing the exit code to %s: %s\n", ExitCodeFileEnv, termtext.Sanitize(err.Error()))
-		code = max(code, cmdutil.ExitLocal)
+		code = max(code, exitcode.Local)
 	}
 	return code
 }
 
 func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, err error) int {
 	if err == nil {
-		return cmdutil.ExitOK
+		return exitcode.OK
 	}
 	errOut := f.IOStreams.ErrOut
 	if isCobraUsageError(err) {
-		err = &cmdutil.FlagError{Err: err}
+		err = &exitcode.FlagError{Err: err}
 	}
-	if exitErr, ok := errors.AsType[*cmdutil.ExitError](err); ok && exitErr.Silent() {
+	if exitErr, ok := errors.AsType[*exitcode.Error](err); ok && exitErr.Silent() {
 		return exitErr.Code
 	}
 	if errors.Is(err, iostreams.ErrReaderGone) {
-		return cmdutil.ExitOK // what read stdout has what it wanted
+		return exitcode.OK // what read stdout has what it wanted
 	}
-	code := cmdutil.ExitCodeOf(err)
-	if code == cmdutil.ExitInterrupted && errors.Is(err, context.Canceled) {
-		if code = cmdutil.InterruptCode(ctx); code == cmdutil.ExitTerminated {
+	code := exitcode.Of(err)
+	if code == exitcode.Interrupted && errors.Is(err, context.Canceled) {
+		if code = cmdutil.InterruptCode(ctx); code == exitcode.Terminated {
 			fmt.Fprintln(errOut, "terminated")
 			return code
 		}
@@ -122,7 +123,7 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	}
 	// Error messages can carry the service's text: never let it drive the terminal.
 	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(err.Error()))
-	if _, ok := errors.AsType[*cmdutil.FlagError](err); ok && cmd != nil {
+	if _, ok := errors.AsType[*exitcode.FlagError](err); ok && cmd != nil {
 		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return code

@@ -16,6 +16,7 @@ import (
 	versioncmd "github.com/testctl/testctl/cmd/version"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // NewCmdRoot returns the testctl command with every subcommand.
@@ -49,7 +50,7 @@ Try every command without an account against the embedded emulator:
 	cmdutil.AddGlobalFlags(cmd.PersistentFlags(), f.Globals)
 	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteEnum("table", "json", "yaml"))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles(f))
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &cmdutil.FlagError{Err: err} })
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitcode.FlagError{Err: err} })
 
 	cmd.AddCommand(configcmd.NewCmdConfig(f))
 	cmd.AddCommand(authcmd.NewCmdAuth(f))

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -113,19 +114,19 @@ func (o *Options) validate() error {
 	_, _, err := net.SplitHostPort(o.Addr)
 	switch {
 	case err != nil:
-		return cmdutil.FlagErrorf("--addr must be host:port, like %s, not %q", DefaultAddr, o.Addr)
+		return exitcode.FlagErrorf("--addr must be host:port, like %s, not %q", DefaultAddr, o.Addr)
 	case math.IsNaN(o.Speed) || math.IsInf(o.Speed, 0) || o.Speed <= 0:
-		return cmdutil.FlagErrorf("--speed must be a positive number, like 1 or 60")
+		return exitcode.FlagErrorf("--speed must be a positive number, like 1 or 60")
 	case math.IsNaN(o.FaultRate) || o.FaultRate < 0 || o.FaultRate > 1:
-		return cmdutil.FlagErrorf("--fault-rate must be between 0 and 1, like 0.2")
+		return exitcode.FlagErrorf("--fault-rate must be between 0 and 1, like 0.2")
 	case o.Latency < 0:
-		return cmdutil.FlagErrorf("--latency must not be negative")
+		return exitcode.FlagErrorf("--latency must not be negative")
 	case o.VisibilityDelay < 0:
-		return cmdutil.FlagErrorf("--visibility-delay must not be negative")
+		return exitcode.FlagErrorf("--visibility-delay must not be negative")
 	case o.FailingTestCases < 0 || o.FailingTestCases > sandbox.MaxFailingTestCases:
-		return cmdutil.FlagErrorf("--failing-test-cases must be between 0 and %d", sandbox.MaxFailingTestCases)
+		return exitcode.FlagErrorf("--failing-test-cases must be between 0 and %d", sandbox.MaxFailingTestCases)
 	case o.History < 0 || o.History > sandbox.MaxHistory:
-		return cmdutil.FlagErrorf("--history must be between 0 and %d", sandbox.MaxHistory)
+		return exitcode.FlagErrorf("--history must be between 0 and %d", sandbox.MaxHistory)
 	}
 	return nil
 }
@@ -180,7 +181,7 @@ func listenError(addr string, err error) error {
 	if op := (*net.OpError)(nil); errors.As(err, &op) {
 		cause = op.Err // the address is named once, below
 	}
-	return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("the sandbox cannot listen on %s: %w\n%s", addr, cause, fix)}
+	return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("the sandbox cannot listen on %s: %w\n%s", addr, cause, fix)}
 }
 
 func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {

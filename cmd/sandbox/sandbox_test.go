@@ -15,6 +15,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
@@ -58,8 +59,8 @@ func TestFlags(t *testing.T) {
 		{"--history", "2000000"}, {"--visibility-delay", "-1s"}, {"--failing-test-cases", "-1"}, {"--failing-test-cases", "1001"},
 	} {
 		_, err := parse(t, args...)
-		var fe *cmdutil.FlagError
-		if !errors.As(err, &fe) || cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage {
+		var fe *exitcode.FlagError
+		if !errors.As(err, &fe) || exitcode.Of(err) != exitcode.Usage {
 			t.Errorf("%v: %v, want a flag error (exit 2)", args, err)
 		}
 	}
@@ -158,8 +159,8 @@ func TestListenFailure(t *testing.T) {
 	cmd.SetErr(&strings.Builder{})
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	err = cmd.ExecuteContext(context.Background())
-	if code := cmdutil.ExitCodeOf(err); code != cmdutil.ExitLocal {
-		t.Errorf("busy port: exit %d (%v), want %d", code, err, cmdutil.ExitLocal)
+	if code := exitcode.Of(err); code != exitcode.Local {
+		t.Errorf("busy port: exit %d (%v), want %d", code, err, exitcode.Local)
 	}
 	for _, want := range []string{"cannot listen on " + addr, "address already in use", "another testctl sandbox", "--addr 127.0.0.1:0"} {
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -6,15 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
-)
 
-// Exit codes of the contract that API failures map to. They live here, next to
-// the errors, so every error type states its own code.
-const (
-	exitUsage    = 2
-	exitAuth     = 4
-	exitNotFound = 5
-	exitService  = 6
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // HTTPError is a non-2xx answer of the service.
@@ -51,13 +44,13 @@ func (e *HTTPError) Error() string {
 func (e *HTTPError) ExitCode() int {
 	switch {
 	case e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity:
-		return exitUsage
+		return exitcode.Usage
 	case e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden:
-		return exitAuth
+		return exitcode.Auth
 	case e.StatusCode == http.StatusNotFound:
-		return exitNotFound
+		return exitcode.NotFound
 	default:
-		return exitService
+		return exitcode.Service
 	}
 }
 
@@ -83,7 +76,7 @@ func (e *TransportError) Error() string {
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // ExitCode is always the contract's "service or network failed".
-func (e *TransportError) ExitCode() int { return exitService }
+func (e *TransportError) ExitCode() int { return exitcode.Service }
 
 // DecodeError is an answer that could not be read as the expected JSON.
 type DecodeError struct {
@@ -104,7 +97,7 @@ func (e *DecodeError) Error() string {
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // ExitCode is the contract's "unreadable response".
-func (e *DecodeError) ExitCode() int { return exitService }
+func (e *DecodeError) ExitCode() int { return exitcode.Service }
 
 // InsecureTransportError refuses to send a key over plain HTTP to a remote host.
 type InsecureTransportError struct{ Host string }
@@ -115,7 +108,7 @@ func (e *InsecureTransportError) Error() string {
 }
 
 // ExitCode: it is a configuration problem, nothing was sent.
-func (e *InsecureTransportError) ExitCode() int { return exitUsage }
+func (e *InsecureTransportError) ExitCode() int { return exitcode.Usage }
 
 // IsNotFound reports whether err is the service's 404.
 func IsNotFound(err error) bool {

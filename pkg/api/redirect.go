@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // maxRedirects matches net/http's own limit.
@@ -26,7 +28,7 @@ func (e *RedirectError) Error() string {
 }
 
 // ExitCode is the contract's "the service or the network failed".
-func (e *RedirectError) ExitCode() int { return exitService }
+func (e *RedirectError) ExitCode() int { return exitcode.Service }
 
 // checkRedirect is the http.Client.CheckRedirect of every request.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {

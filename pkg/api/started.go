@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // NotStartedError is a 2xx answer to a start that does not say a run was
@@ -20,7 +22,7 @@ func (e *NotStartedError) Error() string {
 }
 
 // ExitCode is the contract's "the service failed".
-func (e *NotStartedError) ExitCode() int { return exitService }
+func (e *NotStartedError) ExitCode() int { return exitcode.Service }
 
 // checkStarted refuses a start answer that does not name a started run. It
 // reads the kept document: a missing "success" is accepted, only false is not.

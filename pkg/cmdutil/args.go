@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // ExactArgs is the Args of a command taking n positional arguments. Where
@@ -26,9 +27,9 @@ func argsBetween(least, most int, what, example string) cobra.PositionalArgs {
 		name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
 		switch {
 		case len(args) < least:
-			return FlagErrorf("%s needs %s, e.g. %s", name, what, example)
+			return exitcode.FlagErrorf("%s needs %s, e.g. %s", name, what, example)
 		case most >= 0 && len(args) > most:
-			return FlagErrorf("%s takes %s, not %d arguments (%s), e.g. %s",
+			return exitcode.FlagErrorf("%s takes %s, not %d arguments (%s), e.g. %s",
 				name, what, len(args), strings.Trim(fmt.Sprintf("%q", args), "[]"), example)
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // ExitCodeInfo says what one exit code means: the contract's words, and the
@@ -21,30 +22,30 @@ type ExitCodeInfo struct {
 
 // ExitCodes are the contract's exit codes, in order.
 var ExitCodes = []ExitCodeInfo{
-	{ExitOK, "success; a run that ended COMPLETED with PASSED (SKIPPED too, with a warning, unless `--fail-on-skipped`)",
+	{exitcode.OK, "success; a run that ended COMPLETED with PASSED (SKIPPED too, with a warning, unless `--fail-on-skipped`)",
 		"the command did what it was asked"},
-	{ExitFailed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); a tunnel did not reach `--wait-until`",
+	{exitcode.Failed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); a tunnel did not reach `--wait-until`",
 		"a test case failed; with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry; " +
 			"`tunnel status --wait-until` did not see the wanted health before `--timeout`"},
-	{ExitUsage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started",
+	{exitcode.Usage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started",
 		"a bad flag or value, an unknown command, no base URL configured, the service's HTTP 400; " +
 			"also a `--jq` expression that fails on the document (`error()`, `halt_error`, a type error)"},
-	{ExitRunError, "a run ended ERROR or CANCELLED",
+	{exitcode.RunError, "a run ended ERROR or CANCELLED",
 		"the run broke, or someone cancelled it"},
-	{ExitAuth, "authentication or authorization failed (401, 403)",
+	{exitcode.Auth, "authentication or authorization failed (401, 403)",
 		"no API key configured, the service refused it, or the OS keyring holding the key failed or did not answer in time (nothing is sent then)"},
-	{ExitNotFound, "not found (404)",
+	{exitcode.NotFound, "not found (404)",
 		"an unknown run, plan, test case, application or runner"},
-	{ExitService, "the service or the network failed: 5xx or 429 after retries, 402, connection errors, an unreadable response",
+	{exitcode.Service, "the service or the network failed: 5xx or 429 after retries, 402, connection errors, an unreadable response",
 		"also a wait whose `--timeout` passed before the service gave a single status of a run it was not known to exist; " +
 			"a lost answer to a start with several candidates"},
-	{ExitTimeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume)",
+	{exitcode.Timeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume)",
 		"`run wait --timeout` or `run start --wait --timeout`"},
-	{ExitLocal, "a local failure: a file could not be read or written (config, `--junit`, the CI files), or the sandbox could not listen",
+	{exitcode.Local, "a local failure: a file could not be read or written (config, `--junit`, the CI files), or the sandbox could not listen",
 		"an unreadable or invalid config file, a report that could not be written, a port in use; never 1, which a CI gate reads as \"tests failed\""},
-	{ExitInterrupted, "interrupted by Ctrl-C (SIGINT) (the run goes on; the message says how to resume; reports already asked for are written)",
+	{exitcode.Interrupted, "interrupted by Ctrl-C (SIGINT) (the run goes on; the message says how to resume; reports already asked for are written)",
 		"Ctrl-C in a terminal; GitHub Actions sends SIGINT first when a job is cancelled"},
-	{ExitTerminated, "terminated by SIGTERM, as CI runners do when a job is cancelled (same as 130)",
+	{exitcode.Terminated, "terminated by SIGTERM, as CI runners do when a job is cancelled (same as 130)",
 		"a cancelled CI job (GitLab CI and others send SIGTERM)"},
 }
 

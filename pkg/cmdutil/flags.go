@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/output"
 )
 
@@ -49,7 +50,7 @@ func (g *GlobalFlags) Check() error {
 		for _, name := range []string{"base-url", "legacy-base-url"} {
 			if g.FlagSet.Changed(name) {
 				url := g.FlagSet.Lookup(name).Value.String()
-				return FlagErrorf("--sandbox and --%[1]s cannot be used together: --sandbox runs this command against "+
+				return exitcode.FlagErrorf("--sandbox and --%[1]s cannot be used together: --sandbox runs this command against "+
 					"an emulator of its own and would ignore %[2]s\n"+
 					"  to use a sandbox served by `testctl sandbox` there: drop --sandbox, add --api-key sandbox-project-key\n"+
 					"  to use the service there: drop --sandbox", name, url)
@@ -58,7 +59,7 @@ func (g *GlobalFlags) Check() error {
 	}
 	if g.FlagSet.Changed("output") {
 		if _, err := output.ParseFormat(g.FlagSet.Lookup("output").Value.String()); err != nil {
-			return &FlagError{Err: err}
+			return &exitcode.FlagError{Err: err}
 		}
 	}
 	return nil
@@ -67,7 +68,7 @@ func (g *GlobalFlags) Check() error {
 // Durations parsed by flags of several commands share their validation.
 func ValidatePositiveDuration(name string, d time.Duration) error {
 	if d <= 0 {
-		return FlagErrorf("--%s must be a positive duration, like 30s or 5m", name)
+		return exitcode.FlagErrorf("--%s must be a positive duration, like 30s or 5m", name)
 	}
 	return nil
 }

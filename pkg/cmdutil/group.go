@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // Group makes cmd the parent of its verbs. Alone it prints its help; a verb
@@ -25,7 +26,7 @@ func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
 				return unknownVerb(c, args)
 			}
 		}
-		return &FlagError{Err: err}
+		return &exitcode.FlagError{Err: err}
 	})
 	cmd.AddCommand(verbs...)
 	return cmd
@@ -37,7 +38,7 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-		return FlagErrorf("%s\n\nDid you mean this?\n\t%s\n", msg, strings.Join(s, "\n\t"))
+		return exitcode.FlagErrorf("%s\n\nDid you mean this?\n\t%s\n", msg, strings.Join(s, "\n\t"))
 	}
 	var verbs []string
 	for _, c := range cmd.Commands() {
@@ -45,5 +46,5 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 			verbs = append(verbs, c.Name())
 		}
 	}
-	return FlagErrorf("%s; its commands: %s", msg, strings.Join(verbs, ", "))
+	return exitcode.FlagErrorf("%s; its commands: %s", msg, strings.Join(verbs, ", "))
 }

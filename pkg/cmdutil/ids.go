@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
@@ -13,10 +14,10 @@ import (
 // path (/ ? #): the one check of a run short id, for every command taking one.
 func ValidateRunID(id string) error {
 	if id == "" {
-		return FlagErrorf(`empty run short id "" (is the variable holding it set?)`)
+		return exitcode.FlagErrorf(`empty run short id "" (is the variable holding it set?)`)
 	}
 	if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("/?#", r) }) {
-		return FlagErrorf("invalid run short id %q", id)
+		return exitcode.FlagErrorf("invalid run short id %q", id)
 	}
 	return nil
 }

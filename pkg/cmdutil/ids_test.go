@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"strings"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 func TestIsUUID(t *testing.T) {
@@ -28,7 +30,7 @@ func TestValidateRunID(t *testing.T) {
 		"r1?a=b": "invalid run short id", "r1#x": "invalid run short id", "r1\x1b[2J": "invalid run short id", "r1\u00a0": "invalid run short id",
 	} {
 		err := ValidateRunID(id)
-		if (err == nil) != (want == "") || err != nil && (!strings.Contains(err.Error(), want) || ExitCodeOf(err) != 2) {
+		if (err == nil) != (want == "") || err != nil && (!strings.Contains(err.Error(), want) || exitcode.Of(err) != 2) {
 			t.Errorf("ValidateRunID(%q) = %v, want %q", id, err, want)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // ErrTerminated is the cause of a command's context when the process got
@@ -29,9 +31,9 @@ func SignalContext(ctx context.Context, exit func(code int)) (_ context.Context,
 		for first := true; ; first = false {
 			select {
 			case sig := <-ch:
-				code, cause := ExitInterrupted, context.Canceled
+				code, cause := exitcode.Interrupted, context.Canceled
 				if sig == syscall.SIGTERM {
-					code, cause = ExitTerminated, ErrTerminated
+					code, cause = exitcode.Terminated, ErrTerminated
 				}
 				if !first {
 					exit(code)
@@ -54,7 +56,7 @@ func SignalContext(ctx context.Context, exit func(code int)) (_ context.Context,
 // after SIGTERM, 130 otherwise.
 func InterruptCode(ctx context.Context) int {
 	if errors.Is(context.Cause(ctx), ErrTerminated) {
-		return ExitTerminated
+		return exitcode.Terminated
 	}
-	return ExitInterrupted
+	return exitcode.Interrupted
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"syscall"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // A real SIGTERM to this process ends the context with ErrTerminated, and
 // the command exits 143; SIGINT stays 130.
 func TestSignalContextTellsSIGTERMFromSIGINT(t *testing.T) {
-	for sig, want := range map[syscall.Signal]int{syscall.SIGTERM: ExitTerminated, syscall.SIGINT: ExitInterrupted} {
+	for sig, want := range map[syscall.Signal]int{syscall.SIGTERM: exitcode.Terminated, syscall.SIGINT: exitcode.Interrupted} {
 		ctx, stop := SignalContext(context.Background(), func(int) { t.Error("one signal ended the process") })
 		if err := syscall.Kill(syscall.Getpid(), sig); err != nil {
 			t.Fatal(err)
@@ -44,7 +46,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := <-exited; code != ExitTerminated {
-		t.Errorf("second signal: exit %d, want %d", code, ExitTerminated)
+	if code := <-exited; code != exitcode.Terminated {
+		t.Errorf("second signal: exit %d, want %d", code, exitcode.Terminated)
 	}
 }

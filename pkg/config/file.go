@@ -24,7 +24,7 @@ type File struct {
 }
 
 // FileError is a config file that could not be read or written. It is the
-// contract's local failure, exit 8 (cmdutil.ExitLocal: this package sits
+// contract's local failure, exit 8 (exitcode.Local: this package sits
 // below cmdutil and cannot import it), never the usage code 2, which says
 // the command line is wrong.
 type FileError struct {

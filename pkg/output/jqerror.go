@@ -1,6 +1,6 @@
 package output
 
-// exitUsage is cmdutil.ExitUsage, which this package cannot import.
+// exitUsage is exitcode.Usage, which this package cannot import.
 const exitUsage = 2
 
 // JQError is a --jq expression that failed on the document (error(),

@@ -8,8 +8,7 @@ import (
 	"strconv"
 
 	"github.com/spf13/pflag"
-
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // The page-size policy of every list. Both list operations answer pages of
@@ -45,10 +44,10 @@ func (p *Flags) Register(fs *pflag.FlagSet, noun string) {
 // --all and no --limit, pages are of MaxLimit.
 func (p *Flags) Check(limitSet bool) error {
 	if p.Limit < 1 || p.Limit > MaxLimit {
-		return cmdutil.FlagErrorf("--limit must be between 1 and %d, not %d", MaxLimit, p.Limit)
+		return exitcode.FlagErrorf("--limit must be between 1 and %d, not %d", MaxLimit, p.Limit)
 	}
 	if p.Offset < 0 {
-		return cmdutil.FlagErrorf("--offset must not be negative, not %d", p.Offset)
+		return exitcode.FlagErrorf("--offset must not be negative, not %d", p.Offset)
 	}
 	if p.All && !limitSet {
 		p.Limit = MaxLimit

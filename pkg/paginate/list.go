@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 )
@@ -146,7 +146,7 @@ func moreHint(ios *iostreams.IOStreams, out output.Options, offset, count, total
 // growingList is a list whose total outgrew walkBound while --all read it.
 // The document is left unterminated, as after any error.
 func growingList(noun string, first, last int) error {
-	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
 		"the service's count of %s kept growing while --all read them (%d, then %d): stopping rather than paging forever", noun, first, last)}
 }
 
@@ -155,6 +155,6 @@ func growingList(noun string, first, last int) error {
 // would fetch the same page until the total and end as if the list were
 // complete; the document is left unterminated, as after any error.
 func repeatedPage(noun string) error {
-	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
 		"the service answered the next page of %s with the page before (does a proxy or cache ignore the offset?): stopping rather than paging forever", noun)}
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 )
@@ -243,8 +243,8 @@ func TestCheck(t *testing.T) {
 // total and ending as if the list were whole.
 func TestAllStopsWhenAPageRepeatsThePageBefore(t *testing.T) {
 	out, asked, err := allOfABadService(func(limit, _ int) *Page[rec] { return &Page[rec]{Items: recs(0, limit), Total: 10_000} })
-	if cmdutil.ExitCodeOf(err) != cmdutil.ExitService || !strings.Contains(err.Error(), "ignore the offset") {
-		t.Errorf("err %v (exit %d), want exit 6 naming the repeated page", err, cmdutil.ExitCodeOf(err))
+	if exitcode.Of(err) != exitcode.Service || !strings.Contains(err.Error(), "ignore the offset") {
+		t.Errorf("err %v (exit %d), want exit 6 naming the repeated page", err, exitcode.Of(err))
 	}
 	if json.Valid(out) || strings.Count(string(out), `"id"`) != 10 {
 		t.Errorf("stdout:\n%s", out)
@@ -274,8 +274,8 @@ func TestAllStopsWhenTheTotalKeepsGrowing(t *testing.T) {
 	out, asked, err := allOfABadService(func(limit, offset int) *Page[rec] {
 		return &Page[rec]{Items: recs(offset, offset+limit), Total: offset + 3*limit}
 	})
-	if cmdutil.ExitCodeOf(err) != cmdutil.ExitService || !strings.Contains(err.Error(), "kept growing while --all read them (30, then") {
-		t.Errorf("err %v (exit %d), want exit 6 saying the count kept growing", err, cmdutil.ExitCodeOf(err))
+	if exitcode.Of(err) != exitcode.Service || !strings.Contains(err.Error(), "kept growing while --all read them (30, then") {
+		t.Errorf("err %v (exit %d), want exit 6 saying the count kept growing", err, exitcode.Of(err))
 	}
 	if json.Valid(out) {
 		t.Errorf("a complete document for a list cut short:\n%s", out)

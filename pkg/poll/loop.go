@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/clock"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // End says why a Loop stopped.
@@ -192,7 +192,7 @@ const parkedTick = 250 * time.Millisecond
 func (l *Loop) timedOut(targets []*Target) End {
 	for _, t := range targets {
 		if !t.done && !t.answered && t.lastErr != nil {
-			l.giveUp(t, &cmdutil.ExitError{Code: cmdutil.ExitService,
+			l.giveUp(t, &exitcode.Error{Code: exitcode.Service,
 				Err: fmt.Errorf("%s: no status within %s: %w", t.Name, l.Timeout, t.lastErr)})
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 func TestRetryDelayBacksOffWithJitterAndHonoursRetryAfter(t *testing.T) {
@@ -82,7 +82,7 @@ func TestLoopKeepsARetryAfterPastTheDeadline(t *testing.T) {
 		t.Errorf("polled at %v with %d notices: the server asked for a minute", p.at, notices)
 	}
 	// Not one status came: the wait ends on the service's failure (6).
-	if code := cmdutil.ExitCodeOf(target.Err()); !target.Done() || code != cmdutil.ExitService {
+	if code := exitcode.Of(target.Err()); !target.Done() || code != exitcode.Service {
 		t.Errorf("done %v, exit %d (%v), want given up with 6", target.Done(), code, target.Err())
 	}
 }
@@ -106,7 +106,7 @@ func TestLoopTimedOutGivesUpOnlyTargetsNeverAnswered(t *testing.T) {
 	if err != nil || end != TimedOut {
 		t.Fatalf("end %v, err %v", end, err)
 	}
-	if fmt.Sprint(gaveUp) != "[never]" || cmdutil.ExitCodeOf(a.Err()) != cmdutil.ExitService ||
+	if fmt.Sprint(gaveUp) != "[never]" || exitcode.Of(a.Err()) != exitcode.Service ||
 		!strings.Contains(a.Err().Error(), "never: no status within 30s: ") {
 		t.Errorf("gave up %v; never: %v", gaveUp, a.Err())
 	}

@@ -50,7 +50,7 @@ type Target struct {
 // Done reports whether polling the target stopped: it ended, or was given up.
 func (t *Target) Done() bool { return t.done }
 
-// Err is why the target was given up (its exit code is cmdutil.ExitCodeOf
+// Err is why the target was given up (its exit code is exitcode.Of
 // it), or nil.
 func (t *Target) Err() error { return t.err }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -94,7 +95,7 @@ func several[T any](w Write[T], found []Found[T]) error {
 		}
 	}
 	b.WriteString("\nCheck them before starting again: another job may have sent the same request.")
-	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf("%s", b.String())}
+	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
 }
 
 func unsure[T any](found []Found[T]) bool {
@@ -125,5 +126,5 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 		fmt.Fprintf(&b, "\n  %s", cmdutil.WaitCommand(r.WaitArgs, []string{f.ID}))
 	}
 	b.WriteString("\nOtherwise send the request again: it was sent only once.")
-	return &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf("%s", b.String())}
+	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
 }

@@ -23,7 +23,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -101,7 +101,7 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 			return zero, err
 		}
 		if listErr != nil {
-			return zero, &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+			return zero, &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
 				"%w\nWhether it created a %s cannot be told: the %ss that existed before it could not be read (%v). Check them before sending it again",
 				err, w.Noun, w.Noun, firstLine(listErr.Error()))}
 		}
@@ -119,7 +119,7 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 		case len(found) > 1:
 			return zero, several(w, found)
 		case sent == 2:
-			return zero, &cmdutil.ExitError{Code: cmdutil.ExitService, Err: fmt.Errorf(
+			return zero, &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
 				"%s failed twice and no %s appeared within %s: nothing seems to have been created. Last error: %w",
 				w.Request, w.Noun, r.Delay, err)}
 		}

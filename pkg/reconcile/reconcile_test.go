@@ -9,7 +9,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // service is a scripted service for one write: what the list shows, what
@@ -135,8 +135,8 @@ func TestLostTwiceEndsWithExit6(t *testing.T) {
 	s, r, notes := newService()
 	s.onSend = []func(*service) error{lostOnly, lostOnly}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 2 || !strings.Contains(err.Error(), "failed twice") {
-		t.Errorf("%v (exit %d) after %d sends\n%s", err, cmdutil.ExitCodeOf(err), s.sends, notes)
+	if exitcode.Of(err) != 6 || s.sends != 2 || !strings.Contains(err.Error(), "failed twice") {
+		t.Errorf("%v (exit %d) after %d sends\n%s", err, exitcode.Of(err), s.sends, notes)
 	}
 }
 
@@ -157,8 +157,8 @@ func TestSeveralCandidatesExit6NamingEach(t *testing.T) {
 		return lost502
 	}}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
-		t.Fatalf("%v (exit %d) after %d sends", err, cmdutil.ExitCodeOf(err), s.sends)
+	if exitcode.Of(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends", err, exitcode.Of(err), s.sends)
 	}
 	for _, want := range []string{"r-mine", "r-another-job", "none was adopted"} {
 		if !strings.Contains(err.Error(), want) {
@@ -217,7 +217,7 @@ func TestUnreadableListNeverResends(t *testing.T) {
 		return lost502
 	}}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 || !strings.Contains(err.Error(), "cannot be told") {
+	if exitcode.Of(err) != 6 || s.sends != 1 || !strings.Contains(err.Error(), "cannot be told") {
 		t.Errorf("%v after %d sends", err, s.sends)
 	}
 }
@@ -244,7 +244,7 @@ func TestUnreadableBaselineSendsButNeverResends(t *testing.T) {
 	s.listErr = &api.HTTPError{StatusCode: 403, Method: "GET", Path: "/v1/run"}
 	s.onSend = []func(*service) error{carryOut("r-new", 0)}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 || !strings.Contains(err.Error(), "cannot be told") {
+	if exitcode.Of(err) != 6 || s.sends != 1 || !strings.Contains(err.Error(), "cannot be told") {
 		t.Errorf("%v after %d sends", err, s.sends)
 	}
 }
@@ -261,8 +261,8 @@ func TestUnsureMatchIsNamedNotAdopted(t *testing.T) {
 		return lost502
 	}, succeed}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
-		t.Fatalf("%v (exit %d) after %d sends\n%s", err, cmdutil.ExitCodeOf(err), s.sends, notes)
+	if exitcode.Of(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends\n%s", err, exitcode.Of(err), s.sends, notes)
 	}
 	for _, want := range []string{"run r-new was created since; it was not adopted, as the list of runs cannot show its environment",
 		"testctl --profile ci run wait r-new"} {
@@ -283,8 +283,8 @@ func TestSureAndUnsureMatchesAreNamed(t *testing.T) {
 		return lost502
 	}}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 || s.sends != 1 {
-		t.Fatalf("%v (exit %d) after %d sends", err, cmdutil.ExitCodeOf(err), s.sends)
+	if exitcode.Of(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends", err, exitcode.Of(err), s.sends)
 	}
 	for _, want := range []string{"2 runs created since could be the one it created; none was adopted",
 		"r-unsure (the list cannot show whether its 40 tests", "testctl run wait r-sure", "testctl run wait r-unsure"} {
@@ -304,8 +304,8 @@ func TestNamedRunIsQuotedForTheShell(t *testing.T) {
 		return lost502
 	}}
 	_, err := Do(context.Background(), r, s.write())
-	if cmdutil.ExitCodeOf(err) != 6 {
-		t.Fatalf("%v (exit %d)", err, cmdutil.ExitCodeOf(err))
+	if exitcode.Of(err) != 6 {
+		t.Fatalf("%v (exit %d)", err, exitcode.Of(err))
 	}
 	if !strings.Contains(err.Error(), "\n  testctl run wait 'r2;rm -rf ~'\n") {
 		t.Errorf("the run wait line does not quote the id:\n%v", err)

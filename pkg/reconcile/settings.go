@@ -6,6 +6,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // DelayEnv is the hidden setting that changes the visibility delay, for
@@ -25,7 +26,7 @@ func ForCommand(f *cmdutil.Factory, c *api.Client) (Reconciler, error) {
 	if v := f.Getenv(DelayEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
-			return Reconciler{}, cmdutil.UsageErrorf("%s=%q: want a duration like 2s", DelayEnv, v)
+			return Reconciler{}, exitcode.UsageErrorf("%s=%q: want a duration like 2s", DelayEnv, v)
 		}
 		r.Delay = d
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -49,7 +49,7 @@ func Write(in Input, v verdict.Verdict) error {
 		}
 		if err := write(path); err != nil {
 			fmt.Fprintf(ios.ErrOut, "error: writing the %s report: %s\n", what, termtext.Sanitize(err.Error()))
-			code = max(code, cmdutil.ExitLocal) // a CI gate must not pass without its report
+			code = max(code, exitcode.Local) // a CI gate must not pass without its report
 		} else {
 			fmt.Fprintf(ios.ErrOut, "%s report written to %s\n", what, path)
 		}
@@ -58,7 +58,7 @@ func Write(in Input, v verdict.Verdict) error {
 	writeFile("HTML", in.HTMLFile, func(path string) error { return WriteHTMLFile(path, v, in.Evidence, in.History, in.Now) })
 	for _, problem := range WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume) {
 		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
-		code = max(code, cmdutil.ExitLocal) // a later step would read missing outputs as empty
+		code = max(code, exitcode.Local) // a later step would read missing outputs as empty
 	}
 	width := 0
 	if ios.IsStderrTTY() {
@@ -85,8 +85,8 @@ func Write(in Input, v verdict.Verdict) error {
 		dataErr = WriteData(ios, in.Output, v)
 	}
 	if dataErr != nil && !errors.Is(dataErr, iostreams.ErrReaderGone) { // a closed pipe leaves the verdict's code
-		code = max(code, cmdutil.ExitCodeOf(dataErr))
-		if code == cmdutil.ExitCodeOf(dataErr) {
+		code = max(code, exitcode.Of(dataErr))
+		if code == exitcode.Of(dataErr) {
 			return dataErr
 		}
 		fmt.Fprintf(ios.ErrOut, "error: %s\n", termtext.Sanitize(dataErr.Error()))
@@ -94,5 +94,5 @@ func Write(in Input, v verdict.Verdict) error {
 	if code == 0 {
 		return nil
 	}
-	return &cmdutil.ExitError{Code: code}
+	return &exitcode.Error{Code: code}
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -292,8 +292,8 @@ func TestUnfinishedCaseOfAnEarlierAttempt(t *testing.T) {
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": dir + "/summary.md", "GITHUB_OUTPUT": dir + "/output"}
 	err := Write(Input{IO: ios, Getenv: func(k string) string { return env[k] }, JUnitFile: dir + "/junit.xml", HTMLFile: dir + "/report.html",
 		Now: time.Now}, v)
-	if cmdutil.ExitCodeOf(err) != cmdutil.ExitTimeout {
-		t.Errorf("exit %d (%v), want %d: the rerun was still going\n%s", cmdutil.ExitCodeOf(err), err, cmdutil.ExitTimeout, stderr)
+	if exitcode.Of(err) != exitcode.Timeout {
+		t.Errorf("exit %d (%v), want %d: the rerun was still going\n%s", exitcode.Of(err), err, exitcode.Timeout, stderr)
 	}
 }
 

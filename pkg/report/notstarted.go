@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // WriteStartRefused tells GitHub Actions, when a step runs there, that a
@@ -17,7 +17,7 @@ func WriteStartRefused(getenv func(string) string, stderr io.Writer, what string
 	if getenv("GITHUB_ACTIONS") != "true" {
 		return nil
 	}
-	code := cmdutil.ExitCodeOf(err)
+	code := exitcode.Of(err)
 	msg := err.Error()
 	fmt.Fprintf(stderr, "::error title=%s::%s\n", escapeProperty("testctl: "+what+" started nothing"), escapeData(msg))
 	write := func(w io.Writer) error {

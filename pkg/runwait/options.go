@@ -11,6 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -75,7 +76,7 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 // ValidateReport checks the flags AddReportFlags registers.
 func (o *Options) ValidateReport() error {
 	if o.Evidence < 0 {
-		return cmdutil.FlagErrorf("--evidence must not be negative (0 gathers none)")
+		return exitcode.FlagErrorf("--evidence must not be negative (0 gathers none)")
 	}
 	if err := ValidateReportPath("junit", o.JUnitFile); err != nil {
 		return err
@@ -93,10 +94,10 @@ func (o *Options) Validate(baseURL string) error {
 		return err
 	}
 	if o.RetryFailed < 0 {
-		return cmdutil.FlagErrorf("--retry-failed must not be negative (0 reruns nothing)")
+		return exitcode.FlagErrorf("--retry-failed must not be negative (0 reruns nothing)")
 	}
 	if o.Heartbeat < 0 {
-		return cmdutil.FlagErrorf("--heartbeat must not be negative (0 turns it off)")
+		return exitcode.FlagErrorf("--heartbeat must not be negative (0 turns it off)")
 	}
 	if err := ValidateInterval("interval", o.Interval, baseURL); err != nil {
 		return err
@@ -113,7 +114,7 @@ func ValidateInterval(name string, d time.Duration, baseURL string) error {
 	if u, err := url.Parse(baseURL); err == nil && api.IsLoopback(u.Hostname()) {
 		return nil
 	}
-	return cmdutil.FlagErrorf("--%s %s is below the minimum of %s: polling a remote service faster only loads it (a service on loopback, like --sandbox, may be polled faster)", name, d, MinInterval)
+	return exitcode.FlagErrorf("--%s %s is below the minimum of %s: polling a remote service faster only loads it (a service on loopback, like --sandbox, may be polled faster)", name, d, MinInterval)
 }
 
 // ValidateWith checks the wait flags of a command where waiting is
@@ -130,7 +131,7 @@ func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, change
 	}
 	for _, name := range flagNames {
 		if changed(name) {
-			return cmdutil.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
+			return exitcode.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
 		}
 	}
 	return nil
@@ -144,11 +145,11 @@ func ValidateReportPath(flag, path string) error {
 		return nil
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return cmdutil.FlagErrorf("--%s %s is a directory; name a file", flag, path)
+		return exitcode.FlagErrorf("--%s %s is a directory; name a file", flag, path)
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return cmdutil.FlagErrorf("--%s %s: directory %s does not exist", flag, path, dir)
+		return exitcode.FlagErrorf("--%s %s: directory %s does not exist", flag, path, dir)
 	}
 	return nil
 }

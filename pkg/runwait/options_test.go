@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 func TestValidateWaitOptions(t *testing.T) {
@@ -19,7 +19,7 @@ func TestValidateWaitOptions(t *testing.T) {
 		"missing dir":      {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/nope/r.xml"},
 		"junit is a dir":   {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir},
 	} {
-		if err := o.Validate("https://api.example"); cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage {
+		if err := o.Validate("https://api.example"); exitcode.Of(err) != exitcode.Usage {
 			t.Errorf("%s: %v, want a usage error", name, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -135,7 +136,7 @@ func records(states []*runState, end poll.End, ctx context.Context) []verdict.Re
 	stop := verdict.TimedOut
 	if end == poll.Interrupted {
 		stop = verdict.Interrupted
-		if cmdutil.InterruptCode(ctx) == cmdutil.ExitTerminated {
+		if cmdutil.InterruptCode(ctx) == exitcode.Terminated {
 			stop = verdict.Terminated
 		}
 	}

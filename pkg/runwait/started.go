@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/startedruns"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -44,7 +44,7 @@ func Started(stderr io.Writer, getenv func(string) string, service string, runs 
 		return nil
 	}
 	if err := report.AppendStartOutputs(getenv("GITHUB_OUTPUT"), recs); err != nil {
-		return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("GitHub Actions: writing the step outputs: %w", err)}
+		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("GitHub Actions: writing the step outputs: %w", err)}
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"cmp"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // Options are the flags that change a verdict.
@@ -55,16 +55,16 @@ func decideRun(r Record, o Options) Run {
 		run.Counts.count(c.Class)
 	}
 	run.Result, run.Code = outcome(r, run.Counts)
-	if run.Code == cmdutil.ExitOK && run.Result != api.ResultFailed {
+	if run.Code == exitcode.OK && run.Result != api.ResultFailed {
 		switch {
 		case o.FailOnSkipped && (run.Result == api.ResultSkipped || run.Counts.Skipped+run.Counts.NotRun > 0):
-			run.Code, run.Because = cmdutil.ExitFailed, "--fail-on-skipped"
+			run.Code, run.Because = exitcode.Failed, "--fail-on-skipped"
 		case o.FailOnFlaky && run.Counts.Flaky > 0:
-			run.Code, run.Because = cmdutil.ExitFailed, "--fail-on-flaky"
+			run.Code, run.Because = exitcode.Failed, "--fail-on-flaky"
 		}
 	}
 	if r.RerunErr != nil {
-		run.Code = max(run.Code, cmdutil.ExitCodeOf(r.RerunErr))
+		run.Code = max(run.Code, exitcode.Of(r.RerunErr))
 	}
 	return run
 }
@@ -73,40 +73,40 @@ func decideRun(r Record, o Options) Run {
 func outcome(r Record, n Counts) (string, int) {
 	switch {
 	case r.NotStarted:
-		return "NOT_STARTED", cmdutil.ExitCodeOf(r.Err)
+		return "NOT_STARTED", exitcode.Of(r.Err)
 	case r.Err != nil:
-		return "NO_VERDICT", cmdutil.ExitCodeOf(r.Err)
+		return "NO_VERDICT", exitcode.Of(r.Err)
 	case r.Stop != "":
-		return string(r.Stop), cmp.Or(stopCode[r.Stop], cmdutil.ExitTimeout)
+		return string(r.Stop), cmp.Or(stopCode[r.Stop], exitcode.Timeout)
 	case r.Detail == nil:
-		return "NO_VERDICT", cmdutil.ExitService
+		return "NO_VERDICT", exitcode.Service
 	}
 	switch r.Detail.Status {
 	case api.StatusError, api.StatusCancelled:
-		return r.Detail.Status, cmdutil.ExitRunError
+		return r.Detail.Status, exitcode.RunError
 	case api.StatusCompleted:
 	default:
-		return string(TimedOut), cmdutil.ExitTimeout // not final: the wait ended first
+		return string(TimedOut), exitcode.Timeout // not final: the wait ended first
 	}
 	last := r.Detail.ResultOrEmpty()
 	switch {
 	case n.Failed+n.Errored > 0:
-		return api.ResultFailed, cmdutil.ExitFailed
+		return api.ResultFailed, exitcode.Failed
 	case len(r.Earlier) > 0 && len(r.Detail.RunTestCases) > 0:
 		// After retries the test cases decide: the last attempt ran only
 		// some of them, so its own result speaks for those alone.
 		if n.Passed+n.Flaky == 0 {
-			return api.ResultSkipped, cmdutil.ExitOK
+			return api.ResultSkipped, exitcode.OK
 		}
-		return api.ResultPassed, cmdutil.ExitOK
+		return api.ResultPassed, exitcode.OK
 	case last == api.ResultPassed || last == api.ResultSkipped:
-		return last, cmdutil.ExitOK
+		return last, exitcode.OK
 	}
 	// FAILED with no failed test case, or a result this client does not
 	// know: a CI gate must not let through what it cannot tell passed.
-	return cmp.Or(last, api.ResultFailed), cmdutil.ExitFailed
+	return cmp.Or(last, api.ResultFailed), exitcode.Failed
 }
 
 // stopCode is the code of a wait interrupted or terminated before a run
 // ended; one that timed out, or a report of an unfinished run, gives 7.
-var stopCode = map[Stop]int{Interrupted: cmdutil.ExitInterrupted, Terminated: cmdutil.ExitTerminated}
+var stopCode = map[Stop]int{Interrupted: exitcode.Interrupted, Terminated: exitcode.Terminated}

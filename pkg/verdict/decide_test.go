@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 func strp(s string) *string { return &s }
@@ -27,19 +27,19 @@ func TestRunCodes(t *testing.T) {
 	}{
 		{"passed", Record{Detail: completed("r", api.ResultPassed)}, Options{}, 0},
 		{"skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{}, 0},
-		{"skipped, --fail-on-skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{FailOnSkipped: true}, cmdutil.ExitFailed},
-		{"failed", Record{Detail: completed("r", api.ResultFailed)}, Options{}, cmdutil.ExitFailed},
-		{"unknown result", Record{Detail: completed("r", "FLAKY")}, Options{}, cmdutil.ExitFailed},
-		{"no result", Record{Detail: &api.RunDetail{Status: api.StatusCompleted}}, Options{}, cmdutil.ExitFailed},
-		{"error", Record{Detail: &api.RunDetail{Status: api.StatusError}}, Options{}, cmdutil.ExitRunError},
-		{"cancelled", Record{Detail: &api.RunDetail{Status: api.StatusCancelled}}, Options{}, cmdutil.ExitRunError},
-		{"timed out", Record{Detail: &api.RunDetail{Status: api.StatusRunning}, Stop: TimedOut}, Options{}, cmdutil.ExitTimeout},
-		{"terminated", Record{Stop: Terminated}, Options{}, cmdutil.ExitTerminated},
-		{"not found", Record{Err: &api.HTTPError{StatusCode: 404}}, Options{}, cmdutil.ExitNotFound},
-		{"not started", NotStartedRecord(Plan{ShortID: "p"}, &api.HTTPError{StatusCode: 400}), Options{}, cmdutil.ExitUsage},
+		{"skipped, --fail-on-skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{FailOnSkipped: true}, exitcode.Failed},
+		{"failed", Record{Detail: completed("r", api.ResultFailed)}, Options{}, exitcode.Failed},
+		{"unknown result", Record{Detail: completed("r", "FLAKY")}, Options{}, exitcode.Failed},
+		{"no result", Record{Detail: &api.RunDetail{Status: api.StatusCompleted}}, Options{}, exitcode.Failed},
+		{"error", Record{Detail: &api.RunDetail{Status: api.StatusError}}, Options{}, exitcode.RunError},
+		{"cancelled", Record{Detail: &api.RunDetail{Status: api.StatusCancelled}}, Options{}, exitcode.RunError},
+		{"timed out", Record{Detail: &api.RunDetail{Status: api.StatusRunning}, Stop: TimedOut}, Options{}, exitcode.Timeout},
+		{"terminated", Record{Stop: Terminated}, Options{}, exitcode.Terminated},
+		{"not found", Record{Err: &api.HTTPError{StatusCode: 404}}, Options{}, exitcode.NotFound},
+		{"not started", NotStartedRecord(Plan{ShortID: "p"}, &api.HTTPError{StatusCode: 400}), Options{}, exitcode.Usage},
 		{"passed run with a failed test case", Record{Detail: completed("r", api.ResultPassed,
-			tc("1", "a", api.StatusCompleted, api.ResultFailed))}, Options{}, cmdutil.ExitFailed},
-		{"rerun refused", Record{Detail: completed("r", api.ResultFailed), RerunErr: errors.New("x")}, Options{}, cmdutil.ExitFailed},
+			tc("1", "a", api.StatusCompleted, api.ResultFailed))}, Options{}, exitcode.Failed},
+		{"rerun refused", Record{Detail: completed("r", api.ResultFailed), RerunErr: errors.New("x")}, Options{}, exitcode.Failed},
 	} {
 		if got := Decide([]Record{c.rec}, c.o).Code; got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
@@ -58,7 +58,7 @@ func TestRetryVerdictIsOverEveryTestCase(t *testing.T) {
 
 	v := Decide([]Record{rec}, Options{FailOnSkipped: true})
 	r := v.Runs[0]
-	if v.Code != cmdutil.ExitFailed || r.Because != "--fail-on-skipped" {
+	if v.Code != exitcode.Failed || r.Because != "--fail-on-skipped" {
 		t.Errorf("exit %d (%q), want 1 because of --fail-on-skipped", v.Code, r.Because)
 	}
 	if r.Counts != (Counts{Passed: 1, Flaky: 1, Skipped: 1}) {
@@ -77,7 +77,7 @@ func TestRetryVerdictIsOverEveryTestCase(t *testing.T) {
 	if got := Decide([]Record{rec}, Options{}).Code; got != 0 {
 		t.Errorf("without --fail-on-skipped: exit %d, want 0 (with a warning)", got)
 	}
-	if got := Decide([]Record{rec}, Options{FailOnFlaky: true}).Code; got != cmdutil.ExitFailed {
+	if got := Decide([]Record{rec}, Options{FailOnFlaky: true}).Code; got != exitcode.Failed {
 		t.Errorf("--fail-on-flaky: exit %d, want 1", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/runwait"
 )
 
@@ -76,21 +77,21 @@ func validate(o *Options, changed func(string) bool) error {
 	}
 	o.TestCases = strings.ToLower(strings.TrimSpace(o.TestCases))
 	if o.TestCases != TestCasesAll && o.TestCases != TestCasesFailed {
-		return cmdutil.FlagErrorf("invalid --test-cases %q: valid values are %s, %s", o.TestCases, TestCasesAll, TestCasesFailed)
+		return exitcode.FlagErrorf("invalid --test-cases %q: valid values are %s, %s", o.TestCases, TestCasesAll, TestCasesFailed)
 	}
 	switch {
 	case o.Legacy && o.ProjectUUID == "":
-		return cmdutil.FlagErrorf("--legacy needs --project-uuid: the legacy address names the project by its UUID")
+		return exitcode.FlagErrorf("--legacy needs --project-uuid: the legacy address names the project by its UUID")
 	case !o.Legacy && o.ProjectUUID != "":
-		return cmdutil.FlagErrorf("--project-uuid applies to --legacy only; the current address takes the project from the key or --project")
+		return exitcode.FlagErrorf("--project-uuid applies to --legacy only; the current address takes the project from the key or --project")
 	case o.Legacy && !cmdutil.IsUUID(o.ProjectUUID):
-		return cmdutil.FlagErrorf("--project-uuid %q is not a UUID", o.ProjectUUID)
+		return exitcode.FlagErrorf("--project-uuid %q is not a UUID", o.ProjectUUID)
 	case o.Legacy && o.Issues:
-		return cmdutil.FlagErrorf("--issues is not available with --legacy: the legacy address has no issues")
+		return exitcode.FlagErrorf("--issues is not available with --legacy: the legacy address has no issues")
 	case o.Legacy && changed("test-cases"):
-		return cmdutil.FlagErrorf("--test-cases is not available with --legacy: the legacy address returns failed test cases only")
+		return exitcode.FlagErrorf("--test-cases is not available with --legacy: the legacy address returns failed test cases only")
 	case o.Legacy && o.JUnitFile != "":
-		return cmdutil.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
+		return exitcode.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
 	}
 	return runwait.ValidateReportPath("junit", o.JUnitFile)
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // parse runs a command line through NewCmdGet: the Options its run would get.
@@ -50,7 +50,7 @@ func TestGetFlagErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		o, err := parse(t, tt.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) || o != nil {
 			t.Errorf("%q: %v, want a FlagError containing %q", tt.args, err, tt.want)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/report"
@@ -34,7 +35,7 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	ios := f.IOStreams
 	if o.JUnitFile != "" {
 		if err := report.WriteJUnitFile(o.JUnitFile, verdict.Decide([]verdict.Record{{ShortID: d.ShortID, Detail: d}}, verdict.Options{}), nil); err != nil {
-			return &cmdutil.ExitError{Code: cmdutil.ExitLocal, Err: fmt.Errorf("writing the JUnit report: %w", err)}
+			return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("writing the JUnit report: %w", err)}
 		}
 		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))
 	}
@@ -55,7 +56,7 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 // not moved to /v1 yet, and says so every time.
 func getLegacy(ctx context.Context, ios *iostreams.IOStreams, o *Options, out output.Options, client *api.Client) error {
 	if client.LegacyBaseURL == "" {
-		return cmdutil.UsageErrorf("--legacy needs a legacy base URL. Set one of:\n" +
+		return exitcode.UsageErrorf("--legacy needs a legacy base URL. Set one of:\n" +
 			"  --legacy-base-url https://…                 (this command only)\n" +
 			"  TESTCTL_LEGACY_BASE_URL=https://…           (environment)\n" +
 			"  testctl config set legacy_base_url https://… (saved in the active profile)")

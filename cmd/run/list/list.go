@@ -9,6 +9,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/lazyregexp"
 	"github.com/testctl/testctl/pkg/paginate"
 )
@@ -77,7 +78,7 @@ func validate(o *Options, limitSet bool) error {
 		return err // the first invalid of the three
 	}
 	if o.Plan != "" && !planPattern.MatchString(o.Plan) {
-		return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
+		return exitcode.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
 	}
 	return o.Flags.Check(limitSet)
 }
@@ -93,5 +94,5 @@ func checkEnum(flag string, value *string, valid []string) error {
 			return nil
 		}
 	}
-	return cmdutil.FlagErrorf("invalid --%s %q: valid values are %s", flag, *value, strings.Join(valid, ", "))
+	return exitcode.FlagErrorf("invalid --%s %q: valid values are %s", flag, *value, strings.Join(valid, ", "))
 }

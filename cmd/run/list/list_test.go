@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/paginate"
 )
 
@@ -50,7 +50,7 @@ func TestListFlagErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		o, err := parse(t, tt.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) || o != nil {
 			t.Errorf("%q: %v, want a FlagError containing %q", tt.args, err, tt.want)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/runwait"
 )
@@ -85,12 +86,12 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 		return err
 	}
 	if o.FailedOnly && len(o.TestCaseIDs) > 0 {
-		return cmdutil.FlagErrorf("--failed-only and --test-case cannot be combined: rerun the failed test cases or the ones given")
+		return exitcode.FlagErrorf("--failed-only and --test-case cannot be combined: rerun the failed test cases or the ones given")
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)
 		if !cmdutil.IsUUID(o.TestCaseIDs[i]) {
-			return cmdutil.FlagErrorf("--test-case %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
+			return exitcode.FlagErrorf("--test-case %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 				"a rerun takes the ids of project test cases, see `testctl testcase list -o json`", id)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // parse runs a command line through NewCmdRerun: the Options its run would get.
@@ -44,7 +44,7 @@ func TestRerunRejectsBadInput(t *testing.T) {
 		{[]string{"r0a1b2", "--wait", "--interval", "0s"}, "--interval"},
 	} {
 		_, err := parse(t, tt.args...)
-		if err == nil || cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), tt.want) {
+		if err == nil || exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: %v, want a usage error with %q", tt.args, err, tt.want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // ValidateRunIDs rejects what cannot be a run short id before anything is
@@ -16,7 +17,7 @@ func ValidateRunIDs(ids []string) error {
 			return err
 		}
 		if slices.Contains(ids[:i], id) {
-			return cmdutil.FlagErrorf("run %s is given twice", id)
+			return exitcode.FlagErrorf("run %s is given twice", id)
 		}
 	}
 	return nil
@@ -27,9 +28,9 @@ func ValidateRunIDs(ids []string) error {
 func ValidateDryRun(dryRun, quiet, wait bool) error {
 	switch {
 	case dryRun && wait:
-		return cmdutil.FlagErrorf("--dry-run sends nothing, so there is no run to --wait for")
+		return exitcode.FlagErrorf("--dry-run sends nothing, so there is no run to --wait for")
 	case dryRun && quiet:
-		return cmdutil.FlagErrorf("--dry-run starts no run, so -q has no short id to print")
+		return exitcode.FlagErrorf("--dry-run starts no run, so -q has no short id to print")
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -40,20 +40,20 @@ func readSourceNow(ios *iostreams.IOStreams, flag, path string) (*jsonSource, er
 	} else {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, cmdutil.FlagErrorf("--%s: %v", flag, err)
+			return nil, exitcode.FlagErrorf("--%s: %v", flag, err)
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
 	if err != nil {
-		return nil, cmdutil.FlagErrorf("--%s %s: %v", flag, name, err)
+		return nil, exitcode.FlagErrorf("--%s %s: %v", flag, name, err)
 	}
 	if len(data) > maxInputBytes {
-		return nil, cmdutil.FlagErrorf("--%s %s: larger than %d MiB", flag, name, maxInputBytes>>20)
+		return nil, exitcode.FlagErrorf("--%s %s: larger than %d MiB", flag, name, maxInputBytes>>20)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, cmdutil.FlagErrorf("--%s %s: empty input, expected JSON", flag, name)
+		return nil, exitcode.FlagErrorf("--%s %s: empty input, expected JSON", flag, name)
 	}
 	return &jsonSource{flag: flag, name: name, data: data}, nil
 }
@@ -80,7 +80,7 @@ func (s *jsonSource) errorf(off int64, format string, args ...any) error {
 	before := s.data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
-	return cmdutil.FlagErrorf("--%s %s: line %d, column %d: %s", s.flag, s.name, line, col, fmt.Sprintf(format, args...))
+	return exitcode.FlagErrorf("--%s %s: line %d, column %d: %s", s.flag, s.name, line, col, fmt.Sprintf(format, args...))
 }
 
 // stream returns a decoder over the document, which checkSyntax has found

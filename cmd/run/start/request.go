@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -42,7 +43,7 @@ func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.
 	if req.Trigger == api.TriggerCodehost {
 		if missing := meta.MissingFlags(); len(missing) > 0 {
 			where := "the CI environment (" + codehost.CIProviders + ") or local git"
-			return req, source, cmdutil.FlagErrorf("the CODEHOST trigger needs %s: not found in %s; pass them explicitly",
+			return req, source, exitcode.FlagErrorf("the CODEHOST trigger needs %s: not found in %s; pass them explicitly",
 				strings.Join(missing, ", "), where)
 		}
 	}
@@ -81,7 +82,7 @@ func readApplications(ctx context.Context, ios *iostreams.IOStreams, path string
 		apps = append(apps, app)
 	}
 	if len(apps) == 0 {
-		return nil, cmdutil.FlagErrorf("--applications %s: the array is empty; drop the flag to use the project's applications", src.name)
+		return nil, exitcode.FlagErrorf("--applications %s: the array is empty; drop the flag to use the project's applications", src.name)
 	}
 	return apps, nil
 }

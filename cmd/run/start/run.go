@@ -8,6 +8,7 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -77,7 +78,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		if s.err != nil {
 			notStarted = append(notStarted, verdict.NotStartedRecord(
 				verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
-			startCode = max(startCode, cmdutil.ExitCodeOf(s.err))
+			startCode = max(startCode, exitcode.Of(s.err))
 			continue
 		}
 		resps = append(resps, s.resp)

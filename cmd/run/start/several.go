@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -76,8 +76,8 @@ func describeStart(req api.StartRunRequest) string {
 // the runs that did start: the larger code wins. The start's error was
 // printed when it happened.
 func withStartFailure(err error, startCode int) error {
-	if startCode > cmdutil.ExitCodeOf(err) {
-		return &cmdutil.ExitError{Code: startCode}
+	if startCode > exitcode.Of(err) {
+		return &exitcode.Error{Code: startCode}
 	}
 	return err
 }

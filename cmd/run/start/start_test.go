@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 	"github.com/testctl/testctl/pkg/codehost"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/runwait"
 )
 
@@ -148,7 +148,7 @@ func TestStartFlagErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		o, err := parse(t, tt.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want a FlagError containing %q", tt.args, err, tt.want)
 		}

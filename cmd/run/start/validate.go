@@ -6,7 +6,7 @@ import (
 
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
@@ -29,7 +29,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	if changed("trigger") {
 		o.Trigger = strings.ToUpper(strings.TrimSpace(o.Trigger))
 		if o.Trigger != api.TriggerAPI && o.Trigger != api.TriggerCodehost {
-			return cmdutil.FlagErrorf("invalid --trigger %q: valid values are %s, %s", o.Trigger, api.TriggerAPI, api.TriggerCodehost)
+			return exitcode.FlagErrorf("invalid --trigger %q: valid values are %s, %s", o.Trigger, api.TriggerAPI, api.TriggerCodehost)
 		}
 	} else if o.Codehost {
 		o.Trigger = api.TriggerCodehost
@@ -37,7 +37,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	// Without --codehost nothing is detected, so the rule can be checked now.
 	if o.Trigger == api.TriggerCodehost && !o.Codehost {
 		if missing := o.Meta.MissingFlags(); len(missing) > 0 {
-			return cmdutil.FlagErrorf("--trigger CODEHOST needs %s (or --codehost to detect them)", strings.Join(missing, ", "))
+			return exitcode.FlagErrorf("--trigger CODEHOST needs %s (or --codehost to detect them)", strings.Join(missing, ", "))
 		}
 	}
 	if err := validateApplications(o); err != nil {
@@ -55,24 +55,24 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 func validateTarget(o *Options) error {
 	switch {
 	case len(o.Plans) > 0 && len(o.TestCaseIDs) > 0:
-		return cmdutil.FlagErrorf("--plan and --test-case cannot be combined: a run starts from a plan or from test cases")
+		return exitcode.FlagErrorf("--plan and --test-case cannot be combined: a run starts from a plan or from test cases")
 	case len(o.Plans) == 0 && len(o.TestCaseIDs) == 0:
-		return cmdutil.FlagErrorf("pass --plan PLN or --test-case ID: a run needs a test plan or test cases")
+		return exitcode.FlagErrorf("pass --plan PLN or --test-case ID: a run needs a test plan or test cases")
 	}
 	for i, plan := range o.Plans {
 		if !planPattern.MatchString(plan) {
-			return cmdutil.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", plan)
+			return exitcode.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", plan)
 		}
 		// Two runs of one plan in one step would race on the same
 		// environment and report the same suite twice: surely a typo.
 		if slices.Contains(o.Plans[:i], plan) {
-			return cmdutil.FlagErrorf("--plan %s is given twice: each plan starts one run", plan)
+			return exitcode.FlagErrorf("--plan %s is given twice: each plan starts one run", plan)
 		}
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)
 		if o.TestCaseIDs[i] == "" || strings.ContainsAny(o.TestCaseIDs[i], " \t\r\n") {
-			return cmdutil.FlagErrorf("--test-case %q is not a test case id", id)
+			return exitcode.FlagErrorf("--test-case %q is not a test case id", id)
 		}
 	}
 	return nil
@@ -80,19 +80,19 @@ func validateTarget(o *Options) error {
 
 func validateApplications(o *Options) error {
 	if len(o.AppSpecs) > 0 && o.ApplicationsFile != "" {
-		return cmdutil.FlagErrorf("--app and --applications cannot be combined: put every entry in one of them")
+		return exitcode.FlagErrorf("--app and --applications cannot be combined: put every entry in one of them")
 	}
 	if o.ApplicationsFile == "-" && o.ParametersFile == "-" {
-		return cmdutil.FlagErrorf("--applications and --parameters cannot both read standard input (-)")
+		return exitcode.FlagErrorf("--applications and --parameters cannot both read standard input (-)")
 	}
 	o.Applications = nil
 	for _, spec := range o.AppSpecs {
 		app, err := ParseAppSpec(spec)
 		if err != nil {
-			return cmdutil.FlagErrorf("--app %q: %v", spec, err)
+			return exitcode.FlagErrorf("--app %q: %v", spec, err)
 		}
 		if slices.ContainsFunc(o.Applications, func(a api.RunApplication) bool { return a.ApplicationShortID == app.ApplicationShortID }) {
-			return cmdutil.FlagErrorf("--app: application %s is given twice", app.ApplicationShortID)
+			return exitcode.FlagErrorf("--app: application %s is given twice", app.ApplicationShortID)
 		}
 		o.Applications = append(o.Applications, app)
 	}
@@ -101,7 +101,7 @@ func validateApplications(o *Options) error {
 
 func validateNotifications(o *Options) error {
 	if o.NoNotify && len(o.Notify) > 0 {
-		return cmdutil.FlagErrorf("--notify and --no-notify cannot be combined")
+		return exitcode.FlagErrorf("--notify and --no-notify cannot be combined")
 	}
 	o.Notifications = nil
 	if o.NoNotify {
@@ -114,7 +114,7 @@ func validateNotifications(o *Options) error {
 			return err
 		}
 		if n.Type == notificationNone && len(o.Notify) > 1 {
-			return cmdutil.FlagErrorf("--notify none suppresses every notification and cannot be combined with others")
+			return exitcode.FlagErrorf("--notify none suppresses every notification and cannot be combined with others")
 		}
 		o.Notifications = append(o.Notifications, n)
 	}
@@ -129,12 +129,12 @@ func parseNotify(v string) (api.Notification, error) {
 	typ, channel = strings.TrimSpace(typ), strings.TrimSpace(channel)
 	switch {
 	case !notifyTypePattern.MatchString(typ):
-		return api.Notification{}, cmdutil.FlagErrorf("--notify %q: expected TYPE[:CHANNEL], like slack:#qa or email", v)
+		return api.Notification{}, exitcode.FlagErrorf("--notify %q: expected TYPE[:CHANNEL], like slack:#qa or email", v)
 	case hasChannel && channel == "":
-		return api.Notification{}, cmdutil.FlagErrorf("--notify %q: empty channel after ':'", v)
+		return api.Notification{}, exitcode.FlagErrorf("--notify %q: empty channel after ':'", v)
 	case strings.EqualFold(typ, notificationNone):
 		if hasChannel {
-			return api.Notification{}, cmdutil.FlagErrorf("--notify %q: none takes no channel (or use --no-notify)", v)
+			return api.Notification{}, exitcode.FlagErrorf("--notify %q: none takes no channel (or use --no-notify)", v)
 		}
 		return api.Notification{Type: notificationNone}, nil
 	}

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // parse runs a command line through NewCmdWait: the Options its run would get.
@@ -39,7 +39,7 @@ func TestInvalidInputIsAUsageError(t *testing.T) {
 		{"r1", "--junit", t.TempDir() + "/no/such/dir/r.xml"},
 	} {
 		o, err := parse(t, args...)
-		if cmdutil.ExitCodeOf(err) != cmdutil.ExitUsage || o != nil {
+		if exitcode.Of(err) != exitcode.Usage || o != nil {
 			t.Errorf("%q: %v (runF called: %v)", args, err, o != nil)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 const (
@@ -70,7 +70,7 @@ func TestFlagErrors(t *testing.T) {
 		{required("--resume-from", uuid1, "--wait-for", strings.ToUpper(uuid1)), "--resume-from"},
 	} {
 		_, err := parse(t, tc.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error naming %s", tc.args, err, tc.want)
 		}
@@ -88,7 +88,7 @@ func TestEveryMissingRequiredFlagIsNamed(t *testing.T) {
 		{[]string{"--goal", "g"}, "--name and --app are required"},
 	} {
 		_, err := parse(t, tc.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error saying %q", tc.args, err, tc.want)
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/testctl/testctl/cmd/testcase/shared"
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // maxNameLen is the service's limit, in characters: "Café ✓" is 6, not 9.
@@ -59,7 +59,7 @@ func (o *Options) request() (api.CreateTestCaseRequest, error) {
 	// browser session; Wait For on the same test would also demand a fresh
 	// session. The two rules contradict each other, so ask for one.
 	if resume != "" && slices.Contains(waitFor, resume) {
-		return req, cmdutil.FlagErrorf("--resume-from %s is also given to --wait-for: resuming already runs after it "+
+		return req, exitcode.FlagErrorf("--resume-from %s is also given to --wait-for: resuming already runs after it "+
 			"(keeping its browser session), waiting starts a fresh session; give it to only one of the two", resume)
 	}
 	return api.CreateTestCaseRequest{
@@ -87,21 +87,21 @@ func (o *Options) checkRequired() error {
 	case 0:
 		return nil
 	case 1:
-		return cmdutil.FlagErrorf("%s is required:\n%s", flags[0], lines[0])
+		return exitcode.FlagErrorf("%s is required:\n%s", flags[0], lines[0])
 	}
 	last := len(flags) - 1
-	return cmdutil.FlagErrorf("%s and %s are required:\n%s", strings.Join(flags[:last], ", "), flags[last], strings.Join(lines, "\n"))
+	return exitcode.FlagErrorf("%s and %s are required:\n%s", strings.Join(flags[:last], ", "), flags[last], strings.Join(lines, "\n"))
 }
 
 func checkName(name string) error {
 	n := utf8.RuneCountInString(name)
 	switch { // an empty name was refused by checkRequired
 	case !utf8.ValidString(name):
-		return cmdutil.FlagErrorf("--name is not valid UTF-8")
+		return exitcode.FlagErrorf("--name is not valid UTF-8")
 	case n > maxNameLen:
-		return cmdutil.FlagErrorf("--name is %d characters long; the service allows 1 to %d", n, maxNameLen)
+		return exitcode.FlagErrorf("--name is %d characters long; the service allows 1 to %d", n, maxNameLen)
 	case strings.ContainsFunc(name, unicode.IsControl):
-		return cmdutil.FlagErrorf("--name must be one line without control characters")
+		return exitcode.FlagErrorf("--name must be one line without control characters")
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/cmd/testcase/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/paginate"
 )
 
@@ -82,7 +83,7 @@ func (o *Options) parse(cmd *cobra.Command, enabled string) error {
 		case "false", "no":
 			o.Enabled = new(false)
 		default:
-			return cmdutil.FlagErrorf("--enabled must be true or false (or yes or no), not %q", enabled)
+			return exitcode.FlagErrorf("--enabled must be true or false (or yes or no), not %q", enabled)
 		}
 	}
 	return o.Flags.Check(cmd.Flags().Changed("limit"))

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/paginate"
 )
 
@@ -49,7 +49,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"--label", "a,,b"}, "--label"},
 	} {
 		_, err := parse(t, tc.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: got %v, want a usage error naming %s", tc.args, err, tc.want)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // CheckPrefixed returns a usage error naming flag unless value is prefix
@@ -14,10 +15,10 @@ import (
 // round trip, and from half-creating anything.
 func CheckPrefixed(flag, value, prefix string) error {
 	if len(value) <= len(prefix) || !strings.HasPrefix(value, prefix) {
-		return cmdutil.FlagErrorf("--%s %q is not a valid id: it must look like %s<id>", flag, value, prefix)
+		return exitcode.FlagErrorf("--%s %q is not a valid id: it must look like %s<id>", flag, value, prefix)
 	}
 	if strings.ContainsFunc(value, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return cmdutil.FlagErrorf("--%s %q is not a valid id: it contains spaces or control characters", flag, value)
+		return exitcode.FlagErrorf("--%s %q is not a valid id: it contains spaces or control characters", flag, value)
 	}
 	return nil
 }
@@ -25,7 +26,7 @@ func CheckPrefixed(flag, value, prefix string) error {
 // CheckUUID returns a usage error naming flag unless value is a UUID.
 func CheckUUID(flag, value string) error {
 	if !cmdutil.IsUUID(value) {
-		return cmdutil.FlagErrorf("--%s %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
+		return exitcode.FlagErrorf("--%s %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 			"dependencies are the internal ids of project test cases, see `testctl testcase list -o json`", flag, value)
 	}
 	return nil
@@ -39,7 +40,7 @@ func SplitList(flag string, values []string) ([]string, error) {
 	for _, v := range values {
 		for _, item := range strings.Split(v, ",") {
 			if item = strings.TrimSpace(item); item == "" {
-				return nil, cmdutil.FlagErrorf("--%s must not be empty", flag)
+				return nil, exitcode.FlagErrorf("--%s must not be empty", flag)
 			}
 			out = append(out, item)
 		}

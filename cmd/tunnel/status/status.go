@@ -12,6 +12,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -71,22 +72,22 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (string, error)) error {
 	o.RunnerID = strings.TrimSpace(runnerID)
 	if o.RunnerID == "" || strings.ContainsFunc(o.RunnerID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
-		return cmdutil.FlagErrorf("%q is not a runner id", runnerID)
+		return exitcode.FlagErrorf("%q is not a runner id", runnerID)
 	}
 	fl := cmd.Flags()
 	if o.WaitUntil == "" {
 		for _, name := range []string{"timeout", "interval"} {
 			if fl.Changed(name) {
-				return cmdutil.FlagErrorf("--%s applies only with --wait-until", name)
+				return exitcode.FlagErrorf("--%s applies only with --wait-until", name)
 			}
 		}
 		if fl.Changed("wait-until") {
-			return cmdutil.FlagErrorf("--wait-until must be healthy or degraded")
+			return exitcode.FlagErrorf("--wait-until must be healthy or degraded")
 		}
 		return nil
 	}
 	if o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil != api.TunnelHealthy && o.WaitUntil != api.TunnelDegraded {
-		return cmdutil.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
+		return exitcode.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
 	}
 	if err := cmp.Or(cmdutil.ValidatePositiveDuration("timeout", o.Timeout),
 		cmdutil.ValidatePositiveDuration("interval", o.Interval)); err != nil {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // parse runs a command line through NewCmdStatus: the Options its run would get.
@@ -43,7 +43,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"a/b"}, "runner id"},
 	} {
 		_, err := parse(t, tc.args...)
-		var fe *cmdutil.FlagError
+		var fe *exitcode.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want a usage error with %q", tc.args, err, tc.want)
 		}

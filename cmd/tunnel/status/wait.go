@@ -8,6 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -74,13 +75,13 @@ func waitRun(ctx context.Context, f *cmdutil.Factory, opts *Options, out output.
 		if lastErr == nil || errors.Is(lastErr, context.DeadlineExceeded) {
 			lastErr = errors.New("the service did not answer in time")
 		}
-		return &cmdutil.ExitError{Code: cmdutil.ExitService,
+		return &exitcode.Error{Code: exitcode.Service,
 			Err: fmt.Errorf("no status of %s could be read within %s: %w", opts.RunnerID, opts.Timeout, lastErr)}
 	}
 	if err := printStatus(f, out, opts.RunnerID, last); err != nil {
 		return err
 	}
-	return &cmdutil.ExitError{Code: cmdutil.ExitFailed, Err: fmt.Errorf(
+	return &exitcode.Error{Code: exitcode.Failed, Err: fmt.Errorf(
 		"tunnel %s did not become %s within %s: it is %s with %d connections",
 		opts.RunnerID, opts.WaitUntil, opts.Timeout, last.Status, last.Connections)}
 }
