@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/poll"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -91,8 +93,14 @@ func (s *runState) rerunStarted(view progressView) poll.Outcome {
 	retry := len(s.earlier) + 1
 	if ans.err != nil {
 		s.rerunErr = ans.err
-		view.notice(fmt.Sprintf("error: retry %d of %d: rerunning the failed test cases of run %s: %s", retry, s.retryLimit,
-			termtext.SanitizeLine(s.target.ShortID), termtext.Sanitize(ans.err.Error())))
+		// A refusal is a warning, the run's own result being the verdict,
+		// and its hint (how run ids look) would be about the wrong thing.
+		level := "warning"
+		if exitcode.Of(ans.err) == exitcode.Service {
+			level = "error"
+		}
+		view.notice(fmt.Sprintf("%s: retry %d of %d: the failed test cases of run %s could not be rerun: %s", level, retry, s.retryLimit,
+			termtext.SanitizeLine(s.target.ShortID), termtext.SanitizeLine(report.FirstLine(ans.err.Error()))))
 		return poll.Outcome{Done: true}
 	}
 	s.earlier = append(s.earlier, verdict.Attempt{ShortID: s.target.ShortID, URL: s.target.URL, Detail: s.detail})

@@ -63,8 +63,11 @@ func decideRun(r Record, o Options) Run {
 			run.Code, run.Because = exitcode.Failed, "--fail-on-flaky"
 		}
 	}
-	if r.RerunErr != nil {
-		run.Code = max(run.Code, exitcode.Of(r.RerunErr))
+	if exitcode.Of(r.RerunErr) == exitcode.Service {
+		// A rerun whose answer was lost may have started a run nobody
+		// waits for: that says the service failed. One the service
+		// refused (404, 400, 403) leaves the run's own verdict alone.
+		run.Code = max(run.Code, exitcode.Service)
 	}
 	return run
 }
@@ -92,19 +95,21 @@ func outcome(r Record, n Counts) (string, int) {
 	switch {
 	case n.Failed+n.Errored > 0:
 		return api.ResultFailed, exitcode.Failed
+	case last != api.ResultPassed && last != api.ResultSkipped:
+		// FAILED with no failed test case, or a result this client does not
+		// know: a CI gate must not let through what it cannot tell passed.
+		// After retries too: the last attempt's own result speaks for what
+		// it ran, whatever its test cases say.
+		return cmp.Or(last, api.ResultFailed), exitcode.Failed
 	case len(r.Earlier) > 0 && len(r.Detail.RunTestCases) > 0:
-		// After retries the test cases decide: the last attempt ran only
-		// some of them, so its own result speaks for those alone.
+		// After retries the test cases decide between PASSED and SKIPPED:
+		// the last attempt ran only some of them.
 		if n.Passed+n.Flaky == 0 {
 			return api.ResultSkipped, exitcode.OK
 		}
 		return api.ResultPassed, exitcode.OK
-	case last == api.ResultPassed || last == api.ResultSkipped:
-		return last, exitcode.OK
 	}
-	// FAILED with no failed test case, or a result this client does not
-	// know: a CI gate must not let through what it cannot tell passed.
-	return cmp.Or(last, api.ResultFailed), exitcode.Failed
+	return last, exitcode.OK
 }
 
 // stopCode is the code of a wait interrupted or terminated before a run

@@ -40,6 +40,17 @@ func TestRunCodes(t *testing.T) {
 		{"passed run with a failed test case", Record{Detail: completed("r", api.ResultPassed,
 			tc("1", "a", api.StatusCompleted, api.ResultFailed))}, Options{}, exitcode.Failed},
 		{"rerun refused", Record{Detail: completed("r", api.ResultFailed), RerunErr: errors.New("x")}, Options{}, exitcode.Failed},
+		{"rerun refused with 404", Record{Detail: completed("r", api.ResultFailed), RerunErr: &api.HTTPError{StatusCode: 404}}, Options{}, exitcode.Failed},
+		{"rerun refused with 400", Record{Detail: completed("r", api.ResultFailed), RerunErr: &api.HTTPError{StatusCode: 400}}, Options{}, exitcode.Failed},
+		{"last attempt FAILED though its test cases passed", Record{ShortID: "r2", Detail: completed("r2", api.ResultFailed,
+			tc("2", "Checkout", api.StatusCompleted, api.ResultPassed)), RetryLimit: 1, Earlier: []Attempt{{ShortID: "r1",
+			Detail: completed("r1", api.ResultFailed, tc("1", "Checkout", api.StatusCompleted, api.ResultFailed))}}}, Options{}, exitcode.Failed},
+		{"last attempt BLOCKED though its test cases passed", Record{ShortID: "r2", Detail: completed("r2", "BLOCKED",
+			tc("2", "Checkout", api.StatusCompleted, api.ResultPassed)), RetryLimit: 1, Earlier: []Attempt{{ShortID: "r1",
+			Detail: completed("r1", api.ResultFailed, tc("1", "Checkout", api.StatusCompleted, api.ResultFailed))}}}, Options{}, exitcode.Failed},
+		{"last attempt without a result", Record{ShortID: "r2", Detail: &api.RunDetail{Status: api.StatusCompleted, RunTestCases: []api.RunTestCase{
+			tc("2", "Checkout", api.StatusCompleted, api.ResultPassed)}}, RetryLimit: 1, Earlier: []Attempt{{ShortID: "r1",
+			Detail: completed("r1", api.ResultFailed, tc("1", "Checkout", api.StatusCompleted, api.ResultFailed))}}}, Options{}, exitcode.Failed},
 	} {
 		if got := Decide([]Record{c.rec}, c.o).Code; got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)

@@ -38,7 +38,9 @@ type Record struct {
 	// NotStarted: the start of this plan (or of the test cases) failed for
 	// good, so there is no run.
 	NotStarted bool
-	// RerunErr is why the last rerun of --retry-failed could not start.
+	// RerunErr is why the last rerun of --retry-failed could not start: a
+	// refusal is a warning (the run's own result is the gate's code); a
+	// service that failed, which may have started a rerun, is exit 6.
 	RerunErr error
 	// FinishedAfter is how long the wait had run when the run ended;
 	// AlreadyFinished: it had ended before the wait began.
