@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/testctl/testctl/pkg/exitcode"
 )
@@ -18,28 +19,40 @@ var ErrTerminated = errors.New("terminated (SIGTERM)")
 
 // SignalContext is ctx, cancelled on the first SIGINT (cause
 // context.Canceled) or SIGTERM (cause ErrTerminated), so that the command
-// ends cleanly and writes the reports asked for. A second signal, while
-// it does (describing runs may take seconds), ends the process at once:
-// exit is called with that signal's code (130 or 143). stop releases the
-// signals.
+// ends cleanly and writes the reports asked for. A second signal, while it
+// does, ends Hurry(ctx): what the reports still gather is cut short and
+// they are written at once; the process ends with that signal's code
+// (exit is called with 130 or 143) if the command has not returned within
+// hardStop, or at a third signal. stop releases the signals.
 func SignalContext(ctx context.Context, exit func(code int)) (_ context.Context, stop func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	ch := make(chan os.Signal, 2)
+	hurry, hurryNow := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, hurryKey{}, hurry))
+	ch := make(chan os.Signal, 3)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
-		for first := true; ; first = false {
+		var deadline <-chan time.Time
+		lastCode := 0
+		for n := 1; ; n++ {
 			select {
 			case sig := <-ch:
 				code, cause := exitcode.Interrupted, context.Canceled
 				if sig == syscall.SIGTERM {
 					code, cause = exitcode.Terminated, ErrTerminated
 				}
-				if !first {
+				switch n {
+				case 1:
+					cancel(cause)
+				case 2:
+					hurryNow()
+					lastCode, deadline = code, time.After(hardStop)
+				default:
 					exit(code)
 					return
 				}
-				cancel(cause)
+			case <-deadline:
+				exit(lastCode)
+				return
 			case <-done:
 				return
 			}
@@ -49,7 +62,25 @@ func SignalContext(ctx context.Context, exit func(code int)) (_ context.Context,
 		signal.Stop(ch)
 		close(done)
 		cancel(nil)
+		hurryNow()
 	}
+}
+
+// hardStop is how long a command may go on after a second signal to write
+// its reports: GitHub Actions kills a job 2.5 s after its SIGTERM.
+const hardStop = 2 * time.Second
+
+type hurryKey struct{}
+
+// Hurry is a context that ends with the second signal (SignalContext): the
+// work a command does for its reports after the first one (the evidence,
+// a run's name) stops, and the reports are written with what is known.
+// Without SignalContext it never ends.
+func Hurry(ctx context.Context) context.Context {
+	if h, ok := ctx.Value(hurryKey{}).(context.Context); ok {
+		return h
+	}
+	return context.Background()
 }
 
 // InterruptCode is the exit code of a command whose context ended: 143

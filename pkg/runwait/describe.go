@@ -10,7 +10,7 @@ import (
 )
 
 // describeTimeout bounds the one extra request a wait makes for its
-// reports, also after Ctrl-C, when the wait's own context has ended.
+// reports (after a signal, Finish's afterSignal bounds it more).
 const describeTimeout = 10 * time.Second
 
 // nameRuns completes what the reports show of each run. Its plan, which
@@ -36,7 +36,7 @@ func nameRuns(ctx context.Context, c *api.Client, recs []verdict.Record, lookUp 
 	if !needList || !lookUp {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), describeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 	defer cancel()
 	list, err := c.ListRuns(ctx, api.ListRunsOptions{})
 	if err != nil {

@@ -2,10 +2,14 @@ package runwait
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -17,26 +21,73 @@ const historyTimeout = 5 * time.Second
 // historyRuns is how many of a plan's recent runs the HTML report shows.
 const historyRuns = 20
 
+// afterSignal is how long the work for the reports (the evidence, a run's
+// name, the plan history) may go on after Ctrl-C or SIGTERM: GitHub
+// Actions sends SIGTERM 7.5 s after its SIGINT, and SIGKILL 2.5 s later.
+const afterSignal = time.Second
+
 // Finish decides the verdict of the records and writes every report: the
 // end of a wait, and the whole of `run report`. The evidence of the test
 // cases that did not pass is gathered first (never changing the verdict),
-// and, for --html, each plan's recent runs.
+// and, for --html, each plan's recent runs. After a signal that work is
+// cut short: a wait a signal ended gathers no evidence, and one that comes
+// while it gathers stops it within afterSignal (at once at the second
+// signal); the reports are written with what is known, and the code is
+// the signal's.
 func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error {
-	nameRuns(ctx, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	if len(recs) == 0 {
+		return &exitcode.Error{Code: exitcode.Service, Err: errors.New("there is no run to report on")}
+	}
+	work, done := reportWork(ctx)
+	defer done()
+	nameRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
 	v := verdict.Decide(recs, o.verdictOptions())
-	// After Ctrl-C the reports still get what can be had, within the
-	// gathering's own bound; a second Ctrl-C ends the process.
-	ctx = context.WithoutCancel(ctx)
-	ev, left := gatherEvidence(ctx, d.Client, v, o.Evidence)
+	var ev report.Evidence
+	var left int
 	var history map[string][]api.RunSummary
-	if o.HTMLFile != "" {
-		history = planHistory(ctx, d.Client, v)
+	if ctx.Err() == nil { // not needed once a signal ended the wait: the runs go on
+		ev, left = gatherEvidence(work, d.Client, v, o.Evidence)
+		if o.HTMLFile != "" {
+			history = planHistory(work, d.Client, v)
+		}
 	}
 	res := d.Resume
 	res.Timeout = o.Timeout
-	return report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
+	err := report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
 		NoData: d.NoData}, v)
+	if ctx.Err() != nil {
+		// A signal during the reports: the job is being cancelled, and
+		// says so, whatever the verdict of the runs that had ended.
+		code := max(exitcode.Of(err), cmdutil.InterruptCode(ctx))
+		return &exitcode.Error{Code: code}
+	}
+	return err
+}
+
+// reportWork is the context of the work done for the reports: it outlives
+// the wait's context by afterSignal, so the reports get what can be had
+// quickly after a signal, and ends at once with the second signal.
+func reportWork(ctx context.Context) (context.Context, func()) {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var timer *time.Timer
+	var mu sync.Mutex
+	stopSignal := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		timer = time.AfterFunc(afterSignal, cancel)
+	})
+	stopHurry := context.AfterFunc(cmdutil.Hurry(ctx), cancel)
+	return work, func() {
+		stopSignal()
+		stopHurry()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel()
+	}
 }
 
 // gatherEvidence reads the evidence of at most n test cases that did not

@@ -131,8 +131,9 @@ func (s *runState) record(stop verdict.Stop) verdict.Record {
 	return r
 }
 
-// records freezes the runs' states for the verdict.
-func records(states []*runState, end poll.End, ctx context.Context) []verdict.Record {
+// records freezes the runs' states for the verdict; loopErr, when the loop
+// ended on an error, is the error of every run it had not seen end.
+func records(states []*runState, end poll.End, ctx context.Context, loopErr error) []verdict.Record {
 	stop := verdict.TimedOut
 	if end == poll.Interrupted {
 		stop = verdict.Interrupted
@@ -142,7 +143,11 @@ func records(states []*runState, end poll.End, ctx context.Context) []verdict.Re
 	}
 	out := make([]verdict.Record, 0, len(states))
 	for _, s := range states {
-		out = append(out, s.record(stop))
+		r := s.record(stop)
+		if loopErr != nil && r.Stop != "" {
+			r.Err, r.Stop = loopErr, ""
+		}
+		out = append(out, r)
 	}
 	return out
 }

@@ -3,10 +3,12 @@ package runwait
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/poll"
@@ -54,7 +56,8 @@ const liveTick = time.Second
 // contract's exit code. notStarted are starts that failed, reported with
 // the runs. o must have been validated.
 func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarted ...verdict.Record) error {
-	targets = uniqueTargets(targets)
+	targets, unnamed := uniqueTargets(targets)
+	notStarted = append(unnamed, notStarted...)
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
 	view := newProgressView(d.IO, d.Debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
 	rerun := d.Rerun
@@ -70,9 +73,12 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	end, err := loop.Run(ctx, polled)
 	view.stop()
 	if err != nil {
-		return err
+		// An error that ends the whole loop (a redirect elsewhere, a name
+		// that does not resolve) still leaves every run's last known state
+		// to report: the runs it cut off have it as their error.
+		fmt.Fprintf(d.IO.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
 	}
-	return Finish(ctx, d, o, append(records(states, end, ctx), notStarted...))
+	return Finish(ctx, d, o, append(records(states, end, ctx, err), notStarted...))
 }
 
 // watchRuns makes a runState per target and wires the loop to the view.
@@ -131,16 +137,20 @@ func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, po
 }
 
 // uniqueTargets drops repeated runs, keeping the first (it may carry a URL
-// and a creation time).
-func uniqueTargets(targets []RunTarget) []RunTarget {
+// and a creation time). A target without an id cannot be polled: it is a
+// record of its own, with why, never dropped (a wait on no run is never a
+// pass).
+func uniqueTargets(targets []RunTarget) (out []RunTarget, unnamed []verdict.Record) {
 	seen := map[string]bool{}
-	var out []RunTarget
 	for _, t := range targets {
-		if t.ShortID == "" || seen[t.ShortID] {
-			continue
+		switch {
+		case t.ShortID == "":
+			unnamed = append(unnamed, verdict.Record{Plan: t.Plan, Err: &exitcode.Error{Code: exitcode.Service,
+				Err: fmt.Errorf("the service gave no short id for the run of %s: it cannot be waited on", t.Plan.What())}})
+		case !seen[t.ShortID]:
+			seen[t.ShortID] = true
+			out = append(out, t)
 		}
-		seen[t.ShortID] = true
-		out = append(out, t)
 	}
-	return out
+	return out, unnamed
 }
