@@ -25,7 +25,7 @@ func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) e
 	if v.Code != 0 {
 		icon, word = "❌", "failed"
 	}
-	fmt.Fprintf(&b, "## %s testctl: %s (exit %d)\n\n%s across %s\n\n", icon, word, v.Code, v.Counts, termtext.Plural(len(v.Runs), "run"))
+	fmt.Fprintf(&b, "## %s testctl: %s (exit %d)\n\n%s\n\n", icon, word, v.Code, v.Tally())
 	for _, r := range v.Runs {
 		if r.NotStarted {
 			fmt.Fprintf(&b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))

@@ -65,7 +65,12 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		}
 	})
 	if !several && results[0].err != nil {
-		return results[0].err
+		if !o.Wait {
+			return results[0].err
+		}
+		// A wait was asked for: its reports say the start failed (JUnit, the
+		// step summary, outputs), as they do when one plan of several fails.
+		fmt.Fprintf(ios.ErrOut, "error: %s\n", termtext.Sanitize(results[0].err.Error()))
 	}
 	var resps []*api.StartRunResponse
 	var targets []runwait.RunTarget

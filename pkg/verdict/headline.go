@@ -1,0 +1,36 @@
+package verdict
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tally is the verdict's counts in words, as every report's headline gives
+// them: "3 passed · 1 failed across 2 runs", then the starts that failed
+// ("· 1 not started"), which are no run and hold no test case.
+func (v Verdict) Tally() string {
+	runs, notStarted := 0, 0
+	for _, r := range v.Runs {
+		if r.NotStarted {
+			notStarted++
+		} else {
+			runs++
+		}
+	}
+	var parts []string
+	if runs > 0 || notStarted == 0 {
+		parts = append(parts, v.Counts.String()+" across "+plural(runs, "run"))
+	}
+	if notStarted > 0 {
+		parts = append(parts, fmt.Sprintf("%d not started", notStarted))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// plural is "1 run", "2 runs".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
