@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // withRunHint completes the 404 of a run's short id given where a run test
@@ -48,7 +49,7 @@ func runHint(run *api.RunDetail, opts *Options) string {
 		id := termtext.SanitizeLine(tc.ShortID)
 		fmt.Fprintf(&b, "  %s%s  %s  %s\n", id, strings.Repeat(" ", width-len([]rune(id))),
 			clipName(termtext.SanitizeLine(tc.Name)), termtext.SanitizeLine(state))
-		if !picked && tc.Result != api.ResultPassed && tc.Result != "" {
+		if c := verdict.ClassOf(tc, false); !picked && c != verdict.Passed && c != verdict.NotRun {
 			pick, picked = tc, true
 		}
 	}

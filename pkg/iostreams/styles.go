@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Styles colours text for one stream. When colour is off every method
@@ -91,20 +92,23 @@ func (st *Styles) Failure(s string) string { return st.render(st.failure, s) }
 func (st *Styles) Warning(s string) string { return st.render(st.warning, s) }
 func (st *Styles) Info(s string) string    { return st.render(st.info, s) }
 
-// Status colours a run status or result, or a tunnel's health, by what it
-// means for the user: green done well, red failed, yellow pending or
-// doubtful. Unknown values are returned unchanged.
-func (st *Styles) Status(value string) string {
-	switch strings.ToUpper(value) {
-	case "PASSED", "COMPLETED", "HEALTHY":
-		return st.Success(value)
-	case "FAILED", "ERROR", "CANCELLED", "INACTIVE":
-		return st.Failure(value)
-	case "SKIPPED", "DEGRADED", "RUNNING", "INITIATED":
-		return st.Warning(value)
+// Tone colours s by what the outcome model says it means (pkg/verdict):
+// green done well, red failed, yellow pending or doubtful, else unchanged.
+func (st *Styles) Tone(t verdict.Tone, s string) string {
+	switch t {
+	case verdict.ToneGood:
+		return st.Success(s)
+	case verdict.ToneBad:
+		return st.Failure(s)
+	case verdict.ToneWarn:
+		return st.Warning(s)
 	}
-	return value
+	return s
 }
+
+// Status colours a run's or test case's status or result word as the
+// service sends it (verdict.ToneOf); unknown words are returned unchanged.
+func (st *Styles) Status(word string) string { return st.Tone(verdict.ToneOf(word), word) }
 
 func (st *Styles) SuccessIcon() string { return st.Success("✓") }
 func (st *Styles) FailureIcon() string { return st.Failure("✗") }

@@ -73,9 +73,9 @@ func TestStatusColours(t *testing.T) {
 		in   string
 		want func(string) string
 	}{
-		{"PASSED", st.Success}, {"COMPLETED", st.Success}, {"healthy", st.Success},
-		{"FAILED", st.Failure}, {"ERROR", st.Failure}, {"CANCELLED", st.Failure}, {"inactive", st.Failure},
-		{"SKIPPED", st.Warning}, {"degraded", st.Warning}, {"RUNNING", st.Warning}, {"INITIATED", st.Warning},
+		{"PASSED", st.Success}, {"COMPLETED", st.Success},
+		{"FAILED", st.Failure}, {"ERROR", st.Failure}, {"CANCELLED", st.Failure},
+		{"SKIPPED", st.Warning}, {"RUNNING", st.Warning}, {"INITIATED", st.Warning},
 	}
 	for _, tt := range tests {
 		if got, want := st.Status(tt.in), tt.want(tt.in); got != want {

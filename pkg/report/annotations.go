@@ -34,7 +34,9 @@ type annotation struct {
 // warnings are printed, the most useful first, the last of a kind saying how
 // many more are in the step summary: warnings never crowd out errors. A
 // run the wait timed out on gets an ::error with the command that resumes
-// the wait.
+// the wait; a run the gate fails for a reason none of its test cases gives
+// (FAILED with none failed, a result testctl does not know, ERROR, a flag)
+// gets an ::error that says it.
 func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 	var all []annotation
 	for _, r := range v.Runs {
@@ -53,6 +55,14 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 				msg += ". Resume waiting with: " + cmdutil.WaitCommand(res.Args, []string{r.ShortID})
 			}
 			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out", msg: msg})
+		}
+		if why := r.Why(); why != "" && r.Stop != verdict.TimedOut {
+			// The gate fails and no test case says why: the run does.
+			title := "testctl: " + runName(r) + " " + r.StatusText()
+			if r.Class == verdict.RunNoVerdict {
+				title = "testctl: " + runName(r) + ": no verdict"
+			}
+			all = append(all, annotation{level: "error", title: title, msg: why})
 		}
 		for _, c := range r.Cases {
 			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}

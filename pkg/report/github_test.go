@@ -357,3 +357,29 @@ func TestStepSummaryLinkSurvivesABackslash(t *testing.T) {
 		}
 	}
 }
+
+// A run the gate fails though no test case failed gets a run-level ::error:
+// exit 1 is never without one.
+func TestRunLevelAnnotationWhenNoTestCaseSaysWhy(t *testing.T) {
+	strp := func(s string) *string { return &s }
+	for _, c := range []struct {
+		name string
+		rec  verdict.Record
+		o    verdict.Options
+		want string
+	}{
+		{"unknown result", verdict.Record{ShortID: "r1", Detail: &api.RunDetail{Status: api.StatusCompleted, Result: strp("BLOCKED"),
+			RunTestCases: []api.RunTestCase{{ShortID: "r1-1", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}},
+			verdict.Options{}, "with no failed test case"},
+		{"--fail-on-skipped", verdict.Record{ShortID: "r1", Detail: &api.RunDetail{Status: api.StatusCompleted, Result: strp(api.ResultSkipped)}},
+			verdict.Options{FailOnSkipped: true}, "failing because of --fail-on-skipped"},
+		{"error", verdict.Record{ShortID: "r1", Detail: &api.RunDetail{Status: api.StatusError}}, verdict.Options{}, "the run ended ERROR"},
+	} {
+		var b bytes.Buffer
+		v := verdict.Decide([]verdict.Record{c.rec}, c.o)
+		WriteAnnotations(&b, v, nil, Resume{})
+		if v.Code == 0 || !strings.Contains(b.String(), "::error title=testctl%3A run r1") || !strings.Contains(b.String(), c.want) {
+			t.Errorf("%s: exit %d, annotations:\n%s", c.name, v.Code, b.String())
+		}
+	}
+}

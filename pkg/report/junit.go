@@ -13,6 +13,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/atomicfile"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -113,7 +114,7 @@ func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) JUnitCa
 	switch c.Class {
 	case verdict.Errored:
 		msg := cmp.Or(title, "test case ended "+c.Status)
-		if !api.IsTerminalStatus(c.Status) {
+		if !verdict.Final(c.Status) {
 			msg = fmt.Sprintf("still %s when the run ended %s", xmlText(c.Status), xmlText(endedAs(r, c.RunShortID)))
 		}
 		jc.Error = &JUnitOutcome{Type: cmp.Or(xmlText(c.Status), "ERROR"), Message: msg, Text: thought}
@@ -172,37 +173,26 @@ func runCase(r verdict.Run, class string) *JUnitCase {
 		c.Failure = &JUnitOutcome{Type: typ, Message: msg}
 		return &c
 	}
+	why := xmlText(r.Why())
 	switch {
-	case r.NotStarted:
-		return errorf("NOT_STARTED", xmlText(FirstLine(r.Err.Error())))
-	case r.Err != nil:
-		return errorf("NO_VERDICT", xmlText(FirstLine(r.Err.Error())))
-	case r.Stop != "" && r.Detail == nil:
-		return errorf(string(r.Stop), "no answer before "+r.Stop.Why())
-	case r.Stop != "":
-		return errorf(string(r.Stop), fmt.Sprintf("still %s when %s", xmlText(r.Detail.Status), r.Stop.Why()))
-	case r.Detail == nil:
-		return errorf("NO_VERDICT", "the run was never read")
-	case r.RerunErr != nil && r.Counts.Failed+r.Counts.Errored == 0:
-		return errorf("RERUN_NOT_STARTED", xmlText(FirstLine(r.RerunErr.Error())))
-	case r.Counts.Failed+r.Counts.Errored > 0:
+	case why == "":
 		return nil // the test cases say why
+	case r.Class == verdict.RunNotStarted:
+		return errorf("NOT_STARTED", why)
+	case r.Class == verdict.RunNoVerdict:
+		return errorf("NO_VERDICT", cmp.Or(why, "the run was never read"))
+	case r.Class == verdict.RunStopped:
+		return errorf(string(r.Stop), why)
+	case r.RerunErr != nil && r.Code == exitcode.Service:
+		return errorf("RERUN_NOT_STARTED", why)
+	case r.Class == verdict.RunErrored:
+		return errorf(xmlText(r.Detail.Status), why)
+	case r.Because == "--fail-on-flaky":
+		return failuref("FLAKY", why)
+	case r.Because == "--fail-on-skipped":
+		return failuref("SKIPPED", why)
 	}
-	status := xmlText(RunStatus(r))
-	if r.Detail.Status != api.StatusCompleted {
-		return errorf(xmlText(r.Detail.Status), "the run ended "+status)
-	}
-	switch r.Because {
-	case "--fail-on-flaky":
-		return failuref("FLAKY", fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case")))
-	case "--fail-on-skipped":
-		return failuref("SKIPPED", fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case")))
-	}
-	msg := "the run ended " + status + " with no failed test case"
-	if len(r.Cases) == 0 {
-		msg = "the run ended " + status + " with no test cases"
-	}
-	return failuref(cmp.Or(xmlText(r.Result), "FAILED"), msg)
+	return failuref(cmp.Or(xmlText(r.Result), "FAILED"), why)
 }
 
 // seconds is a JUnit time attribute: seconds with millisecond precision.

@@ -122,8 +122,8 @@ func TestWriteGitHubOnlyInActionsAndAppends(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "writing the step outputs") {
 		t.Errorf("warnings %q, want one for the unwritable outputs file", warnings)
 	}
-	if n := strings.Count(stderr.String(), "::error "); n != 2 {
-		t.Errorf("%d annotations, want one for the failed case and one for the timeout:\n%s", n, stderr.String())
+	if n := strings.Count(stderr.String(), "::error "); n != 3 {
+		t.Errorf("%d annotations, want one for the failed case, one for the timeout and one for the run without a verdict:\n%s", n, stderr.String())
 	}
 	md, _ := os.ReadFile(summary)
 	if !strings.HasPrefix(string(md), "# before\n## ❌ testctl: failed") {

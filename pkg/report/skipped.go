@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -16,12 +15,12 @@ import (
 func WriteSkippedWarnings(w io.Writer, st *iostreams.Styles, v verdict.Verdict) {
 	for _, r := range v.Runs {
 		n := r.Counts.Skipped + r.Counts.NotRun
-		if (n == 0 && r.Result != api.ResultSkipped) || r.Stop != "" || r.Result == api.ResultFailed || !r.Finished() {
+		if (n == 0 && r.Class != verdict.RunSkipped) || (r.Class != verdict.RunPassed && r.Class != verdict.RunSkipped) {
 			continue
 		}
 		id := termtext.SanitizeLine(r.ShortID) // from the service when run start waits
 		what := fmt.Sprintf("%s of run %s did not run", termtext.Plural(n, "test case"), id)
-		if r.Result == api.ResultSkipped {
+		if r.Class == verdict.RunSkipped {
 			what = fmt.Sprintf("run %s ended SKIPPED: its test cases did not run", id)
 		}
 		if r.Because == "--fail-on-skipped" {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -131,11 +130,11 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 
 func runEmoji(r verdict.Run) string {
 	switch {
-	case r.Stop != "":
+	case r.Class == verdict.RunStopped:
 		return "⏳"
 	case r.Code != 0:
 		return "❌"
-	case r.Result == api.ResultSkipped || r.Counts.Flaky > 0:
+	case r.Warned():
 		return "⚠️"
 	}
 	return "✅"
@@ -199,7 +198,7 @@ func runHeadline(r verdict.Run) string {
 	case r.Err != nil:
 		return "last seen " + r.Detail.Status + ", no verdict"
 	}
-	return RunStatus(r) + because(r)
+	return r.StatusText() + because(r)
 }
 
 // codeFence is a Markdown fence for a code block of s: three backticks, or

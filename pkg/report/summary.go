@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
@@ -43,7 +42,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			continue
 		case r.Stop != "":
 			fmt.Fprintf(w, "%s Run %s: still %s when %s — %s\n", st.WarningIcon(), id,
-				st.Status(termtext.SanitizeLine(r.Detail.Status)), r.Stop.Why(), CountCases(r.Detail.RunTestCases))
+				st.Status(termtext.SanitizeLine(r.Detail.Status)), r.Stop.Why(), verdict.Live(r.Detail.RunTestCases))
 		case r.Err != nil:
 			fmt.Fprintf(w, "%s Run %s: last seen %s, no verdict (see the error above)\n", st.FailureIcon(), id,
 				st.Status(termtext.SanitizeLine(r.Detail.Status)))
@@ -52,11 +51,13 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			if r.Code != 0 {
 				icon = st.FailureIcon()
 			}
+			// The run's colour is its verdict's, never its words': a run the
+			// gate fails is never green.
 			when := ""
 			if r.AlreadyFinished || r.FinishedAfter > 0 {
 				when = FinishedWhen(r.AlreadyFinished, r.FinishedAfter)
 			}
-			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, st.Status(termtext.SanitizeLine(RunStatus(r))),
+			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, st.Tone(r.Tone(), termtext.SanitizeLine(r.StatusText())),
 				when, r.Counts, because(r))
 		}
 		if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {
@@ -116,7 +117,7 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	}
 	var ids []string
 	for _, r := range v.Runs {
-		if r.Stop == "" && r.Result == api.ResultFailed && r.Detail != nil && r.ShortID != "" {
+		if r.Class == verdict.RunFailed && r.ShortID != "" {
 			ids = append(ids, cmdutil.ShellWord(r.ShortID))
 		}
 	}
@@ -127,18 +128,6 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	for _, id := range ids {
 		fmt.Fprintf(w, "  %s\n", strings.Join(slices.Concat([]string{"testctl"}, res.Args, []string{"run", "rerun", id, "--failed-only", "--wait"}), " "))
 	}
-}
-
-// RunStatus is a finished run's status and its result after every attempt:
-// "COMPLETED · FAILED"; the service's own while it has none.
-func RunStatus(r verdict.Run) string {
-	switch {
-	case r.Detail == nil:
-		return r.Result
-	case r.Detail.Status != api.StatusCompleted:
-		return StatusText(r.Detail)
-	}
-	return r.Detail.Status + " · " + r.Result
 }
 
 // because says what failed a run that passed on its own: a flag.

@@ -35,7 +35,7 @@ type rerunAnswer struct {
 // of a lost answer may take the service's visibility delay, and the other
 // runs and the live view must not wait for it. It reports whether it did.
 func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressView) bool {
-	if len(s.earlier) >= p.limit || s.detail.Status != api.StatusCompleted || s.verdict().Result != api.ResultFailed {
+	if len(s.earlier) >= p.limit || s.verdict().Class != verdict.RunFailed {
 		return false
 	}
 	failed, skipped := rerunNames(s.detail)

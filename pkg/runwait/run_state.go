@@ -71,7 +71,7 @@ func (s *runState) observe(d *api.RunDetail) (statusChanged bool, finished []api
 		statusChanged = true
 	}
 	for i, tc := range d.RunTestCases {
-		if !api.IsTerminalStatus(tc.Status) {
+		if !verdict.Final(tc.Status) {
 			continue
 		}
 		key := caseKey(tc, i)
@@ -88,7 +88,7 @@ func (s *runState) observe(d *api.RunDetail) (statusChanged bool, finished []api
 func (s *runState) show(d *api.RunDetail, view progressView, elapsed time.Duration) (final bool) {
 	firstAnswer := s.detail == nil
 	changed, finished := s.observe(d)
-	final = api.IsTerminalStatus(d.Status)
+	final = verdict.Final(d.Status)
 	if changed && !final {
 		view.statusChanged(s, elapsed)
 	}

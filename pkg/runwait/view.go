@@ -52,9 +52,13 @@ type lineFormat struct {
 
 func (p lineFormat) status(s *runState, elapsed time.Duration) string {
 	d := s.detail
-	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(report.StatusText(d))))
-	if api.IsTerminalStatus(d.Status) {
-		line += fmt.Sprintf("%s: %s", report.FinishedWhen(s.alreadyFinished, elapsed), report.CountCases(d.RunTestCases))
+	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(verdict.DetailStatusText(d))))
+	if verdict.Final(d.Status) {
+		// The counts of the verdict, across the attempts of --retry-failed:
+		// the summary below says the same.
+		v := s.verdict()
+		line = fmt.Sprintf("run %s %s%s: %s", termtext.SanitizeLine(d.ShortID), p.st.Tone(v.Tone(), termtext.SanitizeLine(v.StatusText())),
+			report.FinishedWhen(s.alreadyFinished, elapsed), v.Counts)
 	}
 	if t := s.target.Plan.Title(); p.namePlans && t != "" && !s.target.Plan.TestCases {
 		line += " — plan " + termtext.SanitizeLine(t)
@@ -68,8 +72,8 @@ func (p lineFormat) testCase(s *runState, tc api.RunTestCase) string {
 		line = "run " + termtext.SanitizeLine(s.target.ShortID) + " "
 	}
 	line += p.icon(tc) + " " + termtext.SanitizeLine(tc.Name)
-	if out := verdict.Outcome(tc); out != api.ResultPassed {
-		line += " (" + p.st.Status(termtext.SanitizeLine(out)) + ")"
+	if c := verdict.ClassOf(tc, false); c != verdict.Passed {
+		line += " (" + p.st.Tone(c.Tone(), termtext.SanitizeLine(verdict.Outcome(tc))) + ")"
 	}
 	if tc.ResultTitle != "" {
 		line += " — " + termtext.SanitizeLine(tc.ResultTitle)

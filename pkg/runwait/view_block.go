@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // maxBlockLines bounds the live block of several runs: a block taller than
@@ -41,12 +41,13 @@ func runLineState(s *runState, elapsed time.Duration, glyph string) string {
 	switch {
 	case s.poll.Done() && s.poll.Err() != nil:
 		return "✗ " + name + ": no verdict"
-	case s.poll.Done() && d != nil && api.IsTerminalStatus(d.Status):
+	case s.poll.Done() && d != nil && verdict.Final(d.Status):
+		v := s.verdict()
 		mark := "✓"
-		if s.verdict().Code != 0 {
+		if v.Code != 0 {
 			mark = "✗"
 		}
-		return fmt.Sprintf("%s %s %s%s: %s", mark, name, report.StatusText(d), report.FinishedWhen(s.alreadyFinished, s.finishedAfter), report.CountCases(d.RunTestCases))
+		return fmt.Sprintf("%s %s %s%s: %s", mark, name, v.StatusText(), report.FinishedWhen(s.alreadyFinished, s.finishedAfter), v.Counts)
 	}
 	line := glyph + " " + name
 	switch {
@@ -55,7 +56,7 @@ func runLineState(s *runState, elapsed time.Duration, glyph string) string {
 	case d == nil:
 		line += " waiting for the first answer " + report.FormatElapsed(elapsed)
 	default:
-		line += fmt.Sprintf(" %s %s · %s", d.Status, report.FormatElapsed(elapsed), report.CountCases(d.RunTestCases))
+		line += fmt.Sprintf(" %s %s · %s", d.Status, report.FormatElapsed(elapsed), verdict.Live(d.RunTestCases))
 	}
 	if s.failing() > 0 && s.retryWhy != "" {
 		line += " · " + s.retryWhy + " for " + report.FormatElapsed(elapsed-s.retryingSince) + ", retrying"

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // DefaultHeartbeat is the contract's --heartbeat: half of CircleCI's ten
@@ -37,7 +37,7 @@ func heartbeatLine(s *runState, elapsed time.Duration) string {
 	}
 	done := 0
 	for _, tc := range s.detail.RunTestCases {
-		if api.IsTerminalStatus(tc.Status) {
+		if verdict.Final(tc.Status) {
 			done++
 		}
 	}

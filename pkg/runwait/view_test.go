@@ -8,7 +8,6 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -31,17 +30,6 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 	other.notFound = true // the service answered 404 within the grace
 	if got := liveMessage(other, 3*time.Second); got != "run def456 not found yet 00:03" {
 		t.Errorf("a run the service does not know yet: %q", got)
-	}
-}
-
-func TestCountsString(t *testing.T) {
-	if got := (report.CaseCounts{}).String(); got != "no test cases yet" {
-		t.Errorf("empty: %q", got)
-	}
-	c := report.CountCases([]api.RunTestCase{{Status: api.StatusInitiated}, {Status: api.StatusCancelled},
-		{Status: api.StatusError}, {Status: api.StatusCompleted, Result: api.ResultSkipped}})
-	if got := c.String(); got != "1 skipped · 1 errored · 1 cancelled · 1 queued" {
-		t.Errorf("counts: %q", got)
 	}
 }
 

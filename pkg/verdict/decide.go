@@ -29,7 +29,9 @@ type Run struct {
 	// SKIPPED, ERROR, CANCELLED; for a run without one, how the wait ended
 	// (TIMED_OUT, INTERRUPTED, TERMINATED), NOT_STARTED or NO_VERDICT.
 	Result string
-	Code   int
+	// Class is what the result means; every report renders it.
+	Class RunClass
+	Code  int
 	// Because is the flag that failed a run that passed on its own
 	// ("--fail-on-skipped"); "" when none did.
 	Because string
@@ -50,14 +52,19 @@ func Decide(recs []Record, o Options) Verdict {
 }
 
 func decideRun(r Record, o Options) Run {
+	if r.Stop == "" && r.Err == nil && !r.NotStarted && r.Detail != nil && !Final(r.Detail.Status) {
+		// Read, not waited for (run get --junit): nothing timed out.
+		r.Stop = Unfinished
+	}
 	run := Run{Record: r, Cases: classify(r)}
 	for _, c := range run.Cases {
 		run.Counts.count(c.Class)
 	}
 	run.Result, run.Code = outcome(r, run.Counts)
-	if run.Code == exitcode.OK && run.Result != api.ResultFailed {
+	run.Class = runClass(r, run.Result)
+	if run.Code == exitcode.OK {
 		switch {
-		case o.FailOnSkipped && (run.Result == api.ResultSkipped || run.Counts.Skipped+run.Counts.NotRun > 0):
+		case o.FailOnSkipped && (run.Class == RunSkipped || run.Counts.Skipped+run.Counts.NotRun > 0):
 			run.Code, run.Because = exitcode.Failed, "--fail-on-skipped"
 		case o.FailOnFlaky && run.Counts.Flaky > 0:
 			run.Code, run.Because = exitcode.Failed, "--fail-on-flaky"
@@ -89,7 +96,7 @@ func outcome(r Record, n Counts) (string, int) {
 		return r.Detail.Status, exitcode.RunError
 	case api.StatusCompleted:
 	default:
-		return string(TimedOut), exitcode.Timeout // not final: the wait ended first
+		return string(Unfinished), exitcode.Timeout // not final, and no wait ended: a report of a run going on
 	}
 	last := r.Detail.ResultOrEmpty()
 	switch {

@@ -163,3 +163,22 @@ func TestGetUnwritableJUnitExits8(t *testing.T) {
 	r := e.Run("run", "get", id, "--junit", "/proc/testctl-report.xml").Expect(t, 8)
 	cmdtest.Contains(t, "stderr", r.Stderr, "writing the JUnit report")
 }
+
+// run get --junit of a run that has not ended says so, and nothing about a
+// wait that never happened.
+func TestJUnitOfARunGoingOn(t *testing.T) {
+	e := cmdtest.New(t)
+	id := e.StartRun(t, sandbox.PlanSlow)
+	junit := filepath.Join(e.Dir, "j.xml")
+	e.Run("run", "get", id, "--junit", junit).Expect(t, 0)
+	b, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, wrong := range []string{"the run ended", "when the wait"} {
+		if strings.Contains(string(b), wrong) {
+			t.Errorf("JUnit of a run going on says %q:\n%s", wrong, b)
+		}
+	}
+	cmdtest.Contains(t, "JUnit", string(b), "when the report was made")
+}

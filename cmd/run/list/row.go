@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func headers() []string {
@@ -51,15 +52,8 @@ func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 // stateColor colours "STATUS/RESULT" by what matters most: the result once
 // there is one, the status before; the same colours as Styles.Status.
 func (f rowFormat) stateColor(status, result string) func(string) string {
-	switch cmp.Or(result, status) {
-	case api.ResultPassed, api.StatusCompleted:
-		return f.styles.Success
-	case api.ResultFailed, api.StatusError, api.StatusCancelled:
-		return f.styles.Failure
-	case api.ResultSkipped, api.StatusRunning, api.StatusInitiated:
-		return f.styles.Warning
-	}
-	return func(s string) string { return s }
+	tone := verdict.ToneOf(cmp.Or(result, status))
+	return func(s string) string { return f.styles.Tone(tone, s) }
 }
 
 func (f rowFormat) failedColor(n int) func(string) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Defaults of --wait-until: a tunnel comes up in seconds, so minutes are a
@@ -125,7 +126,7 @@ func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *ap
 	s := ios.Styles()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Runner:       %s\n", termtext.SanitizeLine(runnerID))
-	fmt.Fprintf(&b, "Health:       %s\n", s.Status(termtext.SanitizeLine(st.Status)))
+	fmt.Fprintf(&b, "Health:       %s\n", s.Tone(healthTone(st.Status), termtext.SanitizeLine(st.Status)))
 	fmt.Fprintf(&b, "Connections:  %d\n", st.Connections)
 	if len(st.Hostnames) == 0 {
 		fmt.Fprintf(&b, "Hostnames:    %s\n", s.Muted("none"))
@@ -137,4 +138,18 @@ func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *ap
 	}
 	_, err := fmt.Fprint(ios.Out, b.String())
 	return err
+}
+
+// healthTone is the colour of a tunnel's health: healthy green, inactive
+// red, degraded yellow.
+func healthTone(health string) verdict.Tone {
+	switch strings.ToLower(health) {
+	case "healthy":
+		return verdict.ToneGood
+	case "inactive":
+		return verdict.ToneBad
+	case "degraded":
+		return verdict.ToneWarn
+	}
+	return verdict.ToneNone
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // parse runs a command line through NewCmdStatus: the Options its run would get.
@@ -53,5 +54,14 @@ func TestFlagErrors(t *testing.T) {
 func TestRank(t *testing.T) {
 	if !(rank("healthy") > rank("degraded") && rank("degraded") > rank("inactive") && rank("unknown") == rank("inactive")) {
 		t.Error("health order")
+	}
+}
+
+func TestHealthTone(t *testing.T) {
+	for in, want := range map[string]verdict.Tone{"healthy": verdict.ToneGood, "INACTIVE": verdict.ToneBad,
+		"degraded": verdict.ToneWarn, "overloaded": verdict.ToneNone} {
+		if got := healthTone(in); got != want {
+			t.Errorf("healthTone(%q) = %v, want %v", in, got, want)
+		}
 	}
 }

@@ -1,0 +1,196 @@
+package verdict
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// RunClass is what a run's outcome means, decided with its code: every
+// report picks its mark, colour, wording and JUnit element from it, never
+// from the service's status or result words.
+type RunClass string
+
+const (
+	RunPassed  RunClass = "passed"
+	RunSkipped RunClass = "skipped" // ended SKIPPED: its test cases did not run
+	RunFailed  RunClass = "failed"  // COMPLETED with FAILED, or a result testctl does not know
+	RunErrored RunClass = "errored" // ended ERROR or CANCELLED
+	// RunStopped: the wait ended before the run did (a timeout, a signal,
+	// a report of an unfinished run).
+	RunStopped    RunClass = "stopped"
+	RunNoVerdict  RunClass = "no verdict" // never read, or polling failed for good
+	RunNotStarted RunClass = "not started"
+)
+
+// runClass is the class of a run whose result and code outcome gave.
+func runClass(r Record, result string) RunClass {
+	switch {
+	case r.NotStarted:
+		return RunNotStarted
+	case r.Err != nil || r.Detail == nil && r.Stop == "":
+		return RunNoVerdict
+	case r.Stop != "" || !Final(r.Detail.Status):
+		return RunStopped
+	case r.Detail.Status != api.StatusCompleted:
+		return RunErrored
+	case result == api.ResultPassed:
+		return RunPassed
+	case result == api.ResultSkipped:
+		return RunSkipped
+	}
+	return RunFailed
+}
+
+// Final reports whether a run or test case status is one it ends in.
+func Final(status string) bool { return api.IsTerminalStatus(status) }
+
+// Tone is the colour a word of the outcome takes in a terminal.
+type Tone int
+
+const (
+	ToneNone Tone = iota
+	ToneGood      // green: done well
+	ToneBad       // red: failed
+	ToneWarn      // yellow: pending or doubtful
+)
+
+// ToneOf is the tone of a run's or test case's status or result word as
+// the service sends it: PASSED and COMPLETED good, FAILED, ERROR and
+// CANCELLED bad, SKIPPED and the statuses of a run going on doubtful; a
+// word testctl does not know gets none.
+func ToneOf(word string) Tone {
+	switch strings.ToUpper(word) {
+	case api.ResultPassed, api.StatusCompleted:
+		return ToneGood
+	case api.ResultFailed, api.StatusError, api.StatusCancelled:
+		return ToneBad
+	case api.ResultSkipped, api.StatusRunning, api.StatusInitiated:
+		return ToneWarn
+	}
+	return ToneNone
+}
+
+// Tone is the colour of the class's mark.
+func (c Class) Tone() Tone {
+	switch c {
+	case Passed:
+		return ToneGood
+	case Failed, Errored:
+		return ToneBad
+	case Skipped, Flaky, NotRun:
+		return ToneWarn
+	}
+	return ToneNone
+}
+
+// Tone is the colour of the run's mark: its code first (a run the gate
+// fails is never green), then whether it passed with warnings.
+func (r Run) Tone() Tone {
+	switch {
+	case r.Code != 0:
+		return ToneBad
+	case r.Warned():
+		return ToneWarn
+	}
+	return ToneGood
+}
+
+// Warned reports whether a run that passes the gate has something to say:
+// it ended SKIPPED, or some test cases were skipped, did not run or passed
+// only on a retry.
+func (r Run) Warned() bool {
+	return r.Code == 0 && (r.Class == RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun > 0)
+}
+
+// StatusText is the run's status and its result after every attempt,
+// "COMPLETED · FAILED"; the service's status alone while it has no result;
+// the result word (NOT_STARTED, NO_VERDICT) when it was never read.
+func (r Run) StatusText() string {
+	switch {
+	case r.Detail == nil:
+		return r.Result
+	case r.Class == RunStopped || r.Class == RunErrored || r.Class == RunNoVerdict:
+		return DetailStatusText(r.Detail)
+	}
+	return r.Detail.Status + " · " + r.Result
+}
+
+// DetailStatusText is a run detail's own "COMPLETED · FAILED", or its bare
+// status while there is no result.
+func DetailStatusText(d *api.RunDetail) string {
+	if res := d.ResultOrEmpty(); res != "" {
+		return d.Status + " · " + res
+	}
+	return d.Status
+}
+
+// Why says, in words, why a run the gate fails failed when none of its test
+// cases says so (a run-level annotation, JUnit's run verdict); "" when a
+// test case does, or the run passed.
+func (r Run) Why() string {
+	if r.Code == 0 || r.Counts.Failed+r.Counts.Errored > 0 {
+		return ""
+	}
+	status := termtext.SanitizeLine(r.StatusText())
+	switch {
+	case r.Class == RunNotStarted, r.Class == RunNoVerdict:
+		return firstLine(r.Err)
+	case r.Class == RunStopped && r.Detail == nil:
+		return "no answer before " + r.Stop.Why()
+	case r.Class == RunStopped:
+		return fmt.Sprintf("still %s when %s", termtext.SanitizeLine(r.Detail.Status), r.Stop.Why())
+	case r.RerunErr != nil && r.Code == 6:
+		return firstLine(r.RerunErr)
+	case r.Class == RunErrored:
+		return "the run ended " + status
+	case r.Because == "--fail-on-flaky":
+		return fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))
+	case r.Because == "--fail-on-skipped":
+		return fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))
+	case len(r.Cases) == 0:
+		return "the run ended " + status + " with no test cases"
+	}
+	return "the run ended " + status + " with no failed test case"
+}
+
+// firstLine is the first line of an error's text.
+func firstLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	return line
+}
+
+// Live tallies the test cases of a run as it goes, for the progress views:
+// the classes of the verdict, with the test cases not ended yet told apart
+// as running or queued. A run that ended is tallied by Decide instead.
+func Live(tcs []api.RunTestCase) LiveCounts {
+	var n LiveCounts
+	for _, tc := range tcs {
+		switch {
+		case tc.Status == api.StatusRunning:
+			n.Running++
+		case !Final(tc.Status):
+			n.Queued++
+		default:
+			n.count(ClassOf(tc, true))
+		}
+	}
+	return n
+}
+
+// LiveCounts are a run's test cases as it goes.
+type LiveCounts struct {
+	Counts
+	Running, Queued int
+}
+
+// String lists the non-zero counts: "3 passed · 1 failed · 2 running".
+func (n LiveCounts) String() string {
+	return JoinCounts("no test cases yet", []int{n.Passed, n.Failed, n.Skipped, n.Errored, n.Running, n.Queued},
+		"passed", "failed", "skipped", "errored", "running", "queued")
+}
