@@ -109,9 +109,10 @@ func outcome(r Record, n Counts) (string, int) {
 		// it ran, whatever its test cases say.
 		return cmp.Or(last, api.ResultFailed), exitcode.Failed
 	case len(r.Earlier) > 0 && len(r.Detail.RunTestCases) > 0:
-		// After retries the test cases decide between PASSED and SKIPPED:
-		// the last attempt ran only some of them.
-		if n.Passed+n.Flaky == 0 {
+		// After retries the test cases decide between PASSED and SKIPPED
+		// (the last attempt ran only some of them), but a last attempt
+		// that ended SKIPPED stays so: --fail-on-skipped fails it.
+		if n.Passed+n.Flaky == 0 || last == api.ResultSkipped {
 			return api.ResultSkipped, exitcode.OK
 		}
 		return api.ResultPassed, exitcode.OK

@@ -103,7 +103,7 @@ func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Recor
 	}
 	d.ShortID = cmp.Or(d.ShortID, t.ShortID)
 	r.Detail = d
-	if !api.IsTerminalStatus(d.Status) {
+	if !verdict.Final(d.Status) {
 		r.Stop = verdict.Unfinished
 	}
 	return r

@@ -1,0 +1,286 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// oracleCode is the exit code docs/exit-codes.md gives a run, written from
+// the table alone, without pkg/verdict: the reference the verdict and every
+// report are checked against.
+//
+//	0  COMPLETED with PASSED (SKIPPED too, unless --fail-on-skipped)
+//	1  COMPLETED with FAILED (or SKIPPED with --fail-on-skipped), a test case
+//	   that did not pass in the attempt it last ran in, a result testctl does
+//	   not know, a flaky test case with --fail-on-flaky
+//	3  ERROR or CANCELLED
+//	7  still in progress when the wait ended (--timeout, or a report of a run
+//	   going on)
+//	130, 143  the wait was interrupted or terminated
+//	the error's own code: a start that failed, polling that failed for good
+//	6  a rerun of --retry-failed lost in a service failure (a refusal is a
+//	   warning: the run's own code stands)
+func oracleCode(r verdict.Record, failOnSkipped, failOnFlaky bool) int {
+	switch {
+	case r.NotStarted, r.Err != nil:
+		return exitcode.Of(r.Err)
+	case r.Stop == verdict.Interrupted:
+		return 130
+	case r.Stop == verdict.Terminated:
+		return 143
+	case r.Stop != "":
+		return 7
+	case r.Detail == nil:
+		return 6
+	}
+	code := 0
+	switch status, result := r.Detail.Status, r.Detail.ResultOrEmpty(); {
+	case status == "ERROR" || status == "CANCELLED":
+		code = 3
+	case status != "COMPLETED" && status != "ERROR" && status != "CANCELLED":
+		code = 7 // not an end testctl knows: nothing says the run ended
+	default:
+		passed, skipped, failed, flaky := oracleCases(r)
+		switch {
+		case failed > 0 || (result != "PASSED" && result != "SKIPPED"):
+			code = 1
+		case failOnSkipped && (result == "SKIPPED" || skipped > 0):
+			code = 1
+		case failOnFlaky && flaky > 0:
+			code = 1
+		}
+		_ = passed
+	}
+	if code != 7 && r.RerunErr != nil && exitcode.Of(r.RerunErr) == 6 {
+		code = max(code, 6)
+	}
+	return code
+}
+
+// oracleCases classes each test case by the attempt it last ran in: a test
+// case that did not pass there counts against the run; one that passed
+// there after failing before is flaky; skipped and unfinished ones are
+// skipped for --fail-on-skipped.
+func oracleCases(r verdict.Record) (passed, skipped, failed, flaky int) {
+	type last struct {
+		tc        api.RunTestCase
+		runEnded  bool
+		failedYet bool
+	}
+	byName := map[string]*last{}
+	var order []string
+	for _, a := range r.Attempts() {
+		if a.Detail == nil {
+			continue
+		}
+		ended := a.Detail.Status == "COMPLETED" || a.Detail.Status == "ERROR" || a.Detail.Status == "CANCELLED"
+		for _, tc := range a.Detail.RunTestCases {
+			l, ok := byName[tc.Name]
+			if !ok {
+				l = &last{}
+				byName[tc.Name] = l
+				order = append(order, tc.Name)
+			} else if !oraclePassed(l.tc) && oracleDidNotPass(l.tc, l.runEnded) {
+				l.failedYet = true
+			}
+			l.tc, l.runEnded = tc, ended
+		}
+	}
+	for _, n := range order {
+		l := byName[n]
+		switch {
+		case oraclePassed(l.tc) && l.failedYet:
+			flaky++
+		case oraclePassed(l.tc):
+			passed++
+		case oracleDidNotPass(l.tc, l.runEnded):
+			failed++
+		default:
+			skipped++
+		}
+	}
+	return
+}
+
+func oraclePassed(tc api.RunTestCase) bool { return tc.Status == "COMPLETED" && tc.Result == "PASSED" }
+
+// oracleDidNotPass: failed (COMPLETED with anything but PASSED or SKIPPED),
+// errored (ERROR, CANCELLED, a status testctl does not know), or unfinished
+// in a run that ended.
+func oracleDidNotPass(tc api.RunTestCase, runEnded bool) bool {
+	switch tc.Status {
+	case "COMPLETED":
+		return tc.Result != "PASSED" && tc.Result != "SKIPPED"
+	case "RUNNING", "INITIATED":
+		return runEnded
+	}
+	return true
+}
+
+var (
+	oracleRunStatuses  = []string{"COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "ERROR", "CANCELLED", "RUNNING", "INITIATED", "PAUSED"}
+	oracleRunResults   = []string{"PASSED", "PASSED", "FAILED", "SKIPPED", "", "BLOCKED", "FLAKY"}
+	oracleCaseStatuses = []string{"COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED", "ERROR", "CANCELLED", "RUNNING", "INITIATED", "QUARANTINED"}
+	oracleCaseResults  = []string{"PASSED", "PASSED", "PASSED", "FAILED", "SKIPPED", "", "BLOCKED"}
+	oracleErrors       = []error{&api.HTTPError{StatusCode: 404}, &api.HTTPError{StatusCode: 400}, &api.HTTPError{StatusCode: 403},
+		&api.HTTPError{StatusCode: 502}, &api.TransportError{Err: errors.New("dial tcp: no such host")}}
+)
+
+// oracleRecord is any record a wait, a report or a start can leave: every
+// status and result, values testctl does not know, attempts whose run
+// result and test case results disagree, timeouts, signals, start and
+// polling failures, refused and lost reruns.
+func oracleRecord(rng *rand.Rand, id string) verdict.Record {
+	switch rng.IntN(10) {
+	case 0:
+		return verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-" + id}, pick(rng, oracleErrors))
+	case 1:
+		return verdict.Record{ShortID: id, Err: pick(rng, oracleErrors)}
+	case 2:
+		return verdict.Record{ShortID: id, Stop: pick(rng, []verdict.Stop{verdict.TimedOut, verdict.Interrupted, verdict.Terminated})}
+	}
+	names := []string{"Login", "Checkout", "Search", "Pay"}[:rng.IntN(5)]
+	detail := func(aid string, names []string, final bool) *api.RunDetail {
+		d := &api.RunDetail{ShortID: aid, Status: pick(rng, oracleRunStatuses)}
+		if final {
+			d.Status = "COMPLETED"
+		}
+		if res := pick(rng, oracleRunResults); res != "" {
+			d.Result = &res
+		}
+		for k, n := range names {
+			c := api.RunTestCase{ShortID: fmt.Sprintf("%s-%d", aid, k), Name: n, Status: pick(rng, oracleCaseStatuses)}
+			if c.Status == "COMPLETED" {
+				c.Result = pick(rng, oracleCaseResults)
+			}
+			d.RunTestCases = append(d.RunTestCases, c)
+		}
+		return d
+	}
+	r := verdict.Record{ShortID: id, Plan: verdict.Plan{Name: "plan " + id}, RetryLimit: 2}
+	for k := rng.IntN(3); k > 0; k-- {
+		aid := fmt.Sprintf("%s-a%d", id, k)
+		r.Earlier = append(r.Earlier, verdict.Attempt{ShortID: aid, Detail: detail(aid, names, true)})
+	}
+	sub := names
+	if len(r.Earlier) > 0 && len(names) > 0 {
+		sub = names[:rng.IntN(len(names)+1)] // a rerun runs some of them
+	}
+	r.Detail = detail(id, sub, false)
+	switch s := r.Detail.Status; {
+	case (s == "RUNNING" || s == "INITIATED" || s == "PAUSED") && rng.IntN(4) > 0:
+		r.Stop = pick(rng, []verdict.Stop{verdict.TimedOut, verdict.Interrupted, verdict.Terminated, verdict.Unfinished})
+	case rng.IntN(6) == 0:
+		r.RerunErr = pick(rng, oracleErrors)
+	}
+	return r
+}
+
+// The verdict and every report against the reference: the command's exit
+// code, each run's, JUnit's failures and errors, the step summary's
+// headline, the annotations, the outputs and the terminal summary, and the
+// code report.Write returns, also when stdout's reader has gone.
+func TestReportsAgreeWithTheReference(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("TESTCTL_ORACLE_SEED"); s != "" {
+		_, _ = fmt.Sscan(s, &seed)
+	}
+	rng := rand.New(rand.NewPCG(seed, 29))
+	dir := t.TempDir()
+	for i := 0; i < 1000; i++ {
+		recs := make([]verdict.Record, 1+rng.IntN(3))
+		for j := range recs {
+			recs[j] = oracleRecord(rng, fmt.Sprintf("r%d", j))
+		}
+		o := verdict.Options{FailOnSkipped: rng.IntN(2) == 0, FailOnFlaky: rng.IntN(2) == 0}
+		if err := checkOracle(dir, recs, o); err != nil {
+			t.Fatalf("seed %d, case %d (%+v): %v\nrecords: %s", seed, i, o, err, describe(recs))
+		}
+	}
+}
+
+func checkOracle(dir string, recs []verdict.Record, o verdict.Options) error {
+	want := 0
+	for _, r := range recs {
+		want = max(want, oracleCode(r, o.FailOnSkipped, o.FailOnFlaky))
+	}
+	v := verdict.Decide(recs, o)
+	for i, r := range v.Runs {
+		if w := oracleCode(recs[i], o.FailOnSkipped, o.FailOnFlaky); r.Code != w {
+			return fmt.Errorf("run %d: exit %d, the reference says %d", i, r.Code, w)
+		}
+	}
+	if v.Code != want {
+		return fmt.Errorf("exit %d, the reference says %d", v.Code, want)
+	}
+	if err := checkAgreement(v); err != nil {
+		return err
+	}
+	// Annotations: a run the gate fails has an ::error naming it, one it
+	// passes has none.
+	var ann bytes.Buffer
+	WriteAnnotations(&ann, v, nil, Resume{})
+	if strings.Count(ann.String(), "::error ") < MaxAnnotations {
+		for _, r := range v.Runs {
+			name := r.ShortID
+			if r.NotStarted {
+				name = r.Plan.What()
+			}
+			has := regexp.MustCompile(`(?m)^::error title=testctl[^:]*` + regexp.QuoteMeta(strings.ReplaceAll(name, ":", "%3A"))).MatchString(ann.String())
+			if has != (r.Code != 0) {
+				return fmt.Errorf("run %s exit %d, its ::error: %v\n%s", name, r.Code, has, ann.String())
+			}
+		}
+	}
+	// The terminal summary: ✓ for a run the gate passes, never for one it fails.
+	var sum bytes.Buffer
+	testIOS, _, _, _ := iostreams.Test()
+	WriteSummary(&sum, testIOS.ErrStyles(), 0, v, nil, Resume{})
+	for _, r := range v.Runs {
+		if r.NotStarted {
+			continue
+		}
+		green := strings.Contains(sum.String(), "✓ Run "+r.ShortID+":")
+		if green != (r.Code == 0) {
+			return fmt.Errorf("run %s exit %d, summary marks it passed: %v\n%s", r.ShortID, r.Code, green, sum.String())
+		}
+	}
+	// report.Write: the files first, the code the verdict's, a reader of
+	// stdout that went away lowers nothing.
+	for _, f := range []string{"summary.md", "out", "j.xml"} {
+		_ = os.Remove(filepath.Join(dir, f))
+	}
+	ios, _, _, _ := iostreams.Test()
+	ios.Out = goneReader{}
+	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "out")}
+	err := Write(Input{IO: ios, Getenv: func(k string) string { return env[k] }, Output: output.Options{Format: output.FormatJSON},
+		JUnitFile: filepath.Join(dir, "j.xml"), Now: time.Now}, v)
+	if got := exitcode.Of(err); got != want {
+		return fmt.Errorf("report.Write with stdout's reader gone: exit %d, the reference says %d (%v)", got, want, err)
+	}
+	return nil
+}
+
+// goneReader is a stdout whose reader has gone.
+type goneReader struct{}
+
+func (goneReader) Write([]byte) (int, error) {
+	return 0, fmt.Errorf("%w: broken pipe", iostreams.ErrReaderGone)
+}
+
+var _ io.Writer = goneReader{}
