@@ -35,11 +35,11 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 	for _, s := range list.Runs {
 		// The filters' names are a guess: every field is checked here,
 		// whatever the service did with them. A list that does not show a
-		// run's applications or test count (yet) cannot tell it from
-		// another job's, nor rule it out: it is named.
+		// run's applications, test count or one of the fields below (yet)
+		// cannot tell it from another job's, nor rule it out: it is named.
 		noApps := len(like.Apps) > 0 && len(s.ApplicationShortIDs) == 0
-		if s.Trigger != trigger || deref(s.TestPlanShortID) != like.Plan ||
-			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit ||
+		unknown, differs := unlisted(like, trigger, s)
+		if differs ||
 			(!noApps && !like.AppsGuessed && !sameApps(like.Apps, s.ApplicationShortIDs)) ||
 			(like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
 			continue
@@ -47,6 +47,8 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: api.Time(&s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
 		switch {
 		case f.Unsure != "":
+		case unknown != "":
+			f.Unsure = unknown
 		case noApps:
 			f.Unsure = "its applications"
 		case !sameApps(like.Apps, s.ApplicationShortIDs):
@@ -61,6 +63,37 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		found = append(found, f)
 	}
 	return found, nil
+}
+
+// unlisted compares the plan, trigger, branch and commit the list shows of
+// s with like's (trigger: the one the request asks, or the service's
+// default). Only a field shown with another value differs: a field the list
+// leaves out (null or absent) is unknown, not a mismatch, and taking it for
+// one would send the request again beside the run it created. unknown names
+// those the request set and the list left out ("its branch"), "" if none.
+// The trigger is a plain string, so "" stands for absent and null too: as
+// the request always has one, an empty trigger is unknown as well. The
+// others are pointers: nil is left out, "" is shown (and differs from a
+// value the request set).
+func unlisted(like RunLike, trigger string, s api.RunSummary) (unknown string, differs bool) {
+	var what []string
+	check := func(name string, got *string, want string) {
+		switch {
+		case got == nil && want != "":
+			what = append(what, name)
+		case got != nil && *got != want:
+			differs = true
+		}
+	}
+	shownTrigger := &s.Trigger
+	if s.Trigger == "" {
+		shownTrigger = nil
+	}
+	check("its test plan", s.TestPlanShortID, like.Plan)
+	check("its trigger", shownTrigger, trigger)
+	check("its branch", s.Branch, like.Branch)
+	check("its commit", s.CommitHash, like.Commit)
+	return either(what), differs
 }
 
 // startedFrom is the start answer for an adopted run, holding only what the
