@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,6 +89,39 @@ func TestLostStartNamesARunTheListShowsWithoutAField(t *testing.T) {
 				"\n  testctl run wait "+id+"\n")
 			if strings.Contains(r.Stderr, "once more") || r.Stdout != "" {
 				t.Errorf("stdout %q; sent the start again:\n%s", r.Stdout, r.Stderr)
+			}
+		})
+	}
+}
+
+// A lost start whose run the list shows without a short id: it cannot be
+// waited on, so it is not adopted, and as it may be this start's the POST
+// is not sent again: exit 6, saying where to look, never a passing wait on
+// nothing.
+func TestLostStartNeverAdoptsARunWithoutShortID(t *testing.T) {
+	for name, edit := range map[string]func(map[string]any){
+		"absent": func(run map[string]any) { delete(run, "shortId") },
+		"empty":  func(run map[string]any) { run["shortId"] = "" },
+		"null":   func(run map[string]any) { run["shortId"] = nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := cmdtest.New(t)
+			e.FaultWrites(postRun, cmdtest.LoseAnswer)
+			listLeavesOut(t, e, edit)
+			junit := filepath.Join(e.Dir, "j.xml")
+			r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--branch", "main", "--commit", "abc123", "--wait", "--junit", junit)
+			if n := e.Requests(postRun); n != 1 || runsStarted(e) != 1 {
+				t.Errorf("%d POSTs reached the service, %d runs started; want 1 and 1", n, runsStarted(e))
+			}
+			if data, err := os.ReadFile(junit); err == nil && !bytes.Contains(data, []byte("<error")) && !bytes.Contains(data, []byte("<failure")) {
+				t.Errorf("the JUnit file reports nothing wrong:\n%s", data)
+			}
+			r.Expect(t, 6)
+			cmdtest.Contains(t, "stderr", r.Stderr, "a run was created since that the list of runs shows without an id",
+				"it was not adopted", "POST /v1/run was not sent again",
+				"Look for it with:\n  testctl run list --plan pln-passing_sandbox --branch main\n")
+			if strings.Contains(r.Stderr, "using it") || r.Stdout != "" {
+				t.Errorf("stdout %q; adopted the run:\n%s", r.Stdout, r.Stderr)
 			}
 		})
 	}

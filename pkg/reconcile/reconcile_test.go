@@ -311,3 +311,72 @@ func TestNamedRunIsQuotedForTheShell(t *testing.T) {
 		t.Errorf("the run wait line does not quote the id:\n%v", err)
 	}
 }
+
+// A new match listed without an id cannot be adopted, named or waited on;
+// it may be the request's, so the request is not sent again either: exit
+// 6, saying where to look.
+func TestMatchWithoutIDIsNeitherAdoptedNorSentAgain(t *testing.T) {
+	s, r, notes := newService("r-old")
+	r.WaitArgs = []string{"--profile", "ci"}
+	s.onSend = []func(*service) error{carryOut("", 3*time.Second), succeed}
+	w := s.write()
+	w.Where = func() []string { return []string{"run", "list", "--plan", "pln_a"} }
+	v, err := Do(context.Background(), r, w)
+	if exitcode.Of(err) != 6 || v != "" || s.sends != 1 {
+		t.Fatalf("got %q %v (exit %d) after %d sends\n%s", v, err, exitcode.Of(err), s.sends, notes)
+	}
+	for _, want := range []string{"a run was created since that the list of runs shows without an id (created 2026-11-21T09:00:00Z): it was not adopted",
+		"POST /v1/run was not sent again", "\nLook for it with:\n  testctl --profile ci run list --plan pln_a"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if strings.Contains(notes.String(), "using it") {
+		t.Errorf("adopted it:\n%s", notes)
+	}
+}
+
+// Beside another new match, one without an id is named as such; none is
+// adopted and nothing is sent again.
+func TestMatchWithoutIDBesideAnotherIsNamed(t *testing.T) {
+	s, r, _ := newService()
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r-new", 0)
+		s.create("", 0)
+		return lost502
+	}, succeed}
+	_, err := Do(context.Background(), r, s.write())
+	if exitcode.Of(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends", err, exitcode.Of(err), s.sends)
+	}
+	for _, want := range []string{"2 runs created since could be the one it created; none was adopted", "\n  r-new (created", "\n  (listed without an id) (created"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}
+
+// Runs listed without an id (nor a creation time) before the request are
+// counted, as nothing else tells them apart: they never stand for a new one
+// (the request is sent once more when nothing else appears), nor hide one.
+func TestMatchesWithoutIDThatExistedBefore(t *testing.T) {
+	for name, tc := range map[string]struct {
+		send  func(*service) error
+		sends int
+		exit  int
+	}{
+		"nothing new": {lostOnly, 2, 0},
+		"a new one": {func(s *service) error {
+			s.pending = append(s.pending, pendingItem{Found[string]{}, start})
+			return lost502
+		}, 1, 6},
+	} {
+		s, r, notes := newService("r-old")
+		s.listed = append(s.listed, Found[string]{}, Found[string]{})
+		s.onSend = []func(*service) error{tc.send, succeed}
+		_, err := Do(context.Background(), r, s.write())
+		if exitcode.Of(err) != tc.exit || s.sends != tc.sends {
+			t.Errorf("%s: %v (exit %d) after %d sends\n%s", name, err, exitcode.Of(err), s.sends, notes)
+		}
+	}
+}

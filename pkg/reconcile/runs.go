@@ -21,8 +21,22 @@ const listedRuns = 100
 func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRunRequest) (*api.StartRunResponse, error) {
 	like := RunLikeStart(req)
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST /v1/run",
-		Send: func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
-		Find: func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) }})
+		Send:  func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
+		Find:  func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) },
+		Where: func() []string { return listRuns(like) }})
+}
+
+// listRuns is the run list command that shows the runs like: where to look
+// for one listed without a short id.
+func listRuns(like RunLike) []string {
+	args := []string{"run", "list"}
+	if like.Plan != "" {
+		args = append(args, "--plan", like.Plan)
+	}
+	if like.Branch != "" {
+		args = append(args, "--branch", like.Branch)
+	}
+	return args
 }
 
 func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.StartRunResponse], error) {
@@ -143,7 +157,8 @@ func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req
 				like = &l
 			}
 			return findRuns(ctx, c, *like)
-		}})
+		},
+		Where: func() []string { return listRuns(*like) }})
 }
 
 // likeRun is what a rerun of the run shortID will show in the run list.

@@ -20,7 +20,8 @@ func CreateTestCase(ctx context.Context, r Reconciler, c *api.Client, req api.Cr
 		Send: func(ctx context.Context) (*api.CreateTestCaseResponse, error) { return c.CreateTestCase(ctx, req) },
 		Find: func(ctx context.Context) ([]Found[*api.CreateTestCaseResponse], error) {
 			return findTestCases(ctx, c, req)
-		}})
+		},
+		Where: func() []string { return []string{"testcase", "list", "--app", req.ApplicationShortID} }})
 }
 
 func findTestCases(ctx context.Context, c *api.Client, req api.CreateTestCaseRequest) ([]Found[*api.CreateTestCaseResponse], error) {
