@@ -22,13 +22,20 @@ import (
 // list to edit: a service whose list leaves fields out.
 func listLeavesOut(t *testing.T, e *cmdtest.Env, edit func(run map[string]any)) {
 	t.Helper()
+	pageLeavesOut(t, e, "/v1/run", "runs", edit)
+}
+
+// pageLeavesOut is listLeavesOut for any list: every item of the page
+// GET path answers, under key, is handed to edit.
+func pageLeavesOut(t *testing.T, e *cmdtest.Env, path, key string, edit func(item map[string]any)) {
+	t.Helper()
 	target, err := url.Parse(e.Getenv("TESTCTL_BASE_URL"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(resp *http.Response) error {
-		if resp.Request.Method != http.MethodGet || resp.Request.URL.Path != "/v1/run" || resp.StatusCode != http.StatusOK {
+		if resp.Request.Method != http.MethodGet || resp.Request.URL.Path != path || resp.StatusCode != http.StatusOK {
 			return nil
 		}
 		body, err := io.ReadAll(resp.Body)
@@ -40,9 +47,9 @@ func listLeavesOut(t *testing.T, e *cmdtest.Env, edit func(run map[string]any)) 
 		if err := json.Unmarshal(body, &page); err != nil {
 			return err
 		}
-		runs, _ := page["runs"].([]any)
-		for _, run := range runs {
-			if m, ok := run.(map[string]any); ok {
+		items, _ := page[key].([]any)
+		for _, item := range items {
+			if m, ok := item.(map[string]any); ok {
 				edit(m)
 			}
 		}

@@ -164,15 +164,14 @@ func unsure[T any](found []Found[T]) bool {
 }
 
 // named is the error when new matches may be the request's but the list
-// cannot tell (see Found.Unsure): each is named with the command that takes
-// it up (a run wait: only runs are ever unsure), for the user who knows
-// it is this job's.
+// cannot tell (see Found.Unsure): each is named, with the command that
+// takes it up (w.TakeUp: a run wait) or else the one that lists it
+// (w.Where), for the user who knows it is this job's.
 func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 	var b strings.Builder
 	if len(found) == 1 {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %s %s was created since; it was not adopted, as the list of %ss cannot show %s.",
 			w.Request, w.Noun, termtext.SanitizeLine(found[0].ID), w.Noun, found[0].Unsure)
-		b.WriteString("\nIf it is this job's, take it up with:")
 	} else {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %d %ss created since could be the one it created; none was adopted:", w.Request, len(found), w.Noun)
 		for _, f := range found {
@@ -181,10 +180,24 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 				fmt.Fprintf(&b, " (the list cannot show %s)", f.Unsure)
 			}
 		}
-		b.WriteString("\nIf one of them is this job's, take it up with:")
 	}
-	for _, f := range found {
-		fmt.Fprintf(&b, "\n  %s", cmdutil.WaitCommand(r.WaitArgs, []string{f.ID}))
+	switch {
+	case w.TakeUp != nil:
+		if len(found) == 1 {
+			b.WriteString("\nIf it is this job's, take it up with:")
+		} else {
+			b.WriteString("\nIf one of them is this job's, take it up with:")
+		}
+		for _, f := range found {
+			fmt.Fprintf(&b, "\n  %s", w.TakeUp(r.WaitArgs, f.ID))
+		}
+	case w.Where != nil:
+		if len(found) == 1 {
+			fmt.Fprintf(&b, "\nIf it is this job's, use %s %s; it is listed by:", w.Noun, termtext.SanitizeLine(found[0].ID))
+		} else {
+			b.WriteString("\nIf one of them is this job's, use it; they are listed by:")
+		}
+		fmt.Fprintf(&b, "\n  %s", command(r.WaitArgs, w.Where()))
 	}
 	b.WriteString("\nOtherwise send the request again: it was sent only once.")
 	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}

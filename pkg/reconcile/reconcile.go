@@ -56,6 +56,11 @@ type Write[T any] struct {
 	// user looks for a match listed without an id, which cannot be named.
 	// Called after Find; nil when there is none.
 	Where func() []string
+	// TakeUp is the command line that takes up the match id, given the
+	// global flags that chose the service (`testctl run wait ID`): for a
+	// match named, not adopted. Nil when there is none: Where names the
+	// command that lists it.
+	TakeUp func(service []string, id string) string
 }
 
 // Reconciler holds what every write shares.
@@ -68,7 +73,8 @@ type Reconciler struct {
 	// (--debug), or nil.
 	Notices, Debug io.Writer
 	// WaitArgs are the global flags that chose the service, for the
-	// `testctl run wait ID` line that takes up a run named, not adopted.
+	// command lines that take up or list what is named, not adopted
+	// (`testctl run wait ID`).
 	WaitArgs []string
 }
 

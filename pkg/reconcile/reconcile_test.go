@@ -34,7 +34,7 @@ func (s *service) create(id string, after time.Duration) {
 }
 
 func (s *service) write() Write[string] {
-	return Write[string]{Noun: "run", Request: "POST /v1/run",
+	return Write[string]{Noun: "run", Request: "POST /v1/run", TakeUp: waitRun,
 		Send: func(context.Context) (string, error) {
 			s.sends++
 			if err := s.onSend[s.sends-1](s); err != nil {
@@ -377,6 +377,45 @@ func TestMatchesWithoutIDThatExistedBefore(t *testing.T) {
 		_, err := Do(context.Background(), r, s.write())
 		if exitcode.Of(err) != tc.exit || s.sends != tc.sends {
 			t.Errorf("%s: %v (exit %d) after %d sends\n%s", name, err, exitcode.Of(err), s.sends, notes)
+		}
+	}
+}
+
+// A match of a write that has no command to take it up (a test case) is
+// named with the command that lists it, once, beside its id.
+func TestUnsureMatchWithoutTakeUpIsNamedWhereItIsListed(t *testing.T) {
+	for name, tc := range map[string]struct {
+		ids  []string
+		want []string
+	}{
+		"one": {[]string{"tc-new"}, []string{"test case tc-new was created since; it was not adopted, as the list of test cases cannot show its goal.",
+			"\nIf it is this job's, use test case tc-new; it is listed by:\n  testctl --profile ci testcase list --app app_a\n"}},
+		"two": {[]string{"tc-1", "tc-2"}, []string{"\n  tc-1 (the list cannot show its goal)\n", "\n  tc-2 (the list cannot show its goal)\n",
+			"\nIf one of them is this job's, use it; they are listed by:\n  testctl --profile ci testcase list --app app_a\n"}},
+	} {
+		s, r, _ := newService()
+		r.WaitArgs = []string{"--profile", "ci"}
+		s.onSend = []func(*service) error{func(s *service) error {
+			for i, id := range tc.ids {
+				s.create(id, 0)
+				s.pending[i].f.Unsure = "its goal"
+			}
+			return lost502
+		}}
+		w := s.write()
+		w.Noun, w.Request, w.TakeUp = "test case", "POST /v1/test-cases", nil
+		w.Where = func() []string { return []string{"testcase", "list", "--app", "app_a"} }
+		_, err := Do(context.Background(), r, w)
+		if exitcode.Of(err) != 6 || s.sends != 1 {
+			t.Fatalf("%s: %v (exit %d) after %d sends", name, err, exitcode.Of(err), s.sends)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error lacks %q: %v", name, want, err)
+			}
+		}
+		if strings.Contains(err.Error(), "run wait") || strings.Count(err.Error(), "testcase list") != 1 {
+			t.Errorf("%s: not one testcase list line:\n%v", name, err)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -21,9 +22,15 @@ const listedRuns = 100
 func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRunRequest) (*api.StartRunResponse, error) {
 	like := RunLikeStart(req)
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST /v1/run",
-		Send:  func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
-		Find:  func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) },
-		Where: func() []string { return listRuns(like) }})
+		Send:   func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
+		Find:   func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) },
+		Where:  func() []string { return listRuns(like) },
+		TakeUp: waitRun})
+}
+
+// waitRun is the run wait line that takes up the run id.
+func waitRun(service []string, id string) string {
+	return cmdutil.WaitCommand(service, []string{id})
 }
 
 // listRuns is the run list command that shows the runs like: where to look
@@ -158,7 +165,8 @@ func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req
 			}
 			return findRuns(ctx, c, *like)
 		},
-		Where: func() []string { return listRuns(*like) }})
+		Where:  func() []string { return listRuns(*like) },
+		TakeUp: waitRun})
 }
 
 // likeRun is what a rerun of the run shortID will show in the run list.
