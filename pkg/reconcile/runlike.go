@@ -15,6 +15,11 @@ import (
 // unlisted).
 type RunLike struct {
 	Plan, Trigger, Branch, Commit string
+	// Unknown names those of the four above whose value is not known
+	// ("test plan", "trigger", "branch", "commit"): a rerun's, when the run
+	// list left them out for the original. They filter nothing and rule
+	// nothing out (see unlisted).
+	Unknown []string
 	// Apps are the applications the request named, in any order; none
 	// leaves them to the service (the plan's), and any will do.
 	Apps []string

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -48,6 +49,9 @@ func listRuns(like RunLike) []string {
 
 func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.StartRunResponse], error) {
 	trigger := cmp.Or(like.Trigger, api.TriggerAPI) // the service's default
+	if slices.Contains(like.Unknown, "trigger") {
+		trigger = ""
+	}
 	list, err := c.ListRuns(ctx, api.ListRunsOptions{TestPlanShortID: like.Plan, Trigger: trigger, Branch: like.Branch, Limit: listedRuns})
 	if err != nil {
 		return nil, err
@@ -96,12 +100,21 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 // the request always has one, an empty trigger is unknown as well. The
 // others are pointers: nil is left out, "" is shown (and differs from a
 // value the request set).
+//
+// A rerun's expected values are the original's, as the list showed it: one
+// it left out (like.Unknown) rules nothing out. The original may have had
+// none (null is also how the list shows that), and a run listed without it
+// agrees; or a value, and a run that shows one may be the rerun or
+// another's: unknown ("the original's branch"). A trigger, which every run
+// has, is unknown whatever the run shows.
 func unlisted(like RunLike, trigger string, s api.RunSummary) (unknown string, differs bool) {
 	var what []string
 	check := func(name string, got *string, want string) {
 		switch {
+		case slices.Contains(like.Unknown, name) && (got != nil || name == "trigger"):
+			what = append(what, "the original's "+name)
 		case got == nil && want != "":
-			what = append(what, name)
+			what = append(what, "its "+name)
 		case got != nil && *got != want:
 			differs = true
 		}
@@ -110,10 +123,10 @@ func unlisted(like RunLike, trigger string, s api.RunSummary) (unknown string, d
 	if s.Trigger == "" {
 		shownTrigger = nil
 	}
-	check("its test plan", s.TestPlanShortID, like.Plan)
-	check("its trigger", shownTrigger, trigger)
-	check("its branch", s.Branch, like.Branch)
-	check("its commit", s.CommitHash, like.Commit)
+	check("test plan", s.TestPlanShortID, like.Plan)
+	check("trigger", shownTrigger, trigger)
+	check("branch", s.Branch, like.Branch)
+	check("commit", s.CommitHash, like.Commit)
 	return either(what), differs
 }
 
@@ -146,10 +159,11 @@ const pagesToOriginal = 10
 // Rerun reruns the run shortID (POST /v1/run/{shortId}) through Do. The
 // new run has the original's plan, trigger, branch and commit, which only
 // the run list tells: the original is looked up there, once, before the
-// request. Not finding it leaves a lost answer unreconciled (exit 6). A
-// rerun of given test cases has their count, as a start of test case ids;
-// a new run of other applications than the original's is named, not
-// adopted: likely another job's rerun.
+// request, and what the list leaves out of it is unknown of the new run
+// too (see unlisted). Not finding it leaves a lost answer unreconciled
+// (exit 6). A rerun of given test cases has their count, as a start of
+// test case ids; a new run of other applications than the original's is
+// named, not adopted: likely another job's rerun.
 func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 	var like *RunLike
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST " + api.RerunPath(shortID),
@@ -178,8 +192,19 @@ func likeRun(ctx context.Context, c *api.Client, shortID string) (RunLike, error
 		}
 		for _, s := range list.Runs {
 			if s.ShortID == shortID {
-				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash),
-					Apps: s.ApplicationShortIDs, AppsGuessed: true}, nil
+				like := RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash),
+					Apps: s.ApplicationShortIDs, AppsGuessed: true}
+				// What the list left out of the original is unknown of the
+				// rerun, not "": see unlisted.
+				for _, f := range []struct {
+					name string
+					left bool
+				}{{"test plan", s.TestPlanShortID == nil}, {"trigger", s.Trigger == ""}, {"branch", s.Branch == nil}, {"commit", s.CommitHash == nil}} {
+					if f.left {
+						like.Unknown = append(like.Unknown, f.name)
+					}
+				}
+				return like, nil
 			}
 		}
 		offset += len(list.Runs)

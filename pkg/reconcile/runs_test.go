@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -149,6 +150,67 @@ func TestFindRunsNamesARunTheListShowsWithoutAField(t *testing.T) {
 		}
 		if !maps.Equal(got, tc.want) {
 			t.Errorf("%s: found %q, want %q", name, got, tc.want)
+		}
+	}
+}
+
+// A rerun's expected values are the original's as the list shows it: one
+// the list left out of the original is unknown, not "". A new run that
+// shows a value for it is named, never skipped (that would send the rerun
+// again beside it); one listed without it, like the original, agrees. Its
+// trigger, which every run has, is unknown whatever the new run shows.
+func TestRerunOfARunListedWithoutAField(t *testing.T) {
+	list := `{"runs":[
+	 {"shortId":"r-new","trigger":"CODEHOST","branch":"main","commitHash":"c1","testPlanShortId":"pln_a"},
+	 {"shortId":"r-new-null","trigger":"CODEHOST","branch":null,"commitHash":null,"testPlanShortId":null},
+	 {"shortId":"r-other-commit","trigger":"CODEHOST","branch":"main","commitHash":"c2","testPlanShortId":"pln_a"},
+	 {"shortId":"r-orig-branch","trigger":"CODEHOST","commitHash":"c1","testPlanShortId":"pln_a"},
+	 {"shortId":"r-orig-trigger","branch":"main","commitHash":"c1","testPlanShortId":"pln_a"},
+	 {"shortId":"r-orig-plan","trigger":"CODEHOST","branch":"main","commitHash":"c1","testPlanShortId":null},
+	 {"shortId":"r-orig-all"}
+	],"total":7,"limit":100,"offset":0}`
+	var queries []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries = append(queries, r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, list)
+	}))
+	defer srv.Close()
+	c := &api.Client{BaseURL: srv.URL, APIKey: "k", HTTPClient: srv.Client()}
+	for orig, want := range map[string]map[string]string{
+		"r-orig-branch": {"r-new": "the original's branch", "r-new-null": "its test plan or its commit", "r-orig-branch": "",
+			"r-orig-trigger": "its trigger or the original's branch", "r-orig-plan": "its test plan or the original's branch",
+			"r-orig-all": "its test plan, its trigger or its commit"},
+		"r-orig-trigger": {"r-new": "the original's trigger", "r-new-null": "its test plan, the original's trigger, its branch or its commit",
+			"r-orig-branch": "the original's trigger or its branch", "r-orig-trigger": "the original's trigger",
+			"r-orig-plan": "its test plan or the original's trigger", "r-orig-all": "its test plan, the original's trigger, its branch or its commit"},
+		"r-orig-plan": {"r-new": "the original's test plan", "r-new-null": "its branch or its commit",
+			"r-orig-branch": "the original's test plan or its branch", "r-orig-trigger": "the original's test plan or its trigger",
+			"r-orig-plan": "", "r-orig-all": "its trigger, its branch or its commit"},
+		"r-orig-all": {"r-new": "the original's test plan, the original's trigger, the original's branch or the original's commit",
+			"r-new-null": "the original's trigger", "r-other-commit": "the original's test plan, the original's trigger, the original's branch or the original's commit",
+			"r-orig-branch":  "the original's test plan, the original's trigger or the original's commit",
+			"r-orig-trigger": "the original's test plan, the original's trigger, the original's branch or the original's commit",
+			"r-orig-plan":    "the original's trigger, the original's branch or the original's commit", "r-orig-all": "the original's trigger"},
+	} {
+		like, err := likeRun(context.Background(), c, orig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries = nil
+		found, err := findRuns(context.Background(), c, like)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, f := range found {
+			got[f.ID] = f.Unsure
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("rerun of %s: found %q, want %q", orig, got, want)
+		}
+		if strings.Contains(queries[0], "trigger=API") {
+			t.Errorf("rerun of %s: filtered on the default trigger: %s", orig, queries[0])
 		}
 	}
 }
