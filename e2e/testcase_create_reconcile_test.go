@@ -106,3 +106,22 @@ func TestLostCreateNamesATestCaseTheListShowsWithoutAField(t *testing.T) {
 		})
 	}
 }
+
+// Named after the create was sent once more, the test case's message says
+// the request was sent twice, not once.
+func TestLostCreateNamedAfterTheSecondSendSaysItWasSentTwice(t *testing.T) {
+	e := cmdtest.New(t)
+	e.FaultWrites(postTestCase, cmdtest.LoseRequest, cmdtest.LoseAnswer)
+	pageLeavesOut(t, e, "/v1/test-cases", "testCases", func(tc map[string]any) { delete(tc, "goal") })
+	r := e.Run(create()...)
+	// The first POST is lost on its way: only the second reaches it.
+	if n, created := e.Requests(postTestCase), e.Sandbox.Server.Stats().TestCasesCreated; n != 1 || created != 1 {
+		t.Errorf("%d POSTs reached the service, %d test cases created; want 1 and 1\n%s", n, created, r.Stderr)
+	}
+	r.Expect(t, 6)
+	cmdtest.Contains(t, "stderr", r.Stderr, "sending POST /v1/test-cases once more", "cannot show its goal.",
+		"\nOtherwise send the request again: it was sent twice, and no test case appeared within 30s of the first.\n")
+	if strings.Contains(r.Stderr, "only once") {
+		t.Errorf("says it was sent once:\n%s", r.Stderr)
+	}
+}

@@ -166,8 +166,10 @@ func unsure[T any](found []Found[T]) bool {
 // named is the error when new matches may be the request's but the list
 // cannot tell (see Found.Unsure): each is named, with the command that
 // takes it up (w.TakeUp: a run wait) or else the one that lists it
-// (w.Where), for the user who knows it is this job's.
-func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
+// (w.Where), for the user who knows it is this job's. sent is how many
+// times the request was sent: once, or twice when nothing appeared within
+// the delay after the first.
+func named[T any](r Reconciler, w Write[T], found []Found[T], sent int) error {
 	var b strings.Builder
 	if len(found) == 1 {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %s %s was created since; it was not adopted, as the list of %ss cannot show %s.",
@@ -199,6 +201,10 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 		}
 		fmt.Fprintf(&b, "\n  %s", command(r.WaitArgs, w.Where()))
 	}
-	b.WriteString("\nOtherwise send the request again: it was sent only once.")
+	if sent == 1 {
+		b.WriteString("\nOtherwise send the request again: it was sent only once.")
+	} else {
+		fmt.Fprintf(&b, "\nOtherwise send the request again: it was sent twice, and no %s appeared within %s of the first.", w.Noun, r.Delay)
+	}
 	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
 }

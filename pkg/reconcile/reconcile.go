@@ -127,7 +127,7 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 		case idless(found):
 			return zero, unnamed(r, w, found)
 		case unsure(found):
-			return zero, named(r, w, found)
+			return zero, named(r, w, found, sent)
 		case len(found) == 1:
 			fmt.Fprintf(r.Notices, "the answer was lost, but %s %s was created: using it\n", w.Noun, termtext.SanitizeLine(found[0].ID))
 			return found[0].Value, nil

@@ -419,3 +419,30 @@ func TestUnsureMatchWithoutTakeUpIsNamedWhereItIsListed(t *testing.T) {
 		}
 	}
 }
+
+// The message that names a match says how many times the request was sent:
+// once, or twice when the match showed after it was sent once more.
+func TestNamedMatchSaysHowOftenTheRequestWasSent(t *testing.T) {
+	unsureNew := func(s *service) error {
+		s.create("r-new", 0)
+		s.pending[0].f.Unsure = "its environment"
+		return lost502
+	}
+	for name, tc := range map[string]struct {
+		sends     []func(*service) error
+		want, not string
+	}{
+		"once":  {[]func(*service) error{unsureNew}, "\nOtherwise send the request again: it was sent only once.", "twice"},
+		"twice": {[]func(*service) error{lostOnly, unsureNew}, "\nOtherwise send the request again: it was sent twice, and no run appeared within 30s of the first.", "only once"},
+	} {
+		s, r, notes := newService()
+		s.onSend = tc.sends
+		_, err := Do(context.Background(), r, s.write())
+		if exitcode.Of(err) != 6 || s.sends != len(tc.sends) {
+			t.Fatalf("%s: %v (exit %d) after %d sends\n%s", name, err, exitcode.Of(err), s.sends, notes)
+		}
+		if msg := err.Error(); !strings.HasSuffix(msg, tc.want) || strings.Contains(msg, tc.not) {
+			t.Errorf("%s: the message does not end with %q:\n%s", name, tc.want, msg)
+		}
+	}
+}
