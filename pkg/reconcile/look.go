@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,9 @@ import (
 // nothing in it is ever adopted.
 type baseline struct {
 	ids map[string]bool
+	// idless counts those listed without an id, by creation time: no id
+	// tells one of them from one the request created, only their number.
+	idless map[time.Time]int
 	// newest is the latest creation time among them, on the service's
 	// clock: what the request created cannot be older, whatever the skew
 	// between the service's clock and ours.
@@ -23,9 +27,13 @@ type baseline struct {
 }
 
 func baselineOf[T any](found []Found[T]) baseline {
-	b := baseline{ids: make(map[string]bool, len(found))}
+	b := baseline{ids: make(map[string]bool, len(found)), idless: map[time.Time]int{}}
 	for _, f := range found {
-		b.ids[f.ID] = true
+		if f.ID == "" {
+			b.idless[f.CreatedAt.UTC()]++ // UTC: one key per instant
+		} else {
+			b.ids[f.ID] = true
+		}
 		if f.CreatedAt.After(b.newest) {
 			b.newest = f.CreatedAt
 		}
@@ -70,8 +78,12 @@ func look[T any](ctx context.Context, r Reconciler, w Write[T], b baseline, sent
 // the baseline, and not created before the request.
 func newMatches[T any](r Reconciler, noun string, b baseline, sentAt time.Time, found []Found[T]) []Found[T] {
 	var fresh []Found[T]
+	left := maps.Clone(b.idless)
 	for _, f := range found {
 		switch {
+		case f.ID == "" && left[f.CreatedAt.UTC()] > 0:
+			left[f.CreatedAt.UTC()]--
+			continue
 		case b.ids[f.ID]:
 			continue
 		case !f.CreatedAt.IsZero() && (f.CreatedAt.Before(b.newest) || f.CreatedAt.Before(sentAt.Add(-clockSkew))):
@@ -98,20 +110,70 @@ func several[T any](w Write[T], found []Found[T]) error {
 	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
 }
 
+func idless[T any](found []Found[T]) bool {
+	return slices.ContainsFunc(found, func(f Found[T]) bool { return f.ID == "" })
+}
+
+// unnamed is the error when a new match is listed without an id: it may be
+// the request's, so the request is not sent again (that could double it),
+// but with no id it cannot be adopted, named or taken up. The user is told
+// where to look, and the others found beside it are named.
+func unnamed[T any](r Reconciler, w Write[T], found []Found[T]) error {
+	var b strings.Builder
+	it := "it"
+	if len(found) == 1 {
+		fmt.Fprintf(&b, "the answer to %s was lost, and a %s was created since that the list of %ss shows without an id", w.Request, w.Noun, w.Noun)
+		if !found[0].CreatedAt.IsZero() {
+			fmt.Fprintf(&b, " (created %s)", found[0].CreatedAt.Format(time.RFC3339))
+		}
+		b.WriteString(": it was not adopted, as it cannot be named or taken up.")
+	} else {
+		it = "them"
+		fmt.Fprintf(&b, "the answer to %s was lost, and %d %ss created since could be the one it created; none was adopted:", w.Request, len(found), w.Noun)
+		for _, f := range found {
+			b.WriteString("\n  ")
+			if f.ID == "" {
+				b.WriteString("(listed without an id)")
+			} else {
+				b.WriteString(termtext.SanitizeLine(f.ID))
+			}
+			if !f.CreatedAt.IsZero() {
+				fmt.Fprintf(&b, " (created %s)", f.CreatedAt.Format(time.RFC3339))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n%s was not sent again: it may have been carried out, and sending it again could create a second %s.", w.Request, w.Noun)
+	if w.Where != nil {
+		fmt.Fprintf(&b, "\nLook for %s with:\n  %s", it, command(r.WaitArgs, w.Where()))
+	}
+	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
+}
+
+// command is the testctl command line args, after the global flags that
+// chose the service (already quoted), each argument quoted for a shell.
+func command(service, args []string) string {
+	words := slices.Concat([]string{"testctl"}, service)
+	for _, a := range args {
+		words = append(words, cmdutil.ShellWord(a))
+	}
+	return strings.Join(words, " ")
+}
+
 func unsure[T any](found []Found[T]) bool {
 	return slices.ContainsFunc(found, func(f Found[T]) bool { return f.Unsure != "" })
 }
 
 // named is the error when new matches may be the request's but the list
-// cannot tell (see Found.Unsure): each is named with the command that takes
-// it up (a run wait: only runs are ever unsure), for the user who knows
-// it is this job's.
-func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
+// cannot tell (see Found.Unsure): each is named, with the command that
+// takes it up (w.TakeUp: a run wait) or else the one that lists it
+// (w.Where), for the user who knows it is this job's. sent is how many
+// times the request was sent: once, or twice when nothing appeared within
+// the delay after the first.
+func named[T any](r Reconciler, w Write[T], found []Found[T], sent int) error {
 	var b strings.Builder
 	if len(found) == 1 {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %s %s was created since; it was not adopted, as the list of %ss cannot show %s.",
 			w.Request, w.Noun, termtext.SanitizeLine(found[0].ID), w.Noun, found[0].Unsure)
-		b.WriteString("\nIf it is this job's, take it up with:")
 	} else {
 		fmt.Fprintf(&b, "the answer to %s was lost, and %d %ss created since could be the one it created; none was adopted:", w.Request, len(found), w.Noun)
 		for _, f := range found {
@@ -120,11 +182,29 @@ func named[T any](r Reconciler, w Write[T], found []Found[T]) error {
 				fmt.Fprintf(&b, " (the list cannot show %s)", f.Unsure)
 			}
 		}
-		b.WriteString("\nIf one of them is this job's, take it up with:")
 	}
-	for _, f := range found {
-		fmt.Fprintf(&b, "\n  %s", cmdutil.WaitCommand(r.WaitArgs, []string{f.ID}))
+	switch {
+	case w.TakeUp != nil:
+		if len(found) == 1 {
+			b.WriteString("\nIf it is this job's, take it up with:")
+		} else {
+			b.WriteString("\nIf one of them is this job's, take it up with:")
+		}
+		for _, f := range found {
+			fmt.Fprintf(&b, "\n  %s", w.TakeUp(r.WaitArgs, f.ID))
+		}
+	case w.Where != nil:
+		if len(found) == 1 {
+			fmt.Fprintf(&b, "\nIf it is this job's, use %s %s; it is listed by:", w.Noun, termtext.SanitizeLine(found[0].ID))
+		} else {
+			b.WriteString("\nIf one of them is this job's, use it; they are listed by:")
+		}
+		fmt.Fprintf(&b, "\n  %s", command(r.WaitArgs, w.Where()))
 	}
-	b.WriteString("\nOtherwise send the request again: it was sent only once.")
+	if sent == 1 {
+		b.WriteString("\nOtherwise send the request again: it was sent only once.")
+	} else {
+		fmt.Fprintf(&b, "\nOtherwise send the request again: it was sent twice, and no %s appeared within %s of the first.", w.Noun, r.Delay)
+	}
 	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
 }

@@ -8,10 +8,12 @@
 // may have been lost, looks for what the request created: something that
 // matches it and was not there before. A match is one only when everything
 // the list shows of it agrees with the request. One match is adopted, unless
-// the request asked for something the list cannot show: then it is named
-// with the command that takes it up, and not adopted (exit 6). Several end
-// the command (exit 6) naming them; none within the service's visibility
-// delay means the request was not carried out, and it is sent once more.
+// the request asked for something the list cannot show, or the list left out
+// something it asked: then it is named with the command that takes it up,
+// and not adopted (exit 6). One listed without an id cannot be named: the
+// command ends (exit 6) saying where to look. Several end the command (exit
+// 6) naming them; none within the service's visibility delay means the
+// request was not carried out, and it is sent once more.
 package reconcile
 
 import (
@@ -49,6 +51,16 @@ type Write[T any] struct {
 	// request to note what exists, and after a lost answer to find what is
 	// new.
 	Find func(ctx context.Context) ([]Found[T], error)
+	// Where is the command line (after "testctl") that lists what the
+	// request may have created ("run", "list", "--plan", "pln_x"): where the
+	// user looks for a match listed without an id, which cannot be named.
+	// Called after Find; nil when there is none.
+	Where func() []string
+	// TakeUp is the command line that takes up the match id, given the
+	// global flags that chose the service (`testctl run wait ID`): for a
+	// match named, not adopted. Nil when there is none: Where names the
+	// command that lists it.
+	TakeUp func(service []string, id string) string
 }
 
 // Reconciler holds what every write shares.
@@ -61,7 +73,8 @@ type Reconciler struct {
 	// (--debug), or nil.
 	Notices, Debug io.Writer
 	// WaitArgs are the global flags that chose the service, for the
-	// `testctl run wait ID` line that takes up a run named, not adopted.
+	// command lines that take up or list what is named, not adopted
+	// (`testctl run wait ID`).
 	WaitArgs []string
 }
 
@@ -111,8 +124,10 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 		switch {
 		case lookErr != nil:
 			return zero, lookErr
+		case idless(found):
+			return zero, unnamed(r, w, found)
 		case unsure(found):
-			return zero, named(r, w, found)
+			return zero, named(r, w, found, sent)
 		case len(found) == 1:
 			fmt.Fprintf(r.Notices, "the answer was lost, but %s %s was created: using it\n", w.Noun, termtext.SanitizeLine(found[0].ID))
 			return found[0].Value, nil

@@ -34,7 +34,7 @@ func (s *service) create(id string, after time.Duration) {
 }
 
 func (s *service) write() Write[string] {
-	return Write[string]{Noun: "run", Request: "POST /v1/run",
+	return Write[string]{Noun: "run", Request: "POST /v1/run", TakeUp: waitRun,
 		Send: func(context.Context) (string, error) {
 			s.sends++
 			if err := s.onSend[s.sends-1](s); err != nil {
@@ -309,5 +309,140 @@ func TestNamedRunIsQuotedForTheShell(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "\n  testctl run wait 'r2;rm -rf ~'\n") {
 		t.Errorf("the run wait line does not quote the id:\n%v", err)
+	}
+}
+
+// A new match listed without an id cannot be adopted, named or waited on;
+// it may be the request's, so the request is not sent again either: exit
+// 6, saying where to look.
+func TestMatchWithoutIDIsNeitherAdoptedNorSentAgain(t *testing.T) {
+	s, r, notes := newService("r-old")
+	r.WaitArgs = []string{"--profile", "ci"}
+	s.onSend = []func(*service) error{carryOut("", 3*time.Second), succeed}
+	w := s.write()
+	w.Where = func() []string { return []string{"run", "list", "--plan", "pln_a"} }
+	v, err := Do(context.Background(), r, w)
+	if exitcode.Of(err) != 6 || v != "" || s.sends != 1 {
+		t.Fatalf("got %q %v (exit %d) after %d sends\n%s", v, err, exitcode.Of(err), s.sends, notes)
+	}
+	for _, want := range []string{"a run was created since that the list of runs shows without an id (created 2026-11-21T09:00:00Z): it was not adopted",
+		"POST /v1/run was not sent again", "\nLook for it with:\n  testctl --profile ci run list --plan pln_a"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if strings.Contains(notes.String(), "using it") {
+		t.Errorf("adopted it:\n%s", notes)
+	}
+}
+
+// Beside another new match, one without an id is named as such; none is
+// adopted and nothing is sent again.
+func TestMatchWithoutIDBesideAnotherIsNamed(t *testing.T) {
+	s, r, _ := newService()
+	s.onSend = []func(*service) error{func(s *service) error {
+		s.create("r-new", 0)
+		s.create("", 0)
+		return lost502
+	}, succeed}
+	_, err := Do(context.Background(), r, s.write())
+	if exitcode.Of(err) != 6 || s.sends != 1 {
+		t.Fatalf("%v (exit %d) after %d sends", err, exitcode.Of(err), s.sends)
+	}
+	for _, want := range []string{"2 runs created since could be the one it created; none was adopted", "\n  r-new (created", "\n  (listed without an id) (created"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}
+
+// Runs listed without an id (nor a creation time) before the request are
+// counted, as nothing else tells them apart: they never stand for a new one
+// (the request is sent once more when nothing else appears), nor hide one.
+func TestMatchesWithoutIDThatExistedBefore(t *testing.T) {
+	for name, tc := range map[string]struct {
+		send  func(*service) error
+		sends int
+		exit  int
+	}{
+		"nothing new": {lostOnly, 2, 0},
+		"a new one": {func(s *service) error {
+			s.pending = append(s.pending, pendingItem{Found[string]{}, start})
+			return lost502
+		}, 1, 6},
+	} {
+		s, r, notes := newService("r-old")
+		s.listed = append(s.listed, Found[string]{}, Found[string]{})
+		s.onSend = []func(*service) error{tc.send, succeed}
+		_, err := Do(context.Background(), r, s.write())
+		if exitcode.Of(err) != tc.exit || s.sends != tc.sends {
+			t.Errorf("%s: %v (exit %d) after %d sends\n%s", name, err, exitcode.Of(err), s.sends, notes)
+		}
+	}
+}
+
+// A match of a write that has no command to take it up (a test case) is
+// named with the command that lists it, once, beside its id.
+func TestUnsureMatchWithoutTakeUpIsNamedWhereItIsListed(t *testing.T) {
+	for name, tc := range map[string]struct {
+		ids  []string
+		want []string
+	}{
+		"one": {[]string{"tc-new"}, []string{"test case tc-new was created since; it was not adopted, as the list of test cases cannot show its goal.",
+			"\nIf it is this job's, use test case tc-new; it is listed by:\n  testctl --profile ci testcase list --app app_a\n"}},
+		"two": {[]string{"tc-1", "tc-2"}, []string{"\n  tc-1 (the list cannot show its goal)\n", "\n  tc-2 (the list cannot show its goal)\n",
+			"\nIf one of them is this job's, use it; they are listed by:\n  testctl --profile ci testcase list --app app_a\n"}},
+	} {
+		s, r, _ := newService()
+		r.WaitArgs = []string{"--profile", "ci"}
+		s.onSend = []func(*service) error{func(s *service) error {
+			for i, id := range tc.ids {
+				s.create(id, 0)
+				s.pending[i].f.Unsure = "its goal"
+			}
+			return lost502
+		}}
+		w := s.write()
+		w.Noun, w.Request, w.TakeUp = "test case", "POST /v1/test-cases", nil
+		w.Where = func() []string { return []string{"testcase", "list", "--app", "app_a"} }
+		_, err := Do(context.Background(), r, w)
+		if exitcode.Of(err) != 6 || s.sends != 1 {
+			t.Fatalf("%s: %v (exit %d) after %d sends", name, err, exitcode.Of(err), s.sends)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error lacks %q: %v", name, want, err)
+			}
+		}
+		if strings.Contains(err.Error(), "run wait") || strings.Count(err.Error(), "testcase list") != 1 {
+			t.Errorf("%s: not one testcase list line:\n%v", name, err)
+		}
+	}
+}
+
+// The message that names a match says how many times the request was sent:
+// once, or twice when the match showed after it was sent once more.
+func TestNamedMatchSaysHowOftenTheRequestWasSent(t *testing.T) {
+	unsureNew := func(s *service) error {
+		s.create("r-new", 0)
+		s.pending[0].f.Unsure = "its environment"
+		return lost502
+	}
+	for name, tc := range map[string]struct {
+		sends     []func(*service) error
+		want, not string
+	}{
+		"once":  {[]func(*service) error{unsureNew}, "\nOtherwise send the request again: it was sent only once.", "twice"},
+		"twice": {[]func(*service) error{lostOnly, unsureNew}, "\nOtherwise send the request again: it was sent twice, and no run appeared within 30s of the first.", "only once"},
+	} {
+		s, r, notes := newService()
+		s.onSend = tc.sends
+		_, err := Do(context.Background(), r, s.write())
+		if exitcode.Of(err) != 6 || s.sends != len(tc.sends) {
+			t.Fatalf("%s: %v (exit %d) after %d sends\n%s", name, err, exitcode.Of(err), s.sends, notes)
+		}
+		if msg := err.Error(); !strings.HasSuffix(msg, tc.want) || strings.Contains(msg, tc.not) {
+			t.Errorf("%s: the message does not end with %q:\n%s", name, tc.want, msg)
+		}
 	}
 }

@@ -11,9 +11,15 @@ import (
 // list: its plan ("" for a run of test case ids), trigger, branch and
 // commit, the applications the request named, and for a run of test case
 // ids its test count. A run that shows other values is not the request's
-// (but see Tests and AppsGuessed).
+// (but see Tests and AppsGuessed); one that leaves a value out may be (see
+// unlisted).
 type RunLike struct {
 	Plan, Trigger, Branch, Commit string
+	// Unknown names those of the four above whose value is not known
+	// ("test plan", "trigger", "branch", "commit"): a rerun's, when the run
+	// list left them out for the original. They filter nothing and rule
+	// nothing out (see unlisted).
+	Unknown []string
 	// Apps are the applications the request named, in any order; none
 	// leaves them to the service (the plan's), and any will do.
 	Apps []string
@@ -74,6 +80,12 @@ func unshown(req api.StartRunRequest) string {
 	if len(req.Notifications) > 0 {
 		add("its notifications")
 	}
+	return either(what)
+}
+
+// either joins what ("its device", "its build") for a message: "its device
+// or its build"; "" for none.
+func either(what []string) string {
 	if len(what) < 2 {
 		return strings.Join(what, "") // "", or the one
 	}

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -21,12 +23,35 @@ const listedRuns = 100
 func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRunRequest) (*api.StartRunResponse, error) {
 	like := RunLikeStart(req)
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST /v1/run",
-		Send: func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
-		Find: func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) }})
+		Send:   func(ctx context.Context) (*api.StartRunResponse, error) { return c.StartRun(ctx, req) },
+		Find:   func(ctx context.Context) ([]Found[*api.StartRunResponse], error) { return findRuns(ctx, c, like) },
+		Where:  func() []string { return listRuns(like) },
+		TakeUp: waitRun})
+}
+
+// waitRun is the run wait line that takes up the run id.
+func waitRun(service []string, id string) string {
+	return cmdutil.WaitCommand(service, []string{id})
+}
+
+// listRuns is the run list command that shows the runs like: where to look
+// for one listed without a short id.
+func listRuns(like RunLike) []string {
+	args := []string{"run", "list"}
+	if like.Plan != "" {
+		args = append(args, "--plan", like.Plan)
+	}
+	if like.Branch != "" {
+		args = append(args, "--branch", like.Branch)
+	}
+	return args
 }
 
 func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.StartRunResponse], error) {
 	trigger := cmp.Or(like.Trigger, api.TriggerAPI) // the service's default
+	if slices.Contains(like.Unknown, "trigger") {
+		trigger = ""
+	}
 	list, err := c.ListRuns(ctx, api.ListRunsOptions{TestPlanShortID: like.Plan, Trigger: trigger, Branch: like.Branch, Limit: listedRuns})
 	if err != nil {
 		return nil, err
@@ -35,11 +60,11 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 	for _, s := range list.Runs {
 		// The filters' names are a guess: every field is checked here,
 		// whatever the service did with them. A list that does not show a
-		// run's applications or test count (yet) cannot tell it from
-		// another job's, nor rule it out: it is named.
+		// run's applications, test count or one of the fields below (yet)
+		// cannot tell it from another job's, nor rule it out: it is named.
 		noApps := len(like.Apps) > 0 && len(s.ApplicationShortIDs) == 0
-		if s.Trigger != trigger || deref(s.TestPlanShortID) != like.Plan ||
-			deref(s.Branch) != like.Branch || deref(s.CommitHash) != like.Commit ||
+		unknown, differs := unlisted(like, trigger, s)
+		if differs ||
 			(!noApps && !like.AppsGuessed && !sameApps(like.Apps, s.ApplicationShortIDs)) ||
 			(like.Tests > 0 && s.TotalCount > 0 && s.TotalCount < like.Tests) {
 			continue
@@ -47,6 +72,8 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		f := Found[*api.StartRunResponse]{ID: s.ShortID, CreatedAt: api.Time(&s.CreatedAt), Value: startedFrom(s), Unsure: like.Unshown}
 		switch {
 		case f.Unsure != "":
+		case unknown != "":
+			f.Unsure = unknown
 		case noApps:
 			f.Unsure = "its applications"
 		case !sameApps(like.Apps, s.ApplicationShortIDs):
@@ -61,6 +88,46 @@ func findRuns(ctx context.Context, c *api.Client, like RunLike) ([]Found[*api.St
 		found = append(found, f)
 	}
 	return found, nil
+}
+
+// unlisted compares the plan, trigger, branch and commit the list shows of
+// s with like's (trigger: the one the request asks, or the service's
+// default). Only a field shown with another value differs: a field the list
+// leaves out (null or absent) is unknown, not a mismatch, and taking it for
+// one would send the request again beside the run it created. unknown names
+// those the request set and the list left out ("its branch"), "" if none.
+// The trigger is a plain string, so "" stands for absent and null too: as
+// the request always has one, an empty trigger is unknown as well. The
+// others are pointers: nil is left out, "" is shown (and differs from a
+// value the request set).
+//
+// A rerun's expected values are the original's, as the list showed it: one
+// it left out (like.Unknown) rules nothing out. The original may have had
+// none (null is also how the list shows that), and a run listed without it
+// agrees; or a value, and a run that shows one may be the rerun or
+// another's: unknown ("the original's branch"). A trigger, which every run
+// has, is unknown whatever the run shows.
+func unlisted(like RunLike, trigger string, s api.RunSummary) (unknown string, differs bool) {
+	var what []string
+	check := func(name string, got *string, want string) {
+		switch {
+		case slices.Contains(like.Unknown, name) && (got != nil || name == "trigger"):
+			what = append(what, "the original's "+name)
+		case got == nil && want != "":
+			what = append(what, "its "+name)
+		case got != nil && *got != want:
+			differs = true
+		}
+	}
+	shownTrigger := &s.Trigger
+	if s.Trigger == "" {
+		shownTrigger = nil
+	}
+	check("test plan", s.TestPlanShortID, like.Plan)
+	check("trigger", shownTrigger, trigger)
+	check("branch", s.Branch, like.Branch)
+	check("commit", s.CommitHash, like.Commit)
+	return either(what), differs
 }
 
 // startedFrom is the start answer for an adopted run, holding only what the
@@ -92,10 +159,11 @@ const pagesToOriginal = 10
 // Rerun reruns the run shortID (POST /v1/run/{shortId}) through Do. The
 // new run has the original's plan, trigger, branch and commit, which only
 // the run list tells: the original is looked up there, once, before the
-// request. Not finding it leaves a lost answer unreconciled (exit 6). A
-// rerun of given test cases has their count, as a start of test case ids;
-// a new run of other applications than the original's is named, not
-// adopted: likely another job's rerun.
+// request, and what the list leaves out of it is unknown of the new run
+// too (see unlisted). Not finding it leaves a lost answer unreconciled
+// (exit 6). A rerun of given test cases has their count, as a start of
+// test case ids; a new run of other applications than the original's is
+// named, not adopted: likely another job's rerun.
 func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 	var like *RunLike
 	return Do(ctx, r, Write[*api.StartRunResponse]{Noun: "run", Request: "POST " + api.RerunPath(shortID),
@@ -110,7 +178,9 @@ func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req
 				like = &l
 			}
 			return findRuns(ctx, c, *like)
-		}})
+		},
+		Where:  func() []string { return listRuns(*like) },
+		TakeUp: waitRun})
 }
 
 // likeRun is what a rerun of the run shortID will show in the run list.
@@ -122,8 +192,19 @@ func likeRun(ctx context.Context, c *api.Client, shortID string) (RunLike, error
 		}
 		for _, s := range list.Runs {
 			if s.ShortID == shortID {
-				return RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash),
-					Apps: s.ApplicationShortIDs, AppsGuessed: true}, nil
+				like := RunLike{Plan: deref(s.TestPlanShortID), Trigger: s.Trigger, Branch: deref(s.Branch), Commit: deref(s.CommitHash),
+					Apps: s.ApplicationShortIDs, AppsGuessed: true}
+				// What the list left out of the original is unknown of the
+				// rerun, not "": see unlisted.
+				for _, f := range []struct {
+					name string
+					left bool
+				}{{"test plan", s.TestPlanShortID == nil}, {"trigger", s.Trigger == ""}, {"branch", s.Branch == nil}, {"commit", s.CommitHash == nil}} {
+					if f.left {
+						like.Unknown = append(like.Unknown, f.name)
+					}
+				}
+				return like, nil
 			}
 		}
 		offset += len(list.Runs)
