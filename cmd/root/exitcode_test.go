@@ -52,3 +52,26 @@ func TestExitCodeFileUnwritableIsExit8(t *testing.T) {
 		t.Error("stderr says nothing about the file")
 	}
 }
+
+// The verdict file gets the exit code's word, as the GitHub Action's verdict
+// output shows it; a start that did not wait is "started".
+func TestVerdictFileGetsTheWord(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "start", "--plan", "pln-passing_sandbox", "--wait"}, "passed"},
+		{[]string{"run", "start", "--plan", "pln-failing_sandbox", "--wait"}, "failed"},
+		{[]string{"run", "start", "--plan", "pln-passing_sandbox"}, "started"},
+		{[]string{"run", "start", "--plan", "pln-nope_sandbox"}, "not-found"},
+		{[]string{"run", "start", "--bogus"}, "usage"},
+	} {
+		e := cmdtest.New(t)
+		path := filepath.Join(e.Dir, "verdict")
+		e.Setenv(root.VerdictFileEnv, path)
+		e.Run(c.args...)
+		if b, err := os.ReadFile(path); err != nil || string(b) != c.want+"\n" {
+			t.Errorf("%v: verdict file %q (%v), want %q", c.args, b, err, c.want)
+		}
+	}
+}

@@ -34,6 +34,8 @@ DBUS_SESSION_BUS_ADDRESS on Linux, the D-Bus session where the keyring (the
                          used and 'auth login' stores the key in the config file
 TESTCTL_EXIT_CODE_FILE   a file that gets the exit code when testctl ends, for
                          a CI step that execs testctl (the GitHub Action does)
+TESTCTL_VERDICT_FILE     a file that gets what the exit code means in a word
+                         (passed, failed, timeout, …; started without a wait)
 
 With --codehost, 'run start' reads the commit's metadata from the variables of
 GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines,

@@ -20,6 +20,7 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Main runs testctl with the process's arguments and returns its exit code.
@@ -72,7 +73,7 @@ func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
 	code := handleError(ctx, f, cmd, err)
-	code = recordExitCode(f, code)
+	code = recordExitCode(f, code, startedOnly(cmd))
 	f.IOStreams.FlushGuards()
 	return code
 }
@@ -80,22 +81,44 @@ func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 // ExitCodeFileEnv names a file that gets the exit code when testctl ends.
 // The GitHub Action execs testctl, so that the runner's SIGINT and SIGTERM
 // reach it, which leaves no shell behind to see the code: a later step
-// reads it from this file to give the exit-code and verdict outputs.
-const ExitCodeFileEnv = "TESTCTL_EXIT_CODE_FILE"
+// reads it from this file to give the exit-code output; VerdictFileEnv
+// names one that gets what the code means in a word (verdict.Word), for
+// its verdict output.
+const (
+	ExitCodeFileEnv = "TESTCTL_EXIT_CODE_FILE"
+	VerdictFileEnv  = "TESTCTL_VERDICT_FILE"
+)
 
-// recordExitCode writes code to $TESTCTL_EXIT_CODE_FILE when it is set. A
-// file that cannot be written is exit 8, as for any CI file: a gate must not
-// pass while the step that reads it finds nothing.
-func recordExitCode(f *cmdutil.Factory, code int) int {
-	path := f.Getenv(ExitCodeFileEnv)
-	if path == "" {
-		return code
-	}
-	if err := os.WriteFile(path, []byte(strconv.Itoa(code)+"\n"), 0o644); err != nil {
-		fmt.Fprintf(f.IOStreams.ErrOut, "error: writing the exit code to %s: %s\n", ExitCodeFileEnv, termtext.Sanitize(err.Error()))
-		code = max(code, exitcode.Local)
+// recordExitCode writes code to $TESTCTL_EXIT_CODE_FILE and its word to
+// $TESTCTL_VERDICT_FILE when they are set. A file that cannot be written is
+// exit 8, as for any CI file: a gate must not pass while the step that
+// reads it finds nothing.
+func recordExitCode(f *cmdutil.Factory, code int, started bool) int {
+	for _, file := range []struct{ env, content string }{
+		{ExitCodeFileEnv, strconv.Itoa(code)},
+		{VerdictFileEnv, verdict.Word(code, started)},
+	} {
+		path := f.Getenv(file.env)
+		if path == "" {
+			continue
+		}
+		if err := os.WriteFile(path, []byte(file.content+"\n"), 0o644); err != nil {
+			fmt.Fprintf(f.IOStreams.ErrOut, "error: writing the exit code to %s: %s\n", file.env, termtext.Sanitize(err.Error()))
+			code = max(code, exitcode.Local)
+		}
 	}
 	return code
+}
+
+// startedOnly reports whether the command starts runs without waiting for
+// them (run start or run rerun without --wait): its success is "started",
+// not "passed".
+func startedOnly(cmd *cobra.Command) bool {
+	if cmd == nil {
+		return false
+	}
+	wait := cmd.Flags().Lookup("wait")
+	return wait != nil && wait.Value.String() == "false"
 }
 
 func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, err error) int {

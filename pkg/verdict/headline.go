@@ -3,6 +3,8 @@ package verdict
 import (
 	"fmt"
 	"strings"
+
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // Tally is the verdict's counts in words, as every report's headline gives
@@ -33,4 +35,24 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Word is what an exit code means in a word, the GitHub Action's verdict
+// output: passed, failed, usage, error, auth, not-found, service, timeout,
+// local, interrupted, terminated, or unknown; started for a command that
+// started runs without waiting for them and succeeded.
+func Word(code int, started bool) string {
+	if code == exitcode.OK && started {
+		return "started"
+	}
+	if w, ok := codeWords[code]; ok {
+		return w
+	}
+	return "unknown"
+}
+
+var codeWords = map[int]string{
+	exitcode.OK: "passed", exitcode.Failed: "failed", exitcode.Usage: "usage", exitcode.RunError: "error",
+	exitcode.Auth: "auth", exitcode.NotFound: "not-found", exitcode.Service: "service", exitcode.Timeout: "timeout",
+	exitcode.Local: "local", exitcode.Interrupted: "interrupted", exitcode.Terminated: "terminated",
 }
