@@ -409,3 +409,35 @@ func TestServiceTextIsSanitised(t *testing.T) {
 		t.Error("the plan's name lost its words")
 	}
 }
+
+// The text budget counts every text of a test case, its name and result
+// title too: 400 failed test cases with 16 KiB titles and 1 KiB names (a
+// report of 9.6 MB when they did not count) stay a few megabytes, the test
+// cases shown first keep their texts whole, and those past the budget keep
+// short ones.
+func TestLongTitlesStayWithinTheBudget(t *testing.T) {
+	r := largeReport(400, 40)
+	for i := range r.Runs[0].Cases {
+		c := &r.Runs[0].Cases[i]
+		c.Name = fmt.Sprintf("%03d ", i) + strings.Repeat("n", maxName-4)
+		c.ResultTitle = fmt.Sprintf("%03d ", i) + strings.Repeat("t", maxEvaluation-4)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("400 failed test cases with 16 KiB titles and 1 KiB names: %.2f MB", float64(b.Len())/1e6)
+	if b.Len() >= 5e6 {
+		t.Errorf("%d bytes, want under 5 MB", b.Len())
+	}
+	p := buildPage(r)
+	for i, c := range p.Runs[0].Cases[:10] {
+		if src := r.Runs[0].Cases[i]; c.Name != src.Name || c.ResultTitle != src.ResultTitle {
+			t.Fatalf("test case %d lost text: a name of %d bytes, a title of %d", i, len(c.Name), len(c.ResultTitle))
+		}
+	}
+	last := p.Runs[0].Cases[399]
+	if len(last.Name) > clippedText+len("…") || len(last.ResultTitle) > clippedText+len("…") || !p.Limits.Clipped {
+		t.Errorf("past the budget a name keeps %d bytes, a title %d (clipped %v)", len(last.Name), len(last.ResultTitle), p.Limits.Clipped)
+	}
+}

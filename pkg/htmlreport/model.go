@@ -139,9 +139,9 @@ func buildPage(r Report) pageData {
 			c := &run.Cases[j]
 			p.Counts[c.Class]++
 			src := run.sources[j]
-			c.Evaluation = b.short(src.Evaluation, maxEvaluation)
+			c.setTexts(src, b)
 			if c.FailedAttempt != nil {
-				c.FailedAttempt.Evaluation = b.short(src.FailedAttempt.Evaluation, maxEvaluation)
+				c.FailedAttempt.setTexts(*src.FailedAttempt, b)
 			}
 			if c.Class != ClassPassed && src.Evidence != nil {
 				c.Evidence = newPageEvidence(src.Evidence, b)
@@ -157,7 +157,8 @@ func buildPage(r Report) pageData {
 }
 
 // Per-field caps on text outside the evidence: a name or an evaluation is
-// short in practice; a megabyte one must not make the page unreadable.
+// short in practice; a megabyte one must not make the page unreadable. A
+// test case's texts also spend the report's text budget (setTexts).
 const (
 	maxName       = 1 << 10
 	maxEvaluation = 16 << 10
@@ -230,16 +231,22 @@ func runClass(r Run) Class {
 // maxHistory is how many of the plan's recent runs the strip shows.
 const maxHistory = 30
 
+// newPageCase is a test case without its texts: setTexts gives them once
+// the page's order is known.
 func newPageCase(c Case) pageCase {
-	return pageCase{
-		Name:        clip(c.Name, maxName),
-		ShortID:     clip(c.ShortID, maxName),
-		Class:       Class(clip(string(c.Class), 32)),
-		Status:      clip(c.Status, maxName),
-		Result:      clip(c.Result, maxName),
-		ResultTitle: clip(c.ResultTitle, maxEvaluation),
-		Attempt:     max(c.Attempt, 1),
-	}
+	return pageCase{Class: Class(clip(string(c.Class), 32)), Attempt: max(c.Attempt, 1)}
+}
+
+// setTexts gives a test case its texts from the budget, every one of them:
+// a name or a title is service text too, and 400 of 16 KiB would be a
+// report of 10 MB.
+func (c *pageCase) setTexts(src Case, b *budget) {
+	c.Name = b.short(src.Name, maxName)
+	c.ShortID = b.short(src.ShortID, maxName)
+	c.Status = b.short(src.Status, maxName)
+	c.Result = b.short(src.Result, maxName)
+	c.ResultTitle = b.short(src.ResultTitle, maxEvaluation)
+	c.Evaluation = b.short(src.Evaluation, maxEvaluation)
 }
 
 // historyOutcome is the colour of a history mark.
