@@ -17,6 +17,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func render(t *testing.T, r Report) string {
@@ -195,12 +196,12 @@ func TestFailuresFirst(t *testing.T) {
 	}
 	var classes []string
 	for _, c := range p.Runs[0].Cases {
-		classes = append(classes, string(c.Class))
+		classes = append(classes, c.Class)
 	}
 	if got := strings.Join(classes, " "); got != "failed errored flaky skipped passed" {
 		t.Errorf("test cases in order %s", got)
 	}
-	if p.Counts[ClassPassed] != 3 || p.Counts[ClassFailed] != 1 {
+	if p.Counts["passed"] != 3 || p.Counts["failed"] != 1 {
 		t.Errorf("counts %v", p.Counts)
 	}
 	flaky := p.Runs[0].Cases[2]
@@ -324,7 +325,7 @@ func FuzzServiceTextStaysText(f *testing.F) {
 		if !utf8.ValidString(s) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		r := Report{Verdict: "FAILED", Runs: []Run{{PlanName: s, URL: s, Cases: []Case{{Name: s, Class: ClassFailed, Evaluation: s,
+		r := Report{Verdict: "FAILED", Runs: []Run{{PlanName: s, URL: s, Cases: []Case{{Name: s, Class: verdict.Failed, Evaluation: s,
 			Evidence: &evidence.Case{Console: evidence.Part[api.ConsoleEntry]{Entries: []api.ConsoleEntry{{Level: s, Message: s}}}}}}}}}
 		p := parse(t, render(t, r))
 		if got := strings.Join(p.elements, " "); got != "html head meta meta meta meta title link style body noscript div script script" {
@@ -340,20 +341,20 @@ func FuzzServiceTextStaysText(f *testing.F) {
 	})
 }
 
-// A run is placed by how it ended too: one that failed or could not start
-// with no test case reported still comes before the passing ones.
-func TestRunsWithoutCasesSortByTheirEnd(t *testing.T) {
+// A run is placed by how the verdict says it ended, whatever its test
+// cases: the runs that failed, errored, did not finish, passed.
+func TestRunsSortByTheirClass(t *testing.T) {
 	p := buildPage(Report{Runs: []Run{
-		{PlanName: "passed", Status: "COMPLETED", Result: "PASSED"},
-		{PlanName: "running", Status: "RUNNING"},
-		{PlanName: "failed", Status: "COMPLETED", Result: "FAILED"},
-		{PlanName: "not started", Problem: "the start failed: HTTP 500"},
+		{PlanName: "passed", Class: verdict.Passed},
+		{PlanName: "running", Class: verdict.NotRun},
+		{PlanName: "failed", Class: verdict.Failed, Cases: []Case{{Name: "a", Class: verdict.Passed}}},
+		{PlanName: "errored", Class: verdict.Errored},
 	}})
 	var got []string
 	for _, r := range p.Runs {
-		got = append(got, r.Plan)
+		got = append(got, r.Plan+" "+r.Class)
 	}
-	if strings.Join(got, ", ") != "failed, not started, running, passed" {
+	if strings.Join(got, ", ") != "failed failed, errored errored, running notrun, passed passed" {
 		t.Errorf("runs in order %q", got)
 	}
 }

@@ -8,13 +8,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // The page's data: what the page's script (assets/js) reads from the
 // embedded JSON. Field names
 // are short but readable, since a person may extract the data too; the
-// order of runs and test cases is the order the page shows them.
+// order of runs and test cases is the order the page shows them. Every
+// "class" is the verdict's (pageClass): the script colours by them.
 type pageData struct {
 	Version       int       `json:"version"`
 	Verdict       string    `json:"verdict"`
@@ -28,7 +29,11 @@ type pageData struct {
 }
 
 // counts are the test cases per class, over every run.
-type counts map[Class]int
+type counts map[string]int
+
+// pageClass is a verdict class as the page names it, a word fit for a CSS
+// class: "not run" is "notrun".
+func pageClass(c verdict.Class) string { return clip(strings.ReplaceAll(string(c), " ", ""), 32) }
 
 // limits tells the page whether the report's text budget ran out, so it can
 // say that it kept less.
@@ -43,14 +48,15 @@ type pageRun struct {
 	Link        link          `json:"link"`
 	Status      string        `json:"status,omitempty"`
 	Result      string        `json:"result,omitempty"`
+	Class       string        `json:"class"`
 	Problem     string        `json:"problem,omitempty"`
-	Worst       Class         `json:"worst,omitempty"`
 	Started     string        `json:"started,omitempty"`
 	Duration    string        `json:"duration,omitempty"`
 	Attempts    []pageAttempt `json:"attempts,omitempty"`
 	History     []pageHistory `json:"history,omitempty"`
 	Cases       []pageCase    `json:"cases"`
-	sources     []Case        // Cases' inputs, for their evidence
+	sources     []Case        // Cases' inputs, for their texts and evidence
+	rank        int           // its place: by class
 }
 
 // link is a URL as text, and Href only when it is safe to follow: an
@@ -78,12 +84,13 @@ type pageAttempt struct {
 	ShortID string `json:"shortId,omitempty"`
 	Link    link   `json:"link"`
 	Result  string `json:"result,omitempty"`
+	Class   string `json:"class,omitempty"`
 }
 
 type pageHistory struct {
 	ShortID   string `json:"shortId,omitempty"`
 	Link      link   `json:"link"`
-	Outcome   string `json:"outcome"` // passed, failed, errored, running, skipped
+	Class     string `json:"class"`
 	Label     string `json:"label,omitempty"`
 	Duration  string `json:"duration,omitempty"`
 	CreatedAt string `json:"createdAt,omitempty"`
@@ -92,7 +99,7 @@ type pageHistory struct {
 type pageCase struct {
 	Name          string        `json:"name"`
 	ShortID       string        `json:"shortId,omitempty"`
-	Class         Class         `json:"class"`
+	Class         string        `json:"class"`
 	Status        string        `json:"status,omitempty"`
 	Result        string        `json:"result,omitempty"`
 	ResultTitle   string        `json:"resultTitle,omitempty"`
@@ -102,11 +109,12 @@ type pageCase struct {
 	FailedAttempt *pageCase     `json:"failedAttempt,omitempty"`
 }
 
-// classOrder orders test cases failures first; an unknown class, in the
-// place of "", goes with the failures, since nobody decided it passed.
-var classOrder = []Class{ClassFailed, ClassErrored, "", ClassFlaky, ClassNotRun, ClassSkipped, ClassPassed}
+// classOrder orders runs and test cases failures first; an unknown class,
+// in the place of "", goes with the failures, since nobody decided it
+// passed.
+var classOrder = []verdict.Class{verdict.Failed, verdict.Errored, "", verdict.Flaky, verdict.NotRun, verdict.Skipped, verdict.Passed}
 
-func classRank(c Class) int {
+func classRank(c verdict.Class) int {
 	if i := slices.Index(classOrder, c); i >= 0 {
 		return i
 	}
@@ -116,7 +124,7 @@ func classRank(c Class) int {
 func buildPage(r Report) pageData {
 	b := newBudget(textBudget)
 	p := pageData{
-		Version:       1,
+		Version:       2,
 		Verdict:       r.Verdict,
 		ExitCode:      r.ExitCode,
 		Partial:       r.Partial,
@@ -128,9 +136,10 @@ func buildPage(r Report) pageData {
 	for _, run := range r.Runs {
 		p.Runs = append(p.Runs, newPageRun(run))
 	}
-	// Runs with failures first, then test cases failures first, both
-	// stable: the command's order is kept among equals.
-	slices.SortStableFunc(p.Runs, func(a, b pageRun) int { return cmp.Compare(classRank(a.Worst), classRank(b.Worst)) })
+	// Runs with failures first, by the verdict's class of each, then test
+	// cases failures first, both stable: the command's order is kept among
+	// equals.
+	slices.SortStableFunc(p.Runs, func(a, b pageRun) int { return cmp.Compare(a.rank, b.rank) })
 	// Evidence is bounded after the ordering, so that the text budget goes
 	// to the failures the reader looks at first.
 	for i := range p.Runs {
@@ -143,7 +152,7 @@ func buildPage(r Report) pageData {
 			if c.FailedAttempt != nil {
 				c.FailedAttempt.setTexts(*src.FailedAttempt, b)
 			}
-			if c.Class != ClassPassed && src.Evidence != nil {
+			if src.Class != verdict.Passed && src.Evidence != nil {
 				c.Evidence = newPageEvidence(src.Evidence, b)
 			}
 			if c.FailedAttempt != nil && src.FailedAttempt.Evidence != nil {
@@ -174,25 +183,27 @@ func newPageRun(r Run) pageRun {
 		Link:        newLink(r.URL),
 		Status:      clip(r.Status, maxName),
 		Result:      clip(r.Result, maxName),
+		Class:       pageClass(r.Class),
 		Problem:     clip(r.Problem, maxEvaluation),
-		Worst:       runClass(r),
 		Started:     timeText(r.StartedAt),
 		Cases:       make([]pageCase, 0, len(cases)),
 		sources:     cases,
+		rank:        classRank(r.Class),
 	}
 	if !r.StartedAt.IsZero() && r.FinishedAt.After(r.StartedAt) {
 		p.Duration = durationText(r.FinishedAt.Sub(r.StartedAt))
 	}
 	if len(r.Attempts) > 1 {
 		for _, a := range r.Attempts {
-			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName)})
+			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName),
+				Class: pageClass(a.Class)})
 		}
 	}
 	for _, h := range r.History[:min(len(r.History), maxHistory)] {
 		p.History = append(p.History, pageHistory{
 			ShortID:   clip(h.ShortID, maxName),
 			Link:      newLink(h.URL),
-			Outcome:   historyOutcome(h),
+			Class:     pageClass(h.Class),
 			Label:     clip(cmp.Or(h.Result, h.Status), maxName),
 			Duration:  durationText(h.Duration),
 			CreatedAt: timeText(h.CreatedAt),
@@ -200,32 +211,13 @@ func newPageRun(r Run) pageRun {
 	}
 	for _, c := range cases {
 		pc := newPageCase(c)
-		if c.Class == ClassFlaky && c.FailedAttempt != nil {
+		if c.Class == verdict.Flaky && c.FailedAttempt != nil {
 			fa := newPageCase(*c.FailedAttempt)
 			pc.FailedAttempt = &fa
-		}
-		if classRank(pc.Class) < classRank(p.Worst) {
-			p.Worst = pc.Class
 		}
 		p.Cases = append(p.Cases, pc)
 	}
 	return p
-}
-
-// runClass is how the run itself ended, before its test cases are counted:
-// a run that failed with no test case reported still sorts with failures.
-func runClass(r Run) Class {
-	switch {
-	case r.Problem != "" || r.Status == api.StatusError || r.Status == api.StatusCancelled:
-		return ClassErrored
-	case r.Result == api.ResultFailed:
-		return ClassFailed
-	case r.Status != "" && r.Status != api.StatusCompleted:
-		return ClassNotRun
-	case r.Result == api.ResultSkipped:
-		return ClassSkipped
-	}
-	return ClassPassed
 }
 
 // maxHistory is how many of the plan's recent runs the strip shows.
@@ -234,7 +226,7 @@ const maxHistory = 30
 // newPageCase is a test case without its texts: setTexts gives them once
 // the page's order is known.
 func newPageCase(c Case) pageCase {
-	return pageCase{Class: Class(clip(string(c.Class), 32)), Attempt: max(c.Attempt, 1)}
+	return pageCase{Class: pageClass(c.Class), Attempt: max(c.Attempt, 1)}
 }
 
 // setTexts gives a test case its texts from the budget, every one of them:
@@ -247,19 +239,6 @@ func (c *pageCase) setTexts(src Case, b *budget) {
 	c.Result = b.short(src.Result, maxName)
 	c.ResultTitle = b.short(src.ResultTitle, maxEvaluation)
 	c.Evaluation = b.short(src.Evaluation, maxEvaluation)
-}
-
-// historyOutcome is the colour of a history mark.
-func historyOutcome(h HistoryEntry) string {
-	switch {
-	case h.Result == api.ResultPassed || h.Result == api.ResultFailed || h.Result == api.ResultSkipped:
-		return strings.ToLower(h.Result) // passed, failed, skipped
-	case h.Status == api.StatusError || h.Status == api.StatusCancelled:
-		return "errored"
-	case h.Status == api.StatusCompleted:
-		return "skipped"
-	}
-	return "running"
 }
 
 // timeText is a time as the page shows it: UTC, to the second, the same for

@@ -31,7 +31,7 @@ func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[stri
 
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
-		Result: r.Result, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+		Result: r.Result, Class: r.Class(), StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}
@@ -46,7 +46,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 	for _, a := range r.Attempts() {
 		at := htmlreport.Attempt{ShortID: a.ShortID, URL: a.URL}
 		if a.Detail != nil {
-			at.Result = a.Detail.ResultOrEmpty()
+			at.Result, at.Class = a.Detail.ResultOrEmpty(), verdict.SummaryClass(a.Detail.Status, a.Detail.ResultOrEmpty())
 		}
 		if a.ShortID != "" {
 			out.Attempts = append(out.Attempts, at)
@@ -57,6 +57,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 		if h.Result != nil {
 			e.Result = *h.Result
 		}
+		e.Class = verdict.SummaryClass(e.Status, e.Result)
 		if start, end := api.Time(h.StartedAt), api.Time(h.FinishedAt); !start.IsZero() && end.After(start) {
 			e.Duration = end.Sub(start)
 		}
@@ -66,7 +67,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 	for _, c := range r.Cases {
 		hc := htmlCase(c, ev)
 		if c.Class == verdict.Flaky && c.FirstFailure != nil {
-			failed := htmlCase(verdict.Case{RunTestCase: *c.FirstFailure, Class: verdict.Failed, RunShortID: c.FailedRunShortID,
+			failed := htmlCase(verdict.Case{RunTestCase: *c.FirstFailure, Class: verdict.ClassOf(*c.FirstFailure, true), RunShortID: c.FailedRunShortID,
 				Attempt: c.Attempt - c.Retry}, ev)
 			hc.FailedAttempt = &failed
 		}
@@ -75,13 +76,8 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 	return out
 }
 
-var htmlClasses = map[verdict.Class]htmlreport.Class{
-	verdict.Passed: htmlreport.ClassPassed, verdict.Failed: htmlreport.ClassFailed, verdict.Errored: htmlreport.ClassErrored,
-	verdict.Skipped: htmlreport.ClassSkipped, verdict.Flaky: htmlreport.ClassFlaky, verdict.NotRun: htmlreport.ClassNotRun,
-}
-
 func htmlCase(c verdict.Case, ev Evidence) htmlreport.Case {
-	hc := htmlreport.Case{Name: c.Name, ShortID: c.ShortID, Class: htmlClasses[c.Class], Status: c.Status, Result: c.Result,
+	hc := htmlreport.Case{Name: c.Name, ShortID: c.ShortID, Class: c.Class, Status: c.Status, Result: c.Result,
 		ResultTitle: c.ResultTitle, Evaluation: c.EvaluationThought, Attempt: c.Attempt}
 	if e, ok := ev.get(c.ShortID); ok {
 		hc.Evidence = &e

@@ -5,6 +5,10 @@
 // Every string of the data is service text: it only ever reaches the page
 // through textContent, attribute setters and SVG attributes, never as
 // markup, and a URL becomes a link only when it is http or https.
+//
+// Each run, test case, attempt and history entry carries its class as the
+// verdict decided it (failed, errored, flaky, notrun, skipped, passed): the
+// page colours them by it, never by a status or a result.
 'use strict';
 var SVG = 'http://www.w3.org/2000/svg';
 var data = JSON.parse(document.getElementById('testctl-report-data').textContent);
@@ -52,7 +56,7 @@ function link(l, label) {
   if (label && l.text) put(s, el('span', 'rawurl', ' ' + l.text));
   return s;
 }
-function pill(cls, text) { return el('span', 'pill ' + cls, text); }
+function pill(cls, text) { return el('span', 'pill ' + (cls || ''), text); }
 var classLabel = { failed: 'failed', errored: 'errored', flaky: 'flaky', notrun: 'not run', skipped: 'skipped', passed: 'passed' };
 function verdictClass(v) {
   v = String(v || '').toLowerCase();
@@ -61,13 +65,5 @@ function verdictClass(v) {
   if (v === 'skipped') return 'skipped';
   if (v === 'failed') return 'failed';
   return 'errored';
-}
-function resultClass(r) {
-  var v = String(r || '').toUpperCase();
-  if (v === 'PASSED') return 'passed';
-  if (v === 'FAILED') return 'failed';
-  if (v === 'SKIPPED') return 'skipped';
-  if (v === 'ERROR' || v === 'CANCELLED') return 'errored';
-  return 'notrun';
 }
 
