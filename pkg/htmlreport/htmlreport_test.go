@@ -357,6 +357,9 @@ func TestRunsSortByTheirClass(t *testing.T) {
 	if strings.Join(got, ", ") != "failed failed, errored errored, running notrun, passed passed" {
 		t.Errorf("runs in order %q", got)
 	}
+	if strings.Join(p.Failing, " ") != "failed errored" {
+		t.Errorf("the Failed filter shows %q, want the classes that do not pass", p.Failing)
+	}
 }
 
 // However much the service sends, the report stays a few megabytes: past

@@ -15,13 +15,19 @@ import (
 // embedded JSON. Field names
 // are short but readable, since a person may extract the data too; the
 // order of runs and test cases is the order the page shows them. Every
-// "class" is the verdict's (pageClass): the script colours by them.
+// "class" is the verdict's (pageClass): the script colours, filters and
+// counts by them and compares no status or result of its own.
 type pageData struct {
-	Version       int       `json:"version"`
-	Verdict       string    `json:"verdict"`
-	ExitCode      int       `json:"exitCode"`
+	Version  int    `json:"version"`
+	Verdict  string `json:"verdict"`
+	Class    string `json:"class"`
+	ExitCode int    `json:"exitCode"`
+	// Failing are the classes that count against a run
+	// (verdict.Class.DidNotPass): what the page's Failed filter shows.
+	Failing       []string  `json:"failing"`
 	Partial       bool      `json:"partial,omitempty"`
 	PartialReason string    `json:"partialReason,omitempty"`
+	Resume        string    `json:"resume,omitempty"`
 	GeneratedAt   string    `json:"generatedAt,omitempty"`
 	Counts        counts    `json:"counts"`
 	Limits        limits    `json:"limits"`
@@ -125,13 +131,20 @@ func buildPage(r Report) pageData {
 	b := newBudget(textBudget)
 	p := pageData{
 		Version:       2,
-		Verdict:       r.Verdict,
+		Verdict:       clip(r.Verdict, maxName),
+		Class:         pageClass(r.Class),
 		ExitCode:      r.ExitCode,
 		Partial:       r.Partial,
 		PartialReason: r.PartialReason,
+		Resume:        clip(r.Resume, maxEvaluation),
 		GeneratedAt:   timeText(r.GeneratedAt),
 		Counts:        counts{},
 		Runs:          make([]pageRun, 0, len(r.Runs)),
+	}
+	for _, c := range classOrder {
+		if c.DidNotPass() {
+			p.Failing = append(p.Failing, pageClass(c))
+		}
 	}
 	for _, run := range r.Runs {
 		p.Runs = append(p.Runs, newPageRun(run))

@@ -20,12 +20,18 @@ import (
 // the page colours, orders and counts by them and never classes a status
 // or a result itself.
 type Report struct {
-	Verdict  string // PASSED, FAILED, FLAKY, ERROR, …: the command's verdict
+	// Verdict is the word the page is headlined with and Class its colour:
+	// how the run that gives the command its exit code ended, as the
+	// verdict says it (FAILED, TIMED OUT, NOT STARTED, …).
+	Verdict  string
+	Class    verdict.Class
 	ExitCode int
 	// Partial: the report was written before every run ended (a timeout,
-	// Ctrl-C, SIGTERM); PartialReason says which, for the page's banner.
+	// Ctrl-C, SIGTERM); PartialReason says which, for the page's banner,
+	// and Resume is the command that resumes the wait ("" when none).
 	Partial       bool
 	PartialReason string
+	Resume        string
 	GeneratedAt   time.Time
 	Runs          []Run
 }

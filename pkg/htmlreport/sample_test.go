@@ -21,7 +21,7 @@ func ptr[T any](v T) *T { return &v }
 // evidence (a flaky test case retried once), and a passing one.
 func failingReport() Report {
 	return Report{
-		Verdict: "FAILED", ExitCode: 1, GeneratedAt: at.Add(20 * time.Minute),
+		Verdict: "FAILED", Class: verdict.Failed, ExitCode: 1, GeneratedAt: at.Add(20 * time.Minute),
 		Runs: []Run{
 			{
 				PlanName: "Search", PlanShortID: "pln-search", ShortID: "r-pass1", URL: "https://app.example.test/runs/r-pass1",
@@ -146,7 +146,7 @@ func hostileReport() Report {
 	ev.Network.Unavailable = ""
 	ev.Console.Unavailable = hostile
 	return Report{
-		Verdict: "FAILED", ExitCode: 1, Partial: true, PartialReason: "SIGTERM", GeneratedAt: at,
+		Verdict: "FAILED", Class: verdict.Failed, ExitCode: 1, Partial: true, PartialReason: "SIGTERM", GeneratedAt: at,
 		Runs: []Run{{
 			PlanName: "plan " + hostile, PlanShortID: hostile, ShortID: "r-" + hostile, URL: "javascript:window.pwned=5",
 			Status: hostile, Result: "FAILED", Class: verdict.Failed, Problem: hostile,

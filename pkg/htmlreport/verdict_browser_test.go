@@ -77,4 +77,42 @@ func TestBrowserRunOfAnUnknownResultIsNotGreen(t *testing.T) {
 	if len(pill) != 1 || !strings.HasPrefix(pill[0], "COMPLETED · BLOCKED|") || strings.HasSuffix(pill[0], green) {
 		t.Errorf("the run's status pill: %q, want COMPLETED · BLOCKED, not green", pill)
 	}
+	if word := htmlreport.EvalStrings(t, p, `[document.querySelector('.verdict').className, document.querySelector('.verdict-word').textContent]`); word[0] != "verdict failed" || word[1] != "BLOCKED" {
+		t.Errorf("headline %q, want the run's result BLOCKED, coloured failed", word)
+	}
+}
+
+// After --timeout (exit 7) the runs go on: the page is headlined as the
+// verdict says, with the way to resume, and the test cases still running
+// are not run, not failed.
+func TestBrowserReportOfATimeoutSaysSo(t *testing.T) {
+	browser := htmlreport.BrowserPath(t)
+	p := openVerdict(t, browser, 7, verdict.Record{
+		ShortID: "r-slow", Plan: verdict.Plan{Name: "Slow", ShortID: "pln-slow"}, Stop: verdict.TimedOut,
+		Detail: &api.RunDetail{ShortID: "r-slow", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{
+			rtc("r-slow-1", "Log in", api.StatusCompleted, api.ResultPassed),
+			rtc("r-slow-2", "Browse", api.StatusRunning, ""),
+			rtc("r-slow-3", "Check out", api.StatusInitiated, ""),
+		}},
+	})
+	head := htmlreport.EvalStrings(t, p, `[document.querySelector('.verdict').className, document.querySelector('.verdict-word').textContent, document.querySelector('.verdict .exit').textContent]`)
+	if head[0] != "verdict notrun" || head[1] != "TIMED OUT" || head[2] != "exit code 7" {
+		t.Errorf("headline %q, want TIMED OUT (exit code 7), coloured not run", head)
+	}
+	counts := htmlreport.EvalStrings(t, p, `[...document.querySelectorAll('.counts .count')].map(e => e.textContent)`)
+	if strings.Join(counts, ", ") != "2 not run, 1 passed" {
+		t.Errorf("counts %q, want 2 not run, 1 passed", counts)
+	}
+	if f := htmlreport.EvalStrings(t, p, `[document.querySelector('button[data-filter=failed]').textContent]`)[0]; f != "Failed 0" {
+		t.Errorf("the filter button says %q: test cases still running are not failures", f)
+	}
+	shown := htmlreport.EvalInt(t, p, `document.querySelector('button[data-filter=failed]').click(); [...document.querySelectorAll('details.case')].filter(d => !d.hidden).length`)
+	if shown != 0 {
+		t.Errorf("the Failed filter shows %d test cases, want none", shown)
+	}
+	banner := htmlreport.EvalStrings(t, p, `[...document.querySelectorAll('.banner')].map(e => e.textContent)`)
+	if len(banner) == 0 || !strings.Contains(banner[0], "the wait timed out") || !strings.Contains(banner[0], "The run goes on; resume waiting with") ||
+		!strings.Contains(banner[0], "testctl run wait r-slow") {
+		t.Errorf("banner %q, want the reason and the command that resumes the wait", banner)
+	}
 }

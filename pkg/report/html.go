@@ -1,32 +1,48 @@
 package report
 
 import (
+	"strings"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/htmlreport"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // WriteHTMLFile writes the one HTML report of the verdict's runs to path,
 // atomically: whatever the verdict, and marked partial when the wait ended
-// before a run did.
+// before a run did. Every word and class on the page is the verdict's.
 func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) error {
-	word := "PASSED"
-	if v.Code != 0 {
-		word = "FAILED"
+	rep := htmlreport.Report{ExitCode: v.Code}
+	if r, ok := headline(v); ok {
+		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), r.Class()
 	}
-	rep := htmlreport.Report{Verdict: word, ExitCode: v.Code}
 	if now != nil {
 		rep.GeneratedAt = now()
 	}
+	if ids, _, stop := pending(v); len(ids) > 0 {
+		rep.Partial, rep.PartialReason = true, stop.Why()
+		// Without the global flags that chose the service (the resume
+		// hint on stderr has them): this writer is not given them.
+		rep.Resume = cmdutil.WaitCommand(nil, ids)
+	}
 	for _, r := range v.Runs {
-		if r.Stop != "" {
-			rep.Partial, rep.PartialReason = true, r.Stop.Why()
-		}
 		rep.Runs = append(rep.Runs, htmlRun(r, ev, history[r.Plan.ShortID]))
 	}
 	return htmlreport.Write(path, rep)
+}
+
+// headline is the run the report is headlined with: the first that gives
+// the command its exit code, whose result says why it is that code
+// (FAILED, TIMED_OUT, NOT_STARTED, …); none when there is no run.
+func headline(v verdict.Verdict) (verdict.Run, bool) {
+	for _, r := range v.Runs {
+		if r.Code == v.Code {
+			return r, true
+		}
+	}
+	return verdict.Run{}, false
 }
 
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
@@ -42,6 +58,8 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 		out.Problem = "no verdict: " + FirstLine(r.Err.Error())
 	case r.Stop != "":
 		out.Problem = runHeadline(r)
+	case r.Because != "":
+		out.Problem = "failing because of " + r.Because
 	}
 	for _, a := range r.Attempts() {
 		at := htmlreport.Attempt{ShortID: a.ShortID, URL: a.URL}
