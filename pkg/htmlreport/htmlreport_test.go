@@ -342,20 +342,25 @@ func FuzzServiceTextStaysText(f *testing.F) {
 }
 
 // A run is placed by how the verdict says it ended, whatever its test
-// cases: the runs that failed, errored, did not finish, passed.
+// cases: a plan that did not start first, as the cause, then the runs that
+// failed, errored, did not finish, passed. They are counted apart.
 func TestRunsSortByTheirClass(t *testing.T) {
 	p := buildPage(Report{Runs: []Run{
 		{PlanName: "passed", Class: verdict.Passed},
 		{PlanName: "running", Class: verdict.NotRun},
 		{PlanName: "failed", Class: verdict.Failed, Cases: []Case{{Name: "a", Class: verdict.Passed}}},
 		{PlanName: "errored", Class: verdict.Errored},
+		{PlanName: "not started", Class: verdict.Errored, NotStarted: true, Problem: "the start failed: HTTP 500"},
 	}})
 	var got []string
 	for _, r := range p.Runs {
 		got = append(got, r.Plan+" "+r.Class)
 	}
-	if strings.Join(got, ", ") != "failed failed, errored errored, running notrun, passed passed" {
+	if strings.Join(got, ", ") != "not started errored, failed failed, errored errored, running notrun, passed passed" {
 		t.Errorf("runs in order %q", got)
+	}
+	if p.RunsText != "4 runs · 1 plan not started" {
+		t.Errorf("runs counted %q", p.RunsText)
 	}
 	if strings.Join(p.Failing, " ") != "failed errored" {
 		t.Errorf("the Failed filter shows %q, want the classes that do not pass", p.Failing)

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -29,6 +30,7 @@ type pageData struct {
 	PartialReason string    `json:"partialReason,omitempty"`
 	Resume        string    `json:"resume,omitempty"`
 	GeneratedAt   string    `json:"generatedAt,omitempty"`
+	RunsText      string    `json:"runsText"` // "2 runs · 1 plan not started"
 	Counts        counts    `json:"counts"`
 	Limits        limits    `json:"limits"`
 	Runs          []pageRun `json:"runs"`
@@ -55,6 +57,7 @@ type pageRun struct {
 	Status      string        `json:"status,omitempty"`
 	Result      string        `json:"result,omitempty"`
 	Class       string        `json:"class"`
+	NotStarted  bool          `json:"notStarted,omitempty"`
 	Problem     string        `json:"problem,omitempty"`
 	Started     string        `json:"started,omitempty"`
 	Duration    string        `json:"duration,omitempty"`
@@ -62,7 +65,7 @@ type pageRun struct {
 	History     []pageHistory `json:"history,omitempty"`
 	Cases       []pageCase    `json:"cases"`
 	sources     []Case        // Cases' inputs, for their texts and evidence
-	rank        int           // its place: by class
+	rank        int           // its place: not started first, then by class
 }
 
 // link is a URL as text, and Href only when it is safe to follow: an
@@ -138,6 +141,7 @@ func buildPage(r Report) pageData {
 		PartialReason: r.PartialReason,
 		Resume:        clip(r.Resume, maxEvaluation),
 		GeneratedAt:   timeText(r.GeneratedAt),
+		RunsText:      runsText(r.Runs),
 		Counts:        counts{},
 		Runs:          make([]pageRun, 0, len(r.Runs)),
 	}
@@ -149,9 +153,10 @@ func buildPage(r Report) pageData {
 	for _, run := range r.Runs {
 		p.Runs = append(p.Runs, newPageRun(run))
 	}
-	// Runs with failures first, by the verdict's class of each, then test
-	// cases failures first, both stable: the command's order is kept among
-	// equals.
+	// The plans that did not start first, as the terminal and the step
+	// summary show them: they are why the command failed. Then runs with
+	// failures first, then test cases failures first, all stable: the
+	// command's order is kept among equals.
 	slices.SortStableFunc(p.Runs, func(a, b pageRun) int { return cmp.Compare(a.rank, b.rank) })
 	// Evidence is bounded after the ordering, so that the text budget goes
 	// to the failures the reader looks at first.
@@ -197,11 +202,15 @@ func newPageRun(r Run) pageRun {
 		Status:      clip(r.Status, maxName),
 		Result:      clip(r.Result, maxName),
 		Class:       pageClass(r.Class),
+		NotStarted:  r.NotStarted,
 		Problem:     clip(r.Problem, maxEvaluation),
 		Started:     timeText(r.StartedAt),
 		Cases:       make([]pageCase, 0, len(cases)),
 		sources:     cases,
-		rank:        classRank(r.Class),
+		rank:        classRank(r.Class) + 1,
+	}
+	if r.NotStarted {
+		p.rank = 0
 	}
 	if !r.StartedAt.IsZero() && r.FinishedAt.After(r.StartedAt) {
 		p.Duration = durationText(r.FinishedAt.Sub(r.StartedAt))
@@ -231,6 +240,22 @@ func newPageRun(r Run) pageRun {
 		p.Cases = append(p.Cases, pc)
 	}
 	return p
+}
+
+// runsText counts the runs as the terminal tells them: the runs, and apart
+// from them the plans that did not start, which have none.
+func runsText(runs []Run) string {
+	notStarted := 0
+	for _, r := range runs {
+		if r.NotStarted {
+			notStarted++
+		}
+	}
+	text := termtext.Plural(len(runs)-notStarted, "run")
+	if notStarted > 0 {
+		text += " · " + termtext.Plural(notStarted, "plan") + " not started"
+	}
+	return text
 }
 
 // maxHistory is how many of the plan's recent runs the strip shows.

@@ -48,6 +48,9 @@ type Run struct {
 	Status string
 	Result string
 	Class  verdict.Class
+	// NotStarted: the start of this plan failed, there is no run; the page
+	// shows it first, as the cause, and does not count it as a run.
+	NotStarted bool
 	// Problem says why the run has no verdict ("the start failed: HTTP 500",
 	// "polling stopped: 404"); "" when it has one.
 	Problem string

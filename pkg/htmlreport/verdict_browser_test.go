@@ -116,3 +116,29 @@ func TestBrowserReportOfATimeoutSaysSo(t *testing.T) {
 		t.Errorf("banner %q, want the reason and the command that resumes the wait", banner)
 	}
 }
+
+// With a plan that never started (exit 5), the page opens with it, as the
+// terminal and the step summary do: it is why the command failed. The runs
+// are counted as started.
+func TestBrowserPlanNotStartedComesFirst(t *testing.T) {
+	browser := htmlreport.BrowserPath(t)
+	passed := &api.RunDetail{ShortID: "r-a", Status: api.StatusCompleted, Result: result(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{rtc("r-a-1", "Search", api.StatusCompleted, api.ResultPassed)}}
+	failed := &api.RunDetail{ShortID: "r-b", Status: api.StatusCompleted, Result: result(api.ResultFailed),
+		RunTestCases: []api.RunTestCase{rtc("r-b-1", "Pay", api.StatusCompleted, api.ResultFailed)}}
+	p := openVerdict(t, browser, 5,
+		verdict.Record{ShortID: "r-a", Plan: verdict.Plan{Name: "Search", ShortID: "pln-search"}, Detail: passed},
+		verdict.Record{ShortID: "r-b", Plan: verdict.Plan{Name: "Checkout", ShortID: "pln-checkout"}, Detail: failed},
+		verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-chekout"}, &api.HTTPError{StatusCode: 404, Message: "test plan not found"}),
+	)
+	titles := htmlreport.EvalStrings(t, p, `[...document.querySelectorAll('section.run h2')].map(e => e.textContent)`)
+	if strings.Join(titles, ", ") != "pln-chekout, Checkout, Search" {
+		t.Errorf("runs in the page's order: %q, want the plan not started first, then failures first", titles)
+	}
+	if sub := htmlreport.EvalStrings(t, p, `[document.querySelector('.meta .sub').textContent]`)[0]; !strings.HasPrefix(sub, "2 runs · 1 plan not started") {
+		t.Errorf("the page counts %q, want 2 runs · 1 plan not started", sub)
+	}
+	if problem := htmlreport.EvalStrings(t, p, `[document.querySelector('section.run .problem').textContent]`)[0]; !strings.Contains(problem, "the start failed") {
+		t.Errorf("the plan not started says %q", problem)
+	}
+}

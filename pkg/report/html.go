@@ -47,7 +47,7 @@ func headline(v verdict.Verdict) (verdict.Run, bool) {
 
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
-		Result: r.Result, Class: r.Class(), StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+		Result: r.Result, Class: r.Class(), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}

@@ -5,7 +5,7 @@ function header() {
   put(v, el('span', 'verdict-word', data.verdict || 'NO VERDICT'), el('span', 'exit', 'exit code ' + data.exitCode));
   var meta = el('div', 'meta');
   put(meta, el('h1', null, 'testctl report'),
-    el('div', 'sub', plural(data.runs.length, 'run', 'runs') + (data.generatedAt ? ' · written ' + data.generatedAt : '')));
+    el('div', 'sub', data.runsText + (data.generatedAt ? ' · written ' + data.generatedAt : '')));
   var counts = el('div', 'counts');
   ['failed', 'errored', 'flaky', 'notrun', 'skipped', 'passed'].forEach(function (c) {
     var n = data.counts[c] || 0;
