@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -448,5 +449,28 @@ func TestLongTitlesStayWithinTheBudget(t *testing.T) {
 	last := p.Runs[0].Cases[399]
 	if len(last.Name) > clippedText+len("…") || len(last.ResultTitle) > clippedText+len("…") || !p.Limits.Clipped {
 		t.Errorf("past the budget a name keeps %d bytes, a title %d (clipped %v)", len(last.Name), len(last.ResultTitle), p.Limits.Clipped)
+	}
+}
+
+// The page takes every class from the verdict: no Go file of this package
+// nor the page's script names a status or a result to compare with.
+func TestThePageDoesNotClassify(t *testing.T) {
+	goFiles, _ := filepath.Glob("*.go")
+	jsFiles, _ := filepath.Glob("assets/js/*.js")
+	if len(jsFiles) == 0 {
+		t.Fatal("no script found")
+	}
+	statusWords := regexp.MustCompile(`["'](PASSED|FAILED|SKIPPED|COMPLETED|ERROR|CANCELLED|RUNNING|INITIATED)["']|api\.(Result|Status)[A-Z]`)
+	for _, f := range append(goFiles, jsFiles...) {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := statusWords.FindAllString(string(src), -1); len(m) > 0 {
+			t.Errorf("%s names statuses or results: %q; the class of each run and test case is the verdict's, in the data", f, m)
+		}
 	}
 }
