@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // largeReport is one failed run of n test cases with perCase network
@@ -17,7 +19,7 @@ func largeReport(n, perCase int) Report {
 		ev := sampleEvidence(fmt.Sprintf("rtc-%03d", i), perCase, i%2 == 0)
 		run.Cases = append(run.Cases, Case{
 			Name: fmt.Sprintf("Test case %03d: check out with item %d", i, i), ShortID: fmt.Sprintf("rtc-%03d", i),
-			Class: ClassFailed, Status: "COMPLETED", Result: "FAILED", ResultTitle: "The order was not confirmed",
+			Class: verdict.Failed, Status: "COMPLETED", Result: "FAILED", ResultTitle: "The order was not confirmed",
 			Evaluation: "The agent pressed Pay and the page showed an error.", Attempt: 1, Evidence: ev,
 		})
 	}

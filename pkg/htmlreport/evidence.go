@@ -11,7 +11,8 @@ import (
 // The report stays small enough to open fast and to keep as an artefact: a
 // test case's evidence is capped per kind (the entries that show the failure
 // kept first, the others counted, not embedded), each text is clipped, and
-// all the evidence texts share one budget, spent on the failures shown
+// all the texts of the test cases (their names, titles and evaluations as
+// well as their evidence) share one budget, spent on the failures shown
 // first; past it, texts are clipped short.
 const (
 	maxNetwork  = 200

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 func render(t *testing.T, r Report) string {
@@ -195,12 +197,12 @@ func TestFailuresFirst(t *testing.T) {
 	}
 	var classes []string
 	for _, c := range p.Runs[0].Cases {
-		classes = append(classes, string(c.Class))
+		classes = append(classes, c.Class)
 	}
 	if got := strings.Join(classes, " "); got != "failed errored flaky skipped passed" {
 		t.Errorf("test cases in order %s", got)
 	}
-	if p.Counts[ClassPassed] != 3 || p.Counts[ClassFailed] != 1 {
+	if p.Counts["passed"] != 3 || p.Counts["failed"] != 1 {
 		t.Errorf("counts %v", p.Counts)
 	}
 	flaky := p.Runs[0].Cases[2]
@@ -324,7 +326,7 @@ func FuzzServiceTextStaysText(f *testing.F) {
 		if !utf8.ValidString(s) {
 			s = strings.ToValidUTF8(s, "\uFFFD")
 		}
-		r := Report{Verdict: "FAILED", Runs: []Run{{PlanName: s, URL: s, Cases: []Case{{Name: s, Class: ClassFailed, Evaluation: s,
+		r := Report{Verdict: "FAILED", Runs: []Run{{PlanName: s, URL: s, Cases: []Case{{Name: s, Class: verdict.Failed, Evaluation: s,
 			Evidence: &evidence.Case{Console: evidence.Part[api.ConsoleEntry]{Entries: []api.ConsoleEntry{{Level: s, Message: s}}}}}}}}}
 		p := parse(t, render(t, r))
 		if got := strings.Join(p.elements, " "); got != "html head meta meta meta meta title link style body noscript div script script" {
@@ -340,21 +342,29 @@ func FuzzServiceTextStaysText(f *testing.F) {
 	})
 }
 
-// A run is placed by how it ended too: one that failed or could not start
-// with no test case reported still comes before the passing ones.
-func TestRunsWithoutCasesSortByTheirEnd(t *testing.T) {
+// A run is placed by how the verdict says it ended, whatever its test
+// cases: a plan that did not start first, as the cause, then the runs that
+// failed, errored, did not finish, passed. They are counted apart.
+func TestRunsSortByTheirClass(t *testing.T) {
 	p := buildPage(Report{Runs: []Run{
-		{PlanName: "passed", Status: "COMPLETED", Result: "PASSED"},
-		{PlanName: "running", Status: "RUNNING"},
-		{PlanName: "failed", Status: "COMPLETED", Result: "FAILED"},
-		{PlanName: "not started", Problem: "the start failed: HTTP 500"},
+		{PlanName: "passed", Class: verdict.Passed},
+		{PlanName: "running", Class: verdict.NotRun},
+		{PlanName: "failed", Class: verdict.Failed, Cases: []Case{{Name: "a", Class: verdict.Passed}}},
+		{PlanName: "errored", Class: verdict.Errored},
+		{PlanName: "not started", Class: verdict.Errored, NotStarted: true, Problem: "the start failed: HTTP 500"},
 	}})
 	var got []string
 	for _, r := range p.Runs {
-		got = append(got, r.Plan)
+		got = append(got, r.Plan+" "+r.Class)
 	}
-	if strings.Join(got, ", ") != "failed, not started, running, passed" {
+	if strings.Join(got, ", ") != "not started errored, failed failed, errored errored, running notrun, passed passed" {
 		t.Errorf("runs in order %q", got)
+	}
+	if p.RunsText != "4 runs · 1 plan not started" {
+		t.Errorf("runs counted %q", p.RunsText)
+	}
+	if strings.Join(p.Failing, " ") != "failed errored" {
+		t.Errorf("the Failed filter shows %q, want the classes that do not pass", p.Failing)
 	}
 }
 
@@ -407,5 +417,60 @@ func TestServiceTextIsSanitised(t *testing.T) {
 	}
 	if !strings.Contains(page, "Checkout red evil") {
 		t.Error("the plan's name lost its words")
+	}
+}
+
+// The text budget counts every text of a test case, its name and result
+// title too: 400 failed test cases with 16 KiB titles and 1 KiB names (a
+// report of 9.6 MB when they did not count) stay a few megabytes, the test
+// cases shown first keep their texts whole, and those past the budget keep
+// short ones.
+func TestLongTitlesStayWithinTheBudget(t *testing.T) {
+	r := largeReport(400, 40)
+	for i := range r.Runs[0].Cases {
+		c := &r.Runs[0].Cases[i]
+		c.Name = fmt.Sprintf("%03d ", i) + strings.Repeat("n", maxName-4)
+		c.ResultTitle = fmt.Sprintf("%03d ", i) + strings.Repeat("t", maxEvaluation-4)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("400 failed test cases with 16 KiB titles and 1 KiB names: %.2f MB", float64(b.Len())/1e6)
+	if b.Len() >= 5e6 {
+		t.Errorf("%d bytes, want under 5 MB", b.Len())
+	}
+	p := buildPage(r)
+	for i, c := range p.Runs[0].Cases[:10] {
+		if src := r.Runs[0].Cases[i]; c.Name != src.Name || c.ResultTitle != src.ResultTitle {
+			t.Fatalf("test case %d lost text: a name of %d bytes, a title of %d", i, len(c.Name), len(c.ResultTitle))
+		}
+	}
+	last := p.Runs[0].Cases[399]
+	if len(last.Name) > clippedText+len("…") || len(last.ResultTitle) > clippedText+len("…") || !p.Limits.Clipped {
+		t.Errorf("past the budget a name keeps %d bytes, a title %d (clipped %v)", len(last.Name), len(last.ResultTitle), p.Limits.Clipped)
+	}
+}
+
+// The page takes every class from the verdict: no Go file of this package
+// nor the page's script names a status or a result to compare with.
+func TestThePageDoesNotClassify(t *testing.T) {
+	goFiles, _ := filepath.Glob("*.go")
+	jsFiles, _ := filepath.Glob("assets/js/*.js")
+	if len(jsFiles) == 0 {
+		t.Fatal("no script found")
+	}
+	statusWords := regexp.MustCompile(`["'](PASSED|FAILED|SKIPPED|COMPLETED|ERROR|CANCELLED|RUNNING|INITIATED)["']|api\.(Result|Status)[A-Z]`)
+	for _, f := range append(goFiles, jsFiles...) {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := statusWords.FindAllString(string(src), -1); len(m) > 0 {
+			t.Errorf("%s names statuses or results: %q; the class of each run and test case is the verdict's, in the data", f, m)
+		}
 	}
 }

@@ -8,27 +8,40 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // The page's data: what the page's script (assets/js) reads from the
 // embedded JSON. Field names
 // are short but readable, since a person may extract the data too; the
-// order of runs and test cases is the order the page shows them.
+// order of runs and test cases is the order the page shows them. Every
+// "class" is the verdict's (pageClass): the script colours, filters and
+// counts by them and compares no status or result of its own.
 type pageData struct {
-	Version       int       `json:"version"`
-	Verdict       string    `json:"verdict"`
-	ExitCode      int       `json:"exitCode"`
+	Version  int    `json:"version"`
+	Verdict  string `json:"verdict"`
+	Class    string `json:"class"`
+	ExitCode int    `json:"exitCode"`
+	// Failing are the classes that count against a run
+	// (verdict.Class.DidNotPass): what the page's Failed filter shows.
+	Failing       []string  `json:"failing"`
 	Partial       bool      `json:"partial,omitempty"`
 	PartialReason string    `json:"partialReason,omitempty"`
+	Resume        string    `json:"resume,omitempty"`
 	GeneratedAt   string    `json:"generatedAt,omitempty"`
+	RunsText      string    `json:"runsText"` // "2 runs · 1 plan not started"
 	Counts        counts    `json:"counts"`
 	Limits        limits    `json:"limits"`
 	Runs          []pageRun `json:"runs"`
 }
 
 // counts are the test cases per class, over every run.
-type counts map[Class]int
+type counts map[string]int
+
+// pageClass is a verdict class as the page names it, a word fit for a CSS
+// class: "not run" is "notrun".
+func pageClass(c verdict.Class) string { return clip(strings.ReplaceAll(string(c), " ", ""), 32) }
 
 // limits tells the page whether the report's text budget ran out, so it can
 // say that it kept less.
@@ -43,14 +56,16 @@ type pageRun struct {
 	Link        link          `json:"link"`
 	Status      string        `json:"status,omitempty"`
 	Result      string        `json:"result,omitempty"`
+	Class       string        `json:"class"`
+	NotStarted  bool          `json:"notStarted,omitempty"`
 	Problem     string        `json:"problem,omitempty"`
-	Worst       Class         `json:"worst,omitempty"`
 	Started     string        `json:"started,omitempty"`
 	Duration    string        `json:"duration,omitempty"`
 	Attempts    []pageAttempt `json:"attempts,omitempty"`
 	History     []pageHistory `json:"history,omitempty"`
 	Cases       []pageCase    `json:"cases"`
-	sources     []Case        // Cases' inputs, for their evidence
+	sources     []Case        // Cases' inputs, for their texts and evidence
+	rank        int           // its place: not started first, then by class
 }
 
 // link is a URL as text, and Href only when it is safe to follow: an
@@ -78,12 +93,13 @@ type pageAttempt struct {
 	ShortID string `json:"shortId,omitempty"`
 	Link    link   `json:"link"`
 	Result  string `json:"result,omitempty"`
+	Class   string `json:"class,omitempty"`
 }
 
 type pageHistory struct {
 	ShortID   string `json:"shortId,omitempty"`
 	Link      link   `json:"link"`
-	Outcome   string `json:"outcome"` // passed, failed, errored, running, skipped
+	Class     string `json:"class"`
 	Label     string `json:"label,omitempty"`
 	Duration  string `json:"duration,omitempty"`
 	CreatedAt string `json:"createdAt,omitempty"`
@@ -92,7 +108,7 @@ type pageHistory struct {
 type pageCase struct {
 	Name          string        `json:"name"`
 	ShortID       string        `json:"shortId,omitempty"`
-	Class         Class         `json:"class"`
+	Class         string        `json:"class"`
 	Status        string        `json:"status,omitempty"`
 	Result        string        `json:"result,omitempty"`
 	ResultTitle   string        `json:"resultTitle,omitempty"`
@@ -102,11 +118,12 @@ type pageCase struct {
 	FailedAttempt *pageCase     `json:"failedAttempt,omitempty"`
 }
 
-// classOrder orders test cases failures first; an unknown class, in the
-// place of "", goes with the failures, since nobody decided it passed.
-var classOrder = []Class{ClassFailed, ClassErrored, "", ClassFlaky, ClassNotRun, ClassSkipped, ClassPassed}
+// classOrder orders runs and test cases failures first; an unknown class,
+// in the place of "", goes with the failures, since nobody decided it
+// passed.
+var classOrder = []verdict.Class{verdict.Failed, verdict.Errored, "", verdict.Flaky, verdict.NotRun, verdict.Skipped, verdict.Passed}
 
-func classRank(c Class) int {
+func classRank(c verdict.Class) int {
 	if i := slices.Index(classOrder, c); i >= 0 {
 		return i
 	}
@@ -116,21 +133,31 @@ func classRank(c Class) int {
 func buildPage(r Report) pageData {
 	b := newBudget(textBudget)
 	p := pageData{
-		Version:       1,
-		Verdict:       r.Verdict,
+		Version:       2,
+		Verdict:       clip(r.Verdict, maxName),
+		Class:         pageClass(r.Class),
 		ExitCode:      r.ExitCode,
 		Partial:       r.Partial,
 		PartialReason: r.PartialReason,
+		Resume:        clip(r.Resume, maxEvaluation),
 		GeneratedAt:   timeText(r.GeneratedAt),
+		RunsText:      runsText(r.Runs),
 		Counts:        counts{},
 		Runs:          make([]pageRun, 0, len(r.Runs)),
+	}
+	for _, c := range classOrder {
+		if c.DidNotPass() {
+			p.Failing = append(p.Failing, pageClass(c))
+		}
 	}
 	for _, run := range r.Runs {
 		p.Runs = append(p.Runs, newPageRun(run))
 	}
-	// Runs with failures first, then test cases failures first, both
-	// stable: the command's order is kept among equals.
-	slices.SortStableFunc(p.Runs, func(a, b pageRun) int { return cmp.Compare(classRank(a.Worst), classRank(b.Worst)) })
+	// The plans that did not start first, as the terminal and the step
+	// summary show them: they are why the command failed. Then runs with
+	// failures first, then test cases failures first, all stable: the
+	// command's order is kept among equals.
+	slices.SortStableFunc(p.Runs, func(a, b pageRun) int { return cmp.Compare(a.rank, b.rank) })
 	// Evidence is bounded after the ordering, so that the text budget goes
 	// to the failures the reader looks at first.
 	for i := range p.Runs {
@@ -139,11 +166,11 @@ func buildPage(r Report) pageData {
 			c := &run.Cases[j]
 			p.Counts[c.Class]++
 			src := run.sources[j]
-			c.Evaluation = b.short(src.Evaluation, maxEvaluation)
+			c.setTexts(src, b)
 			if c.FailedAttempt != nil {
-				c.FailedAttempt.Evaluation = b.short(src.FailedAttempt.Evaluation, maxEvaluation)
+				c.FailedAttempt.setTexts(*src.FailedAttempt, b)
 			}
-			if c.Class != ClassPassed && src.Evidence != nil {
+			if src.Class != verdict.Passed && src.Evidence != nil {
 				c.Evidence = newPageEvidence(src.Evidence, b)
 			}
 			if c.FailedAttempt != nil && src.FailedAttempt.Evidence != nil {
@@ -157,7 +184,8 @@ func buildPage(r Report) pageData {
 }
 
 // Per-field caps on text outside the evidence: a name or an evaluation is
-// short in practice; a megabyte one must not make the page unreadable.
+// short in practice; a megabyte one must not make the page unreadable. A
+// test case's texts also spend the report's text budget (setTexts).
 const (
 	maxName       = 1 << 10
 	maxEvaluation = 16 << 10
@@ -173,25 +201,31 @@ func newPageRun(r Run) pageRun {
 		Link:        newLink(r.URL),
 		Status:      clip(r.Status, maxName),
 		Result:      clip(r.Result, maxName),
+		Class:       pageClass(r.Class),
+		NotStarted:  r.NotStarted,
 		Problem:     clip(r.Problem, maxEvaluation),
-		Worst:       runClass(r),
 		Started:     timeText(r.StartedAt),
 		Cases:       make([]pageCase, 0, len(cases)),
 		sources:     cases,
+		rank:        classRank(r.Class) + 1,
+	}
+	if r.NotStarted {
+		p.rank = 0
 	}
 	if !r.StartedAt.IsZero() && r.FinishedAt.After(r.StartedAt) {
 		p.Duration = durationText(r.FinishedAt.Sub(r.StartedAt))
 	}
 	if len(r.Attempts) > 1 {
 		for _, a := range r.Attempts {
-			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName)})
+			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName),
+				Class: pageClass(a.Class)})
 		}
 	}
 	for _, h := range r.History[:min(len(r.History), maxHistory)] {
 		p.History = append(p.History, pageHistory{
 			ShortID:   clip(h.ShortID, maxName),
 			Link:      newLink(h.URL),
-			Outcome:   historyOutcome(h),
+			Class:     pageClass(h.Class),
 			Label:     clip(cmp.Or(h.Result, h.Status), maxName),
 			Duration:  durationText(h.Duration),
 			CreatedAt: timeText(h.CreatedAt),
@@ -199,60 +233,50 @@ func newPageRun(r Run) pageRun {
 	}
 	for _, c := range cases {
 		pc := newPageCase(c)
-		if c.Class == ClassFlaky && c.FailedAttempt != nil {
+		if c.Class == verdict.Flaky && c.FailedAttempt != nil {
 			fa := newPageCase(*c.FailedAttempt)
 			pc.FailedAttempt = &fa
-		}
-		if classRank(pc.Class) < classRank(p.Worst) {
-			p.Worst = pc.Class
 		}
 		p.Cases = append(p.Cases, pc)
 	}
 	return p
 }
 
-// runClass is how the run itself ended, before its test cases are counted:
-// a run that failed with no test case reported still sorts with failures.
-func runClass(r Run) Class {
-	switch {
-	case r.Problem != "" || r.Status == api.StatusError || r.Status == api.StatusCancelled:
-		return ClassErrored
-	case r.Result == api.ResultFailed:
-		return ClassFailed
-	case r.Status != "" && r.Status != api.StatusCompleted:
-		return ClassNotRun
-	case r.Result == api.ResultSkipped:
-		return ClassSkipped
+// runsText counts the runs as the terminal tells them: the runs, and apart
+// from them the plans that did not start, which have none.
+func runsText(runs []Run) string {
+	notStarted := 0
+	for _, r := range runs {
+		if r.NotStarted {
+			notStarted++
+		}
 	}
-	return ClassPassed
+	text := termtext.Plural(len(runs)-notStarted, "run")
+	if notStarted > 0 {
+		text += " · " + termtext.Plural(notStarted, "plan") + " not started"
+	}
+	return text
 }
 
 // maxHistory is how many of the plan's recent runs the strip shows.
 const maxHistory = 30
 
+// newPageCase is a test case without its texts: setTexts gives them once
+// the page's order is known.
 func newPageCase(c Case) pageCase {
-	return pageCase{
-		Name:        clip(c.Name, maxName),
-		ShortID:     clip(c.ShortID, maxName),
-		Class:       Class(clip(string(c.Class), 32)),
-		Status:      clip(c.Status, maxName),
-		Result:      clip(c.Result, maxName),
-		ResultTitle: clip(c.ResultTitle, maxEvaluation),
-		Attempt:     max(c.Attempt, 1),
-	}
+	return pageCase{Class: pageClass(c.Class), Attempt: max(c.Attempt, 1)}
 }
 
-// historyOutcome is the colour of a history mark.
-func historyOutcome(h HistoryEntry) string {
-	switch {
-	case h.Result == api.ResultPassed || h.Result == api.ResultFailed || h.Result == api.ResultSkipped:
-		return strings.ToLower(h.Result) // passed, failed, skipped
-	case h.Status == api.StatusError || h.Status == api.StatusCancelled:
-		return "errored"
-	case h.Status == api.StatusCompleted:
-		return "skipped"
-	}
-	return "running"
+// setTexts gives a test case its texts from the budget, every one of them:
+// a name or a title is service text too, and 400 of 16 KiB would be a
+// report of 10 MB.
+func (c *pageCase) setTexts(src Case, b *budget) {
+	c.Name = b.short(src.Name, maxName)
+	c.ShortID = b.short(src.ShortID, maxName)
+	c.Status = b.short(src.Status, maxName)
+	c.Result = b.short(src.Result, maxName)
+	c.ResultTitle = b.short(src.ResultTitle, maxEvaluation)
+	c.Evaluation = b.short(src.Evaluation, maxEvaluation)
 }
 
 // timeText is a time as the page shows it: UTC, to the second, the same for

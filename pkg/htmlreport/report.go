@@ -12,17 +12,26 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Report is everything one report shows: the command's verdict and the runs
-// it waited for, in the command's order.
+// it waited for, in the command's order. Every class in it is pkg/verdict's:
+// the page colours, orders and counts by them and never classes a status
+// or a result itself.
 type Report struct {
-	Verdict  string // PASSED, FAILED, FLAKY, ERROR, …: the command's verdict
+	// Verdict is the word the page is headlined with and Class its colour:
+	// how the run that gives the command its exit code ended, as the
+	// verdict says it (FAILED, TIMED OUT, NOT STARTED, …).
+	Verdict  string
+	Class    verdict.Class
 	ExitCode int
 	// Partial: the report was written before every run ended (a timeout,
-	// Ctrl-C, SIGTERM); PartialReason says which, for the page's banner.
+	// Ctrl-C, SIGTERM); PartialReason says which, for the page's banner,
+	// and Resume is the command that resumes the wait ("" when none).
 	Partial       bool
 	PartialReason string
+	Resume        string
 	GeneratedAt   time.Time
 	Runs          []Run
 }
@@ -34,8 +43,14 @@ type Run struct {
 	// ShortID and URL are the run that gives the verdict: the last attempt.
 	ShortID string
 	URL     string
-	Status  string
-	Result  string
+	// Status and Result are shown as the service and the verdict say them;
+	// Class is how the run ended, as the verdict classes it (verdict.Run.Class).
+	Status string
+	Result string
+	Class  verdict.Class
+	// NotStarted: the start of this plan failed, there is no run; the page
+	// shows it first, as the cause, and does not count it as a run.
+	NotStarted bool
 	// Problem says why the run has no verdict ("the start failed: HTTP 500",
 	// "polling stopped: 404"); "" when it has one.
 	Problem string
@@ -53,7 +68,8 @@ type Run struct {
 type Attempt struct {
 	ShortID string
 	URL     string
-	Result  string // optional: the attempt's result or status
+	Result  string        // optional: the attempt's result or status
+	Class   verdict.Class // its own, verdict.SummaryClass; "" when unknown
 }
 
 // HistoryEntry is one earlier run of the plan.
@@ -62,28 +78,16 @@ type HistoryEntry struct {
 	URL       string
 	Status    string
 	Result    string
+	Class     verdict.Class // verdict.SummaryClass of its status and result
 	Duration  time.Duration // 0 when unknown
 	CreatedAt time.Time     // when the service lists it
 }
-
-// Class is how a test case ended, as the verdict model classified it.
-type Class string
-
-// The classes, in the order the report shows them: what needs a look first.
-const (
-	ClassFailed  Class = "failed"
-	ClassErrored Class = "errored"
-	ClassFlaky   Class = "flaky"
-	ClassNotRun  Class = "notrun"
-	ClassSkipped Class = "skipped"
-	ClassPassed  Class = "passed"
-)
 
 // Case is one test case of a run, from the attempt it last ran in.
 type Case struct {
 	Name        string
 	ShortID     string // the run test case's short id
-	Class       Class
+	Class       verdict.Class
 	Status      string
 	Result      string
 	ResultTitle string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // hostile is service text that would run a script, load something or break
@@ -20,46 +21,46 @@ func ptr[T any](v T) *T { return &v }
 // evidence (a flaky test case retried once), and a passing one.
 func failingReport() Report {
 	return Report{
-		Verdict: "FAILED", ExitCode: 1, GeneratedAt: at.Add(20 * time.Minute),
+		Verdict: "FAILED", Class: verdict.Failed, ExitCode: 1, GeneratedAt: at.Add(20 * time.Minute),
 		Runs: []Run{
 			{
 				PlanName: "Search", PlanShortID: "pln-search", ShortID: "r-pass1", URL: "https://app.example.test/runs/r-pass1",
-				Status: "COMPLETED", Result: "PASSED", StartedAt: at, FinishedAt: at.Add(3*time.Minute + 12*time.Second),
+				Status: "COMPLETED", Result: "PASSED", Class: verdict.Passed, StartedAt: at, FinishedAt: at.Add(3*time.Minute + 12*time.Second),
 				History: history("r-pass1", "PPPPFPPP"),
 				Cases: []Case{
-					{Name: "Search by keyword", ShortID: "rtc-s1", Class: ClassPassed, Status: "COMPLETED", Result: "PASSED", ResultTitle: "Results listed", Attempt: 1},
-					{Name: "Search with filters", ShortID: "rtc-s2", Class: ClassPassed, Status: "COMPLETED", Result: "PASSED", Attempt: 1},
+					{Name: "Search by keyword", ShortID: "rtc-s1", Class: verdict.Passed, Status: "COMPLETED", Result: "PASSED", ResultTitle: "Results listed", Attempt: 1},
+					{Name: "Search with filters", ShortID: "rtc-s2", Class: verdict.Passed, Status: "COMPLETED", Result: "PASSED", Attempt: 1},
 				},
 			},
 			{
 				PlanName: "Checkout", PlanShortID: "pln-checkout", ShortID: "r-fail2", URL: "https://app.example.test/runs/r-fail2",
-				Status: "COMPLETED", Result: "FAILED", StartedAt: at, FinishedAt: at.Add(7*time.Minute + 40*time.Second),
+				Status: "COMPLETED", Result: "FAILED", Class: verdict.Failed, StartedAt: at, FinishedAt: at.Add(7*time.Minute + 40*time.Second),
 				Attempts: []Attempt{
-					{ShortID: "r-fail1", URL: "https://app.example.test/runs/r-fail1", Result: "FAILED"},
-					{ShortID: "r-fail2", URL: "https://app.example.test/runs/r-fail2", Result: "FAILED"},
+					{ShortID: "r-fail1", URL: "https://app.example.test/runs/r-fail1", Result: "FAILED", Class: verdict.Failed},
+					{ShortID: "r-fail2", URL: "https://app.example.test/runs/r-fail2", Result: "FAILED", Class: verdict.Failed},
 				},
 				History: history("r-fail2", "FFPPFPPPPPPF"),
 				Cases: []Case{
-					{Name: "Open the cart", ShortID: "rtc-c1", Class: ClassPassed, Status: "COMPLETED", Result: "PASSED", ResultTitle: "Cart shows 2 items", Attempt: 1},
+					{Name: "Open the cart", ShortID: "rtc-c1", Class: verdict.Passed, Status: "COMPLETED", Result: "PASSED", ResultTitle: "Cart shows 2 items", Attempt: 1},
 					{
-						Name: "Log in with a saved account", ShortID: "rtc-c2b", Class: ClassFlaky, Status: "COMPLETED", Result: "PASSED",
+						Name: "Log in with a saved account", ShortID: "rtc-c2b", Class: verdict.Flaky, Status: "COMPLETED", Result: "PASSED",
 						ResultTitle: "Logged in", Evaluation: "The account page showed the user's name.", Attempt: 2,
 						FailedAttempt: &Case{
-							Name: "Log in with a saved account", ShortID: "rtc-c2a", Class: ClassFailed, Status: "COMPLETED", Result: "FAILED",
+							Name: "Log in with a saved account", ShortID: "rtc-c2a", Class: verdict.Failed, Status: "COMPLETED", Result: "FAILED",
 							ResultTitle: "The login button did nothing", Evaluation: "After clicking Log in the page stayed the same for 30 s.",
 							Attempt: 1, Evidence: sampleEvidence("rtc-c2a", 12, true),
 						},
 					},
 					{
-						Name: "Pay with a saved card", ShortID: "rtc-c3", Class: ClassFailed, Status: "COMPLETED", Result: "FAILED",
+						Name: "Pay with a saved card", ShortID: "rtc-c3", Class: verdict.Failed, Status: "COMPLETED", Result: "FAILED",
 						ResultTitle: "Payment was declined with an internal error",
 						Evaluation:  "The agent filled in the card and pressed Pay. The page showed \"Something went wrong (500)\" instead of the confirmation.\nThe goal, a confirmed order, was not reached.",
 						Attempt:     2,
 						Evidence:    sampleEvidence("rtc-c3", 40, true),
 					},
-					{Name: "Apply a coupon", ShortID: "rtc-c4", Class: ClassErrored, Status: "ERROR", ResultTitle: "The browser crashed", Attempt: 2,
+					{Name: "Apply a coupon", ShortID: "rtc-c4", Class: verdict.Errored, Status: "ERROR", ResultTitle: "The browser crashed", Attempt: 2,
 						Evidence: &evidence.Case{Network: evidence.Part[api.NetworkEntry]{Unavailable: "HTTP 500"}}},
-					{Name: "Gift wrapping", ShortID: "rtc-c5", Class: ClassSkipped, Status: "COMPLETED", Result: "SKIPPED", Attempt: 1},
+					{Name: "Gift wrapping", ShortID: "rtc-c5", Class: verdict.Skipped, Status: "COMPLETED", Result: "SKIPPED", Attempt: 1},
 				},
 			},
 		},
@@ -69,14 +70,14 @@ func failingReport() Report {
 func history(current, marks string) []HistoryEntry {
 	var out []HistoryEntry
 	for i, m := range marks {
-		h := HistoryEntry{ShortID: fmt.Sprintf("r-h%02d", i), Status: "COMPLETED", Result: "PASSED",
+		h := HistoryEntry{ShortID: fmt.Sprintf("r-h%02d", i), Status: "COMPLETED", Result: "PASSED", Class: verdict.Passed,
 			Duration: time.Duration(150+i*13) * time.Second, CreatedAt: at.Add(-time.Duration(i) * 24 * time.Hour)}
 		if i == 0 {
 			h.ShortID = current
 		}
 		h.URL = "https://app.example.test/runs/" + h.ShortID
 		if m == 'F' {
-			h.Result = "FAILED"
+			h.Result, h.Class = "FAILED", verdict.Failed
 		}
 		out = append(out, h)
 	}
@@ -145,18 +146,18 @@ func hostileReport() Report {
 	ev.Network.Unavailable = ""
 	ev.Console.Unavailable = hostile
 	return Report{
-		Verdict: "FAILED", ExitCode: 1, Partial: true, PartialReason: "SIGTERM", GeneratedAt: at,
+		Verdict: "FAILED", Class: verdict.Failed, ExitCode: 1, Partial: true, PartialReason: "SIGTERM", GeneratedAt: at,
 		Runs: []Run{{
 			PlanName: "plan " + hostile, PlanShortID: hostile, ShortID: "r-" + hostile, URL: "javascript:window.pwned=5",
-			Status: hostile, Result: "FAILED", Problem: hostile,
+			Status: hostile, Result: "FAILED", Class: verdict.Failed, Problem: hostile,
 			Attempts: []Attempt{{ShortID: hostile, URL: "javascript:window.pwned=6"}, {ShortID: "r2", URL: `https://x.test/"><script>window.pwned=7</script>`}},
-			History:  []HistoryEntry{{ShortID: hostile, URL: "javascript:window.pwned=8", Result: "FAILED", Duration: time.Second}},
+			History:  []HistoryEntry{{ShortID: hostile, URL: "javascript:window.pwned=8", Result: "FAILED", Class: verdict.Failed, Duration: time.Second}},
 			Cases: []Case{{
-				Name: hostile, ShortID: hostile, Class: ClassFailed, Status: hostile, Result: hostile, ResultTitle: hostile,
+				Name: hostile, ShortID: hostile, Class: verdict.Failed, Status: hostile, Result: hostile, ResultTitle: hostile,
 				Evaluation: hostile, Attempt: 1, Evidence: ev,
 			}, {
-				Name: "flaky " + hostile, Class: ClassFlaky, Result: "PASSED", Attempt: 2, Evidence: ev,
-				FailedAttempt: &Case{Name: hostile, Class: ClassFailed, ResultTitle: hostile, Evaluation: hostile, Evidence: ev},
+				Name: "flaky " + hostile, Class: verdict.Flaky, Result: "PASSED", Attempt: 2, Evidence: ev,
+				FailedAttempt: &Case{Name: hostile, Class: verdict.Failed, ResultTitle: hostile, Evaluation: hostile, Evidence: ev},
 			}},
 		}},
 	}

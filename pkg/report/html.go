@@ -1,37 +1,53 @@
 package report
 
 import (
+	"strings"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/htmlreport"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // WriteHTMLFile writes the one HTML report of the verdict's runs to path,
 // atomically: whatever the verdict, and marked partial when the wait ended
-// before a run did.
+// before a run did. Every word and class on the page is the verdict's.
 func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) error {
-	word := "PASSED"
-	if v.Code != 0 {
-		word = "FAILED"
+	rep := htmlreport.Report{ExitCode: v.Code}
+	if r, ok := headline(v); ok {
+		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), r.Class()
 	}
-	rep := htmlreport.Report{Verdict: word, ExitCode: v.Code}
 	if now != nil {
 		rep.GeneratedAt = now()
 	}
+	if ids, _, stop := pending(v); len(ids) > 0 {
+		rep.Partial, rep.PartialReason = true, stop.Why()
+		// Without the global flags that chose the service (the resume
+		// hint on stderr has them): this writer is not given them.
+		rep.Resume = cmdutil.WaitCommand(nil, ids)
+	}
 	for _, r := range v.Runs {
-		if r.Stop != "" {
-			rep.Partial, rep.PartialReason = true, r.Stop.Why()
-		}
 		rep.Runs = append(rep.Runs, htmlRun(r, ev, history[r.Plan.ShortID]))
 	}
 	return htmlreport.Write(path, rep)
 }
 
+// headline is the run the report is headlined with: the first that gives
+// the command its exit code, whose result says why it is that code
+// (FAILED, TIMED_OUT, NOT_STARTED, …); none when there is no run.
+func headline(v verdict.Verdict) (verdict.Run, bool) {
+	for _, r := range v.Runs {
+		if r.Code == v.Code {
+			return r, true
+		}
+	}
+	return verdict.Run{}, false
+}
+
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
-		Result: r.Result, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+		Result: r.Result, Class: r.Class(), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}
@@ -42,11 +58,13 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 		out.Problem = "no verdict: " + FirstLine(r.Err.Error())
 	case r.Stop != "":
 		out.Problem = runHeadline(r)
+	case r.Because != "":
+		out.Problem = "failing because of " + r.Because
 	}
 	for _, a := range r.Attempts() {
 		at := htmlreport.Attempt{ShortID: a.ShortID, URL: a.URL}
 		if a.Detail != nil {
-			at.Result = a.Detail.ResultOrEmpty()
+			at.Result, at.Class = a.Detail.ResultOrEmpty(), verdict.SummaryClass(a.Detail.Status, a.Detail.ResultOrEmpty())
 		}
 		if a.ShortID != "" {
 			out.Attempts = append(out.Attempts, at)
@@ -57,6 +75,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 		if h.Result != nil {
 			e.Result = *h.Result
 		}
+		e.Class = verdict.SummaryClass(e.Status, e.Result)
 		if start, end := api.Time(h.StartedAt), api.Time(h.FinishedAt); !start.IsZero() && end.After(start) {
 			e.Duration = end.Sub(start)
 		}
@@ -66,7 +85,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 	for _, c := range r.Cases {
 		hc := htmlCase(c, ev)
 		if c.Class == verdict.Flaky && c.FirstFailure != nil {
-			failed := htmlCase(verdict.Case{RunTestCase: *c.FirstFailure, Class: verdict.Failed, RunShortID: c.FailedRunShortID,
+			failed := htmlCase(verdict.Case{RunTestCase: *c.FirstFailure, Class: verdict.ClassOf(*c.FirstFailure, true), RunShortID: c.FailedRunShortID,
 				Attempt: c.Attempt - c.Retry}, ev)
 			hc.FailedAttempt = &failed
 		}
@@ -75,13 +94,8 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 	return out
 }
 
-var htmlClasses = map[verdict.Class]htmlreport.Class{
-	verdict.Passed: htmlreport.ClassPassed, verdict.Failed: htmlreport.ClassFailed, verdict.Errored: htmlreport.ClassErrored,
-	verdict.Skipped: htmlreport.ClassSkipped, verdict.Flaky: htmlreport.ClassFlaky, verdict.NotRun: htmlreport.ClassNotRun,
-}
-
 func htmlCase(c verdict.Case, ev Evidence) htmlreport.Case {
-	hc := htmlreport.Case{Name: c.Name, ShortID: c.ShortID, Class: htmlClasses[c.Class], Status: c.Status, Result: c.Result,
+	hc := htmlreport.Case{Name: c.Name, ShortID: c.ShortID, Class: c.Class, Status: c.Status, Result: c.Result,
 		ResultTitle: c.ResultTitle, Evaluation: c.EvaluationThought, Attempt: c.Attempt}
 	if e, ok := ev.get(c.ShortID); ok {
 		hc.Evidence = &e

@@ -5,6 +5,11 @@
 // Every string of the data is service text: it only ever reaches the page
 // through textContent, attribute setters and SVG attributes, never as
 // markup, and a URL becomes a link only when it is http or https.
+//
+// Nothing here classifies: each run, test case, attempt and history entry
+// carries its class as the verdict decided it (failed, errored, flaky,
+// notrun, skipped, passed), and the page colours, filters and counts by it,
+// never by a status or a result.
 'use strict';
 var SVG = 'http://www.w3.org/2000/svg';
 var data = JSON.parse(document.getElementById('testctl-report-data').textContent);
@@ -52,22 +57,9 @@ function link(l, label) {
   if (label && l.text) put(s, el('span', 'rawurl', ' ' + l.text));
   return s;
 }
-function pill(cls, text) { return el('span', 'pill ' + cls, text); }
+function pill(cls, text) { return el('span', 'pill ' + (cls || ''), text); }
 var classLabel = { failed: 'failed', errored: 'errored', flaky: 'flaky', notrun: 'not run', skipped: 'skipped', passed: 'passed' };
-function verdictClass(v) {
-  v = String(v || '').toLowerCase();
-  if (v === 'passed') return 'passed';
-  if (v === 'flaky') return 'flaky';
-  if (v === 'skipped') return 'skipped';
-  if (v === 'failed') return 'failed';
-  return 'errored';
-}
-function resultClass(r) {
-  var v = String(r || '').toUpperCase();
-  if (v === 'PASSED') return 'passed';
-  if (v === 'FAILED') return 'failed';
-  if (v === 'SKIPPED') return 'skipped';
-  if (v === 'ERROR' || v === 'CANCELLED') return 'errored';
-  return 'notrun';
-}
+// isFailure: the class counts against its run, as the verdict says
+// (data.failing); what the Failed filter shows.
+function isFailure(c) { return data.failing.indexOf(c) >= 0; }
 

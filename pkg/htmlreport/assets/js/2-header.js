@@ -1,11 +1,11 @@
 // The verdict at the top, and the filter and search bar under it.
 function header() {
   var h = el('header', 'top');
-  var v = el('div', 'verdict ' + verdictClass(data.verdict));
+  var v = el('div', 'verdict ' + (data.class || ''));
   put(v, el('span', 'verdict-word', data.verdict || 'NO VERDICT'), el('span', 'exit', 'exit code ' + data.exitCode));
   var meta = el('div', 'meta');
   put(meta, el('h1', null, 'testctl report'),
-    el('div', 'sub', plural(data.runs.length, 'run', 'runs') + (data.generatedAt ? ' · written ' + data.generatedAt : '')));
+    el('div', 'sub', data.runsText + (data.generatedAt ? ' · written ' + data.generatedAt : '')));
   var counts = el('div', 'counts');
   ['failed', 'errored', 'flaky', 'notrun', 'skipped', 'passed'].forEach(function (c) {
     var n = data.counts[c] || 0;
@@ -14,8 +14,12 @@ function header() {
   put(h, v, meta, counts);
   put(app, h);
   if (data.partial) {
-    put(app, el('div', 'banner', 'Partial report: written before every run ended' +
-      (data.partialReason ? ' (' + data.partialReason + ')' : '') + '. Test cases still running are shown as not run.'));
+    var banner = el('div', 'banner', 'Partial report: written before every run ended' +
+      (data.partialReason ? ' (' + data.partialReason + ')' : '') + '. Test cases still running are shown as not run.');
+    if (data.resume) {
+      put(banner, el('span', 'resume', ' The run goes on; resume waiting with: '), el('code', null, data.resume));
+    }
+    put(app, banner);
   }
   if (data.limits.clipped) {
     put(app, el('div', 'banner soft', 'This report reached its size limit: further down, long texts are shortened and fewer ' +
@@ -25,7 +29,6 @@ function header() {
 
 // --------------------------------------------------------------- toolbar
 var filter = 'all', query = '', cards = [], runSections = [], shownLine;
-function isFailure(c) { return c !== 'passed' && c !== 'flaky' && c !== 'skipped'; }
 function toolbar() {
   var bar = el('nav', 'toolbar');
   var total = 0, failed = 0, flaky = 0;

@@ -1,12 +1,12 @@
 // Each run: its facts, attempts, the plan's history, its test cases.
 function run(r) {
-  var sec = el('section', 'run worst-' + (r.worst || 'passed'));
+  var sec = el('section', 'run ' + (r.class || ''));
   var h = el('div', 'run-head');
   var title = el('h2', null, r.plan || r.shortId || 'Run');
   var facts = el('div', 'facts');
   if (r.planShortId && r.planShortId !== r.plan) put(facts, el('span', 'id', 'plan ' + r.planShortId));
   if (r.shortId || r.link.text) put(facts, put(el('span', 'fact'), el('span', 'label', 'run '), link(r.link, r.shortId)));
-  if (r.status || r.result) put(facts, pill(resultClass(r.result || r.status), [r.status, r.result].filter(Boolean).join(' · ')));
+  if (r.status || r.result) put(facts, pill(r.class, [r.status, r.result].filter(Boolean).join(' · ')));
   if (r.started) put(facts, el('span', 'fact', 'started ' + r.started));
   if (r.duration) put(facts, el('span', 'fact', 'took ' + r.duration));
   put(h, title, facts);
@@ -17,7 +17,7 @@ function run(r) {
     put(at, el('span', 'label', 'Attempts (--retry-failed): '));
     r.attempts.forEach(function (a, i) {
       if (i) put(at, el('span', 'arrow', '→'));
-      var chip = el('span', 'attempt ' + resultClass(a.result));
+      var chip = el('span', 'attempt ' + (a.class || ''));
       put(chip, el('span', 'n', '#' + (i + 1) + ' '), link(a.link, a.shortId || 'attempt ' + (i + 1)));
       if (a.result) put(chip, el('span', 'r', ' ' + a.result));
       put(at, chip);
@@ -48,7 +48,7 @@ function history(r) {
   put(box, el('span', 'label', 'Recent runs of this plan, newest first'));
   var strip = el('div', 'strip');
   r.history.forEach(function (h) {
-    var item = el('div', 'hist ' + h.outcome + (h.shortId && h.shortId === r.shortId ? ' current' : ''));
+    var item = el('div', 'hist ' + (h.class || '') + (h.shortId && h.shortId === r.shortId ? ' current' : ''));
     item.title = [h.shortId, h.label, h.duration, h.createdAt].filter(Boolean).join(' · ');
     var mark = el('span', 'mark');
     var href = safeHref(h.link.href);
@@ -82,7 +82,7 @@ function testCase(c, r) {
   var body = el('div', 'case-body');
   if (c.failedAttempt) {
     var grid = el('div', 'sidebyside');
-    put(grid, attemptColumn(r, c.failedAttempt, 'Failed on attempt ' + c.failedAttempt.attempt, 'failed'),
+    put(grid, attemptColumn(r, c.failedAttempt, 'Failed on attempt ' + c.failedAttempt.attempt, c.failedAttempt.class),
       attemptColumn(r, c, 'Passed on attempt ' + c.attempt, 'passed'));
     put(body, grid);
   } else {
