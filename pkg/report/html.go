@@ -16,7 +16,7 @@ import (
 func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) error {
 	rep := htmlreport.Report{ExitCode: v.Code}
 	if r, ok := headline(v); ok {
-		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), r.Class()
+		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), r.Mark()
 	}
 	if now != nil {
 		rep.GeneratedAt = now()
@@ -47,7 +47,7 @@ func headline(v verdict.Verdict) (verdict.Run, bool) {
 
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
-		Result: r.Result, Class: r.Class(), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+		Result: r.Result, Class: r.Mark(), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}

@@ -132,7 +132,7 @@ func checkHTML(v verdict.Verdict, history map[string][]api.RunSummary, d htmlDat
 		return fmt.Errorf("the page says exit %d, the verdict %d", d.ExitCode, v.Code)
 	}
 	if !slices.ContainsFunc(v.Runs, func(r verdict.Run) bool {
-		return r.Code == v.Code && pageClass(r.Class()) == d.Class && strings.ReplaceAll(r.Result, "_", " ") == d.Verdict
+		return r.Code == v.Code && pageClass(r.Mark()) == d.Class && strings.ReplaceAll(r.Result, "_", " ") == d.Verdict
 	}) {
 		return fmt.Errorf("headline %q (%s): no run with the command's exit %d ended so", d.Verdict, d.Class, v.Code)
 	}
@@ -159,8 +159,8 @@ func checkHTML(v verdict.Verdict, history map[string][]api.RunSummary, d htmlDat
 			return fmt.Errorf("run %s (plan %s) is not on the page", r.ShortID, r.Plan.ShortID)
 		}
 		p := d.Runs[i]
-		if p.Class != pageClass(r.Class()) {
-			return fmt.Errorf("run %s: class %q on the page, %q in the verdict (%s, exit %d)", r.ShortID, p.Class, r.Class(), r.Result, r.Code)
+		if p.Class != pageClass(r.Mark()) {
+			return fmt.Errorf("run %s: class %q on the page, %q in the verdict (%s, exit %d)", r.ShortID, p.Class, r.Mark(), r.Result, r.Code)
 		}
 		if r.Code != 0 && slices.Contains([]string{"passed", "flaky", "skipped"}, p.Class) {
 			return fmt.Errorf("run %s: exit %d drawn %s", r.ShortID, r.Code, p.Class)

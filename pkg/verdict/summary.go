@@ -2,38 +2,30 @@ package verdict
 
 import "github.com/testctl/testctl/pkg/api"
 
-// Class is how the run ended, in the classes of its test cases, for the
-// reports that colour or order runs (the HTML report): never Passed, Flaky
-// or Skipped for a run whose Code is not 0.
+// Mark is how the run ended, in the classes of its test cases, for the
+// reports that colour or order runs by them (the HTML report): never
+// Passed, Flaky or Skipped for a run whose Code is not 0.
 //
-//   - a start that failed, or a run without a verdict (polling stopped, no
-//     answer): Errored;
+//   - a start that failed, a run without a verdict (polling stopped, no
+//     answer), a run that ended ERROR or CANCELLED: Errored;
 //   - a wait that ended before the run did (--timeout, Ctrl-C, SIGTERM, a
 //     report of an unfinished run): NotRun, as its test cases still
 //     running; the run goes on;
-//   - a run that ended ERROR or CANCELLED: Errored;
 //   - any other run that fails the command (FAILED, a result testctl does
-//     not know, a flag that fails a pass, a rerun that could not start):
-//     Failed;
+//     not know, a flag that fails a pass, a rerun lost): Failed;
 //   - a pass: Flaky when a test case passed only on a retry, Skipped when
-//     the run's result is SKIPPED, else Passed.
-func (r Run) Class() Class {
+//     the run ended SKIPPED, else Passed.
+func (r Run) Mark() Class {
 	switch {
-	case r.NotStarted || r.Err != nil:
+	case r.Class == RunNotStarted || r.Class == RunNoVerdict || r.Class == RunErrored:
 		return Errored
-	case r.Stop != "":
+	case r.Class == RunStopped:
 		return NotRun
-	case r.Detail == nil:
-		return Errored
-	case !r.Finished():
-		return NotRun
-	case r.Detail.Status == api.StatusError || r.Detail.Status == api.StatusCancelled:
-		return Errored
 	case r.Code != 0:
 		return Failed
 	case r.Counts.Flaky > 0:
 		return Flaky
-	case r.Result == api.ResultSkipped:
+	case r.Class == RunSkipped:
 		return Skipped
 	}
 	return Passed

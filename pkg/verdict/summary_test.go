@@ -37,11 +37,11 @@ func TestRunClass(t *testing.T) {
 		{"rerun refused", Record{Detail: completed("r", api.ResultFailed), RerunErr: errors.New("x")}, Options{}, Failed},
 	} {
 		r := Decide([]Record{c.rec}, c.o).Runs[0]
-		if got := r.Class(); got != c.want {
+		if got := r.Mark(); got != c.want {
 			t.Errorf("%s: class %q, want %q", c.name, got, c.want)
 		}
-		if r.Code != 0 && (r.Class() == Passed || r.Class() == Flaky || r.Class() == Skipped) {
-			t.Errorf("%s: exit %d but class %q", c.name, r.Code, r.Class())
+		if r.Code != 0 && (r.Mark() == Passed || r.Mark() == Flaky || r.Mark() == Skipped) {
+			t.Errorf("%s: exit %d but class %q", c.name, r.Code, r.Mark())
 		}
 	}
 }
@@ -74,7 +74,7 @@ func TestSummaryClass(t *testing.T) {
 			if res != "" {
 				d.Result = strp(res)
 			}
-			if got, want := SummaryClass(status, res), Decide([]Record{{Detail: d}}, Options{}).Runs[0].Class(); got != want {
+			if got, want := SummaryClass(status, res), Decide([]Record{{Detail: d}}, Options{}).Runs[0].Mark(); got != want {
 				t.Errorf("%s %s: the run list's class %q, the verdict's %q", status, res, got, want)
 			}
 		}
