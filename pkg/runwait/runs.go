@@ -3,10 +3,13 @@ package runwait
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/poll"
@@ -120,6 +123,12 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 // fetchRun reads a run with all its test cases.
 func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, poll.Outcome) {
 	d, err := c.GetRun(ctx, id, api.GetRunOptions{TestCases: "all"})
+	if _, ok := errors.AsType[*api.InvalidIDError](err); ok {
+		// The command checked the ids it was given: this one is the
+		// service's (a start's or a rerun's answer), so it is the service
+		// that failed, not the command line.
+		err = &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("the service gave it an id that cannot be sent: %w", err)}
+	}
 	if err != nil {
 		return nil, poll.Failed(err)
 	}
