@@ -217,6 +217,65 @@ func (p *pathRecorder) got() []string {
 	return slices.Clone(p.paths)
 }
 
+// A service that names test cases of a failed run ".." and "." gets no
+// request for another path than the run's and its one usable test case's
+// logs: with the key, /v1/run-test-case/../logs would read
+// /v1/logs. The evidence says the two were skipped, and the exit code is
+// the run's verdict, in run report as in run wait.
+func TestServiceIDsThatAreDotSegmentsAreNeverSent(t *testing.T) {
+	for _, cmd := range []string{"report", "wait"} {
+		t.Run(cmd, func(t *testing.T) {
+			e := cmdtest.New(t)
+			var rec pathRecorder
+			rec.serve(t, e, func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/v1/run/r1":
+					w.Write([]byte(`{"id":"run_1","shortId":"r1","status":"COMPLETED","result":"FAILED","runTestCases":[
+						{"id":"a","shortId":"..","name":"Up","status":"COMPLETED","result":"FAILED","resultTitle":"broke"},
+						{"id":"b","shortId":".","name":"Here","status":"COMPLETED","result":"FAILED","resultTitle":"broke"},
+						{"id":"c","shortId":"r1-3","name":"Fine","status":"COMPLETED","result":"FAILED","resultTitle":"broke"}],"issues":[]}`))
+				case "/v1/run-test-case/r1-3/logs":
+					if r.URL.Query().Get("kind") != "network" {
+						w.Write([]byte(`{"runTestCaseShortId":"r1-3","kind":"console","totalMatched":0,"returned":0,"hasMore":false}`))
+						return
+					}
+					w.Write([]byte(`{"runTestCaseShortId":"r1-3","kind":"network","totalMatched":1,"returned":1,"hasMore":false,
+						"network":[{"url":"https://app.invalid/api/pay","method":"POST","statusCode":502,"durationMs":10,"isError":true}]}`))
+				case "/v1/run":
+					w.Write([]byte(`{"runs":[],"total":0,"limit":20,"offset":0}`))
+				default:
+					w.WriteHeader(http.StatusNotFound)
+					w.Write([]byte(`{"message":"no"}`))
+				}
+			})
+			e.GitHubActions()
+			junit := filepath.Join(e.Dir, "junit.xml")
+			r := e.Run("run", cmd, "r1", "--junit", junit).Expect(t, 1)
+			allowed := []string{"/v1/run", "/v1/run/r1", "/v1/run-test-case/r1-3/logs"}
+			for _, p := range rec.got() {
+				if !slices.Contains(allowed, p) {
+					t.Errorf("a request for %s reached the service", p)
+				}
+			}
+			cmdtest.Contains(t, "stderr", r.Stderr,
+				`logs skipped: the service gave the id "..", which cannot be sent`,
+				`logs skipped: the service gave the id ".", which cannot be sent`,
+				"POST /api/pay 502",
+				"testctl logs r1-3 --kind network --status errors")
+			for _, refused := range []string{"testctl logs .. ", "testctl logs . "} {
+				if strings.Contains(r.Stderr, refused) {
+					t.Errorf("stderr offers %q, which would be refused:\n%s", refused, r.Stderr)
+				}
+			}
+			data, err := os.ReadFile(junit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmdtest.Contains(t, "JUnit", string(data), `logs skipped: the service gave the id &#34;..&#34;`)
+		})
+	}
+}
+
 // An id given on the command line that would change the request's path
 // (a dot segment, or one percent-encoded for `api`) is refused with exit
 // 2, and nothing reaches the service.
