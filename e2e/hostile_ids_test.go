@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -118,12 +119,13 @@ func TestResumeCommandQuotesTheServiceID(t *testing.T) {
 
 // A run the service named like a flag (--junit=FILE) cannot turn the
 // printed run wait line into one that writes where it says: the line puts
-// it after "--", and run wait, given it, refuses it (exit 2) and writes
-// nothing.
+// it after "--", so run wait, given it, takes it for a run's id and
+// writes nothing.
 func TestFlagLikeRunIDCannotWriteAFile(t *testing.T) {
 	e := cmdtest.New(t)
+	t.Chdir(e.Dir) // where a --junit=bashrc taken as a flag would write
 	target := filepath.Join(e.Dir, "bashrc")
-	ids := []string{"--junit=" + target, "r2"}
+	ids := []string{"--junit=bashrc", "r2"}
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -142,11 +144,166 @@ func TestFlagLikeRunIDCannotWriteAFile(t *testing.T) {
 	e.Setenv("TESTCTL_BASE_URL", srv.URL)
 	r := e.Run("run", "start", "--plan", "pln-a_b1", "--plan", "pln-b_c2", "--wait", "--timeout", "2m").Expect(t, 7)
 	line := regexp.MustCompile(`testctl run wait .*`).FindString(r.Stderr)
-	if !strings.HasPrefix(line, "testctl run wait -- ") || !strings.Contains(line, " --junit="+target) {
+	if !strings.HasPrefix(line, "testctl run wait -- ") || !strings.Contains(line, " --junit=bashrc") {
 		t.Fatalf("the resume line does not put the flag-like id after --: %q\n%s", line, r.Stderr)
 	}
-	e.Run(strings.Fields(line)[1:]...).Expect(t, 2)
+	r = e.Run(strings.Fields(line)[1:]...).Expect(t, 7)
+	if strings.Contains(r.Stderr, "JUnit report written") {
+		t.Errorf("the pasted line wrote a JUnit report:\n%s", r.Stderr)
+	}
 	if _, err := os.Stat(target); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the pasted line wrote %s (%v)", target, err)
+	}
+}
+
+// A run the service named so that its id cannot be sent (a dot segment, a
+// path) is never polled: the wait gives that run up, exit 6 for the
+// service's fault, and the other run keeps its verdict.
+func TestRunIDThatCannotBeSentGivesThatRunUp(t *testing.T) {
+	for _, bad := range []string{"..", "../admin", "r1%2f..%2fadmin"} {
+		t.Run(bad, func(t *testing.T) {
+			e := cmdtest.New(t)
+			ids := []string{bad, "r2"}
+			var mu sync.Mutex
+			var rec pathRecorder
+			rec.serve(t, e, func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodPost {
+					w.Write([]byte(`{"id":"x","shortId":"r2","status":"COMPLETED","result":"PASSED","runTestCases":[]}`))
+					return
+				}
+				mu.Lock()
+				id := ids[0]
+				ids = ids[1:]
+				mu.Unlock()
+				body, _ := json.Marshal(map[string]any{"success": true, "run": map[string]any{"id": "run_" + id, "shortId": id, "testCount": 1}})
+				w.Write(body)
+			})
+			r := e.Run("run", "start", "--plan", "pln-a_b1", "--plan", "pln-b_c2", "--wait").Expect(t, 6)
+			cmdtest.Contains(t, "stderr", r.Stderr, "the service gave it an id that cannot be sent", "Run r2: COMPLETED · PASSED")
+			for _, p := range rec.got() {
+				if p != "/v1/run" && p != "/v1/run/r2" {
+					t.Errorf("a request for %s reached the service", p)
+				}
+			}
+		})
+	}
+}
+
+// pathRecorder is a service that answers from h and records the path of
+// every request that reaches it, as sent (still escaped, dot segments
+// unresolved).
+type pathRecorder struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (p *pathRecorder) serve(t *testing.T, e *cmdtest.Env, h http.HandlerFunc) {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path, _, _ := strings.Cut(r.RequestURI, "?")
+		p.mu.Lock()
+		p.paths = append(p.paths, path)
+		p.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		h(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+}
+
+func (p *pathRecorder) got() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.paths)
+}
+
+// A service that names test cases of a failed run ".." and "." gets no
+// request for another path than the run's and its one usable test case's
+// logs: with the key, /v1/run-test-case/../logs would read
+// /v1/logs. The evidence says the two were skipped, and the exit code is
+// the run's verdict, in run report as in run wait.
+func TestServiceIDsThatAreDotSegmentsAreNeverSent(t *testing.T) {
+	for _, cmd := range []string{"report", "wait"} {
+		t.Run(cmd, func(t *testing.T) {
+			e := cmdtest.New(t)
+			var rec pathRecorder
+			rec.serve(t, e, func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/v1/run/r1":
+					w.Write([]byte(`{"id":"run_1","shortId":"r1","status":"COMPLETED","result":"FAILED","runTestCases":[
+						{"id":"a","shortId":"..","name":"Up","status":"COMPLETED","result":"FAILED","resultTitle":"broke"},
+						{"id":"b","shortId":".","name":"Here","status":"COMPLETED","result":"FAILED","resultTitle":"broke"},
+						{"id":"c","shortId":"r1-3","name":"Fine","status":"COMPLETED","result":"FAILED","resultTitle":"broke"}],"issues":[]}`))
+				case "/v1/run-test-case/r1-3/logs":
+					if r.URL.Query().Get("kind") != "network" {
+						w.Write([]byte(`{"runTestCaseShortId":"r1-3","kind":"console","totalMatched":0,"returned":0,"hasMore":false}`))
+						return
+					}
+					w.Write([]byte(`{"runTestCaseShortId":"r1-3","kind":"network","totalMatched":1,"returned":1,"hasMore":false,
+						"network":[{"url":"https://app.invalid/api/pay","method":"POST","statusCode":502,"durationMs":10,"isError":true}]}`))
+				case "/v1/run":
+					w.Write([]byte(`{"runs":[],"total":0,"limit":20,"offset":0}`))
+				default:
+					w.WriteHeader(http.StatusNotFound)
+					w.Write([]byte(`{"message":"no"}`))
+				}
+			})
+			e.GitHubActions()
+			junit := filepath.Join(e.Dir, "junit.xml")
+			r := e.Run("run", cmd, "r1", "--junit", junit).Expect(t, 1)
+			allowed := []string{"/v1/run", "/v1/run/r1", "/v1/run-test-case/r1-3/logs"}
+			for _, p := range rec.got() {
+				if !slices.Contains(allowed, p) {
+					t.Errorf("a request for %s reached the service", p)
+				}
+			}
+			cmdtest.Contains(t, "stderr", r.Stderr,
+				`logs skipped: the service gave the id "..", which cannot be sent`,
+				`logs skipped: the service gave the id ".", which cannot be sent`,
+				"POST /api/pay 502",
+				"testctl logs r1-3 --kind network --status errors")
+			for _, refused := range []string{"testctl logs .. ", "testctl logs . "} {
+				if strings.Contains(r.Stderr, refused) {
+					t.Errorf("stderr offers %q, which would be refused:\n%s", refused, r.Stderr)
+				}
+			}
+			data, err := os.ReadFile(junit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmdtest.Contains(t, "JUnit", string(data), `logs skipped: the service gave the id &#34;..&#34;`)
+		})
+	}
+}
+
+// An id given on the command line that would change the request's path
+// (a dot segment, or one percent-encoded for `api`) is refused with exit
+// 2, and nothing reaches the service.
+func TestDotSegmentIDsFromTheCommandLineAreRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "get", ".."},
+		{"run", "get", "."},
+		{"run", "report", "."},
+		{"run", "wait", ".."},
+		{"run", "rerun", ".."},
+		{"logs", "..", "--kind", "network"},
+		{"logs", ".", "--kind", "console"},
+		{"tunnel", "status", ".."},
+		{"api", "/v1/%2e%2e/%2e%2e/admin"},
+		{"api", "/v1/run/%2E%2E"},
+		{"api", "/v1/run%2f..%2f..%2fadmin"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			e := cmdtest.New(t)
+			var rec pathRecorder
+			rec.serve(t, e, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
+			r := e.Run(args...).Expect(t, 2)
+			if !strings.HasPrefix(r.Stderr, "error: ") || r.Stdout != "" {
+				t.Errorf("stdout %q, stderr:\n%s", r.Stdout, r.Stderr)
+			}
+			if got := rec.got(); len(got) != 0 {
+				t.Errorf("requests reached the service: %q", got)
+			}
+		})
 	}
 }

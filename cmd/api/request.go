@@ -38,14 +38,41 @@ func normalizePath(raw, baseURL string) (string, url.Values, error) {
 		}
 	}
 	p := "/" + strings.TrimPrefix(u.EscapedPath(), "/")
-	// Cleaning before the prefix check keeps /v1/../admin out.
-	if clean := path.Clean(p); clean != p && clean+"/" != p {
+	decoded, why := decodePath(p)
+	if why != "" {
+		return "", nil, bad(why)
+	}
+	// Cleaning before the prefix check keeps /v1/../admin out; cleaning the
+	// decoded path keeps /v1/%2e%2e/admin out too, which a server or a
+	// proxy may decode before it resolves the dot segments.
+	if clean := path.Clean(decoded); clean != decoded && clean+"/" != decoded {
 		return "", nil, bad("it contains . or .. segments or repeated slashes")
 	}
 	if !strings.HasPrefix(p, "/v1/") {
 		return "", nil, bad("it must start with /v1/")
 	}
 	return p, u.Query(), nil
+}
+
+// decodePath is an escaped path with each segment's percent-encoding
+// decoded, or why it cannot be sent: a segment holding an encoded / or \
+// (%2F, %5C), which a server may read as two segments, or an encoded
+// control character.
+func decodePath(escaped string) (string, string) {
+	segs := strings.Split(escaped, "/")
+	for i, seg := range segs {
+		dec, err := url.PathUnescape(seg)
+		switch {
+		case err != nil:
+			return "", err.Error()
+		case strings.ContainsAny(dec, `/\`):
+			return "", `a segment holds an encoded / or \ (%2F, %5C)`
+		case strings.ContainsFunc(dec, func(r rune) bool { return r < ' ' || r == 0x7f }):
+			return "", "it contains encoded control characters"
+		}
+		segs[i] = dec
+	}
+	return strings.Join(segs, "/"), ""
 }
 
 // field is one -f key=value or --raw-field key=value.

@@ -86,7 +86,7 @@ func TestNormalizePath(t *testing.T) {
 		"v1/run":                                  "/v1/run",
 		"/v1/run?limit=5&status=RUNNING":          "/v1/run limit=5&status=RUNNING",
 		"http://127.0.0.1:8787/v1/outbound-ips":   "/v1/outbound-ips",
-		"/v1/applications/app_x%2Fy/environments": "/v1/applications/app_x%2Fy/environments",
+		"/v1/applications/app_x%20y/environments": "/v1/applications/app_x%20y/environments",
 	} {
 		p, q, err := normalizePath(raw, base)
 		got := p
@@ -99,7 +99,10 @@ func TestNormalizePath(t *testing.T) {
 	}
 	for _, raw := range []string{"/run", "run", "/v1", "/v2/run", "/v1/../admin", "/v1/./run", "/v1//run",
 		"https://evil.example/v1/run", "http://127.0.0.1:9999/v1/run", "//evil.example/v1/run",
-		"http://user:pw@127.0.0.1:8787/v1/run", "/v1/run#x", "/v1/a b", "/v1/a\x1b[2J"} {
+		"http://user:pw@127.0.0.1:8787/v1/run", "/v1/run#x", "/v1/a b", "/v1/a\x1b[2J",
+		// Encoded, the same: a server or proxy may decode before it resolves.
+		"/v1/%2e%2e/%2e%2e/admin", "/v1/%2E%2E/admin", "/v1/run/%2e", "/v1/.%2e/admin", "/v1%2f..%2fadmin",
+		"/v1/applications/app_x%2Fy/environments", "/v1/run/r1%5c..%5cadmin", "/v1/run/r1%00", "/v1/run/r1%0d%0aX: y"} {
 		if _, _, err := normalizePath(raw, base); err == nil {
 			t.Errorf("%q accepted", raw)
 		}

@@ -119,7 +119,7 @@ func filterFlags() []filterFlag {
 // parse validates the command line into opts; nothing is sent on failure.
 func (o *Options) parse(cmd *cobra.Command, shortID, kind string) error {
 	o.ShortID = strings.TrimSpace(shortID)
-	if o.ShortID == "" || strings.ContainsFunc(o.ShortID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
+	if strings.ContainsFunc(o.ShortID, func(r rune) bool { return r <= ' ' || r == 0x7f }) || api.CheckID("", o.ShortID) != nil {
 		return exitcode.FlagErrorf("%q is not a run test case short id (see the test cases of `testctl run get SHORTID`)", shortID)
 	}
 	if kind == "" {

@@ -9,6 +9,10 @@ import (
 )
 
 // Query objects go on the wire as flat, exploded keys (service-notes.md).
+//
+// Every operation checks the ids it puts in its path (CheckID) before
+// anything is sent, whoever gave them: the user, or the service (a run test
+// case's short id, read from a run, is put in the path of its logs).
 
 // StartRun starts a run (POST /v1/run). It is never repeated after the
 // service may have seen it: a second POST could start a second run.
@@ -23,6 +27,9 @@ func (c *Client) StartRun(ctx context.Context, req StartRunRequest) (*StartRunRe
 // answers like StartRun and, like it, is never repeated after the service
 // may have seen it.
 func (c *Client) RerunRun(ctx context.Context, shortID string, req RerunRequest) (*StartRunResponse, error) {
+	if err := CheckID(nounRun, shortID); err != nil {
+		return nil, err
+	}
 	req.ProjectShortID = cmp.Or(req.ProjectShortID, c.ProjectShortID)
 	return c.start(ctx, RerunPath(shortID), req)
 }
@@ -39,7 +46,8 @@ func (c *Client) start(ctx context.Context, path string, req any) (*StartRunResp
 	return out, nil
 }
 
-// RerunPath is the address of a rerun of the run shortID.
+// RerunPath is the address of a rerun of the run shortID, which RerunRun
+// checks before it is sent.
 func RerunPath(shortID string) string { return "/v1/run/" + url.PathEscape(shortID) }
 
 // GetRunOptions are the query members of get run.
@@ -55,13 +63,24 @@ func (c *Client) GetRun(ctx context.Context, shortID string, opts GetRunOptions)
 	if opts.Issues {
 		q.Set("issues", "true")
 	}
-	return getJSON[RunDetail](ctx, c, c.BaseURL, "/v1/run/"+url.PathEscape(shortID), q)
+	id, err := segment(nounRun, shortID)
+	if err != nil {
+		return nil, err
+	}
+	return getJSON[RunDetail](ctx, c, c.BaseURL, "/v1/run/"+id, q)
 }
 
 // GetLegacyRun reads a run from the deprecated legacy address.
 func (c *Client) GetLegacyRun(ctx context.Context, projectUUID, shortID string) (*LegacyRunDetail, error) {
-	path := "/projects/" + url.PathEscape(projectUUID) + "/runs/" + url.PathEscape(shortID)
-	return getJSON[LegacyRunDetail](ctx, c, c.LegacyBaseURL, path, nil)
+	project, err := segment(nounProject, projectUUID)
+	if err != nil {
+		return nil, err
+	}
+	id, err := segment(nounRun, shortID)
+	if err != nil {
+		return nil, err
+	}
+	return getJSON[LegacyRunDetail](ctx, c, c.LegacyBaseURL, "/projects/"+project+"/runs/"+id, nil)
 }
 
 // ListRunsOptions filter and page GET /v1/run. Filter names are the service
@@ -131,14 +150,21 @@ func (c *Client) GetRunTestCaseLogs(ctx context.Context, shortID string, lq Logs
 	if lq.IncludeInfo {
 		q.Set("includeInfo", "true")
 	}
-	return getJSON[LogsResponse](ctx, c, c.BaseURL, "/v1/run-test-case/"+url.PathEscape(shortID)+"/logs", q)
+	id, err := segment(nounCase, shortID)
+	if err != nil {
+		return nil, err
+	}
+	return getJSON[LogsResponse](ctx, c, c.BaseURL, "/v1/run-test-case/"+id+"/logs", q)
 }
 
 // GetTunnelStatus reads a remote tunnel's health. When the service omits the
 // status field it is derived from the connection count.
 func (c *Client) GetTunnelStatus(ctx context.Context, runnerID string) (*TunnelStatus, error) {
-	path := "/v1/remote-tunnels/" + url.PathEscape(runnerID) + "/status"
-	out, err := getJSON[TunnelStatus](ctx, c, c.BaseURL, path, c.projectQuery())
+	id, err := segment(nounRunner, runnerID)
+	if err != nil {
+		return nil, err
+	}
+	out, err := getJSON[TunnelStatus](ctx, c, c.BaseURL, "/v1/remote-tunnels/"+id+"/status", c.projectQuery())
 	if err != nil {
 		return nil, err
 	}

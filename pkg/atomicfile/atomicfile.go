@@ -1,6 +1,7 @@
-// Package atomicfile replaces files so that a reader (a CI step publishing
-// a report, another testctl process) sees the old file or the new one,
-// never half of either.
+// Package atomicfile writes the files other programs read (a CI step
+// publishing a report, another testctl process): replaced, so that a
+// reader sees the old file or the new one, never half of either (Write),
+// or appended to in one write, without ever blocking on opening (Append).
 package atomicfile
 
 import (

@@ -4,20 +4,25 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // ValidateRunID rejects what cannot be a run short id before anything is
-// sent: an empty argument from an unset CI variable, or one with spaces,
-// control characters or the characters that would change the request's
-// path (/ ? #): the one check of a run short id, for every command taking one.
+// sent: an empty argument from an unset CI variable, one with spaces or
+// control characters, or one that would change the request's path (a . or
+// .., / \ ? # %: api.CheckID, which the client applies again to every id it
+// puts in a path): the one check of a run short id, for every command taking one.
 func ValidateRunID(id string) error {
 	if id == "" {
 		return exitcode.FlagErrorf(`empty run short id "" (is the variable holding it set?)`)
 	}
-	if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("/?#", r) }) {
+	if strings.ContainsFunc(id, unicode.IsSpace) {
 		return exitcode.FlagErrorf("invalid run short id %q", id)
+	}
+	if err := api.CheckID("run short id", id); err != nil {
+		return &exitcode.FlagError{Err: err}
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ func TestValidateRunID(t *testing.T) {
 	for id, want := range map[string]string{
 		"r4m0gl": "", "hulq0y": "", "": "empty run short id", "r0/../x": "invalid run short id", "r1 x": "invalid run short id",
 		"r1?a=b": "invalid run short id", "r1#x": "invalid run short id", "r1\x1b[2J": "invalid run short id", "r1\u00a0": "invalid run short id",
+		".": "invalid run short id", "..": "invalid run short id", `r1\x`: "invalid run short id", "%2e%2e": "invalid run short id",
 	} {
 		err := ValidateRunID(id)
 		if (err == nil) != (want == "") || err != nil && (!strings.Contains(err.Error(), want) || exitcode.Of(err) != 2) {

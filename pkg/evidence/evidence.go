@@ -40,6 +40,10 @@ type Case struct {
 	APICalls Part[api.APICallEntry]
 	// Issues are the run's detected issues that name this test case.
 	Issues Part[api.Issue]
+	// Skipped says why none of its logs was asked for: the service gave
+	// it an id that cannot go into a request's path. Its log parts are
+	// unavailable for the same reason.
+	Skipped string
 }
 
 // Part is one kind of evidence as read from the service.

@@ -33,12 +33,16 @@ const (
 // failed API calls, then issues, at most MaxPerKind of each, each entry
 // with its time when the service gave one (+4.9s, relative to the test
 // case's first captured entry, as console times are). A part that could
-// not be read is one line saying why.
+// not be read is one line saying why; logs skipped, one line for the three.
 func Lines(c Case) []string {
 	var out []string
-	out = append(out, pick(c.Network, networkGroups, "network")...)
-	out = append(out, pick(c.Console, consoleGroups, "console")...)
-	out = append(out, pick(c.APICalls, apiCallGroups, "API calls")...)
+	if c.Skipped != "" {
+		out = append(out, "logs "+termtext.SanitizeLine(c.Skipped))
+	} else {
+		out = append(out, pick(c.Network, networkGroups, "network")...)
+		out = append(out, pick(c.Console, consoleGroups, "console")...)
+		out = append(out, pick(c.APICalls, apiCallGroups, "API calls")...)
+	}
 	out = append(out, pick(c.Issues, issueGroups, "issues")...)
 	if len(out) == 0 {
 		out = append(out, "nothing captured: no failed requests, console errors or warnings, failed API calls or issues")
@@ -74,20 +78,23 @@ func FirstLine(c Case) string {
 // network and console logs of a browser test, the API calls of an API
 // test (one that made API calls; when they could not be read and nothing
 // came from a browser either, both), and the run's issues when it has
-// any for this test case.
+// any for this test case. An id the service gave that cannot be sent
+// (api.CheckID) gets no command, which would be refused; so there may be
+// none.
 func Commands(c Case) []string {
 	id, run := cmdutil.ShellWord(c.CaseShortID), cmdutil.ShellWord(c.RunShortID)
 	madeCalls := len(c.APICalls.Entries) > 0 || c.APICalls.Total > 0
 	unsure := c.APICalls.Unavailable != "" && len(c.Network.Entries)+len(c.Console.Entries) == 0
+	logs := api.CheckID("", c.CaseShortID) == nil
 	var out []string
-	if !madeCalls {
+	if logs && !madeCalls {
 		out = append(out, "testctl logs "+id+" --kind network --status errors",
 			"testctl logs "+id+" --kind console --warnings")
 	}
-	if madeCalls || unsure {
+	if logs && (madeCalls || unsure) {
 		out = append(out, "testctl logs "+id+" --kind api-calls --status errors")
 	}
-	if len(c.Issues.Entries) > 0 || c.Issues.Unavailable != "" {
+	if (len(c.Issues.Entries) > 0 || c.Issues.Unavailable != "") && api.CheckID("", c.RunShortID) == nil {
 		out = append(out, "testctl run get "+run+" --issues")
 	}
 	return out
@@ -97,8 +104,11 @@ func Commands(c Case) []string {
 // JUnit <system-out>: no control characters, nor the two characters XML
 // forbids that termtext keeps (U+FFFE, U+FFFF), one entry a line.
 func Text(c Case) string {
-	// Lines and Commands are never empty.
-	text := "Evidence:\n  " + strings.Join(Lines(c), "\n  ") + "\nMore:\n  " + strings.Join(Commands(c), "\n  ") + "\n"
+	// Lines are never empty; Commands may be.
+	text := "Evidence:\n  " + strings.Join(Lines(c), "\n  ") + "\n"
+	if cmds := Commands(c); len(cmds) > 0 {
+		text += "More:\n  " + strings.Join(cmds, "\n  ") + "\n"
+	}
 	return strings.Map(func(r rune) rune {
 		if r == 0xfffe || r == 0xffff {
 			return -1

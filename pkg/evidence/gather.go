@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // Bounds of a gathering. Evidence is read after the verdict is known and
@@ -71,6 +72,10 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 	for i, t := range targets {
 		c := &cases[i]
 		c.Target = t
+		if err := api.CheckID("run test case short id", t.CaseShortID); err != nil {
+			c.skip(err)
+			continue
+		}
 		jobs = append(jobs,
 			func(ctx context.Context) {
 				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindNetwork, StatusFilter: "errors"})
@@ -120,6 +125,14 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 	}
 	runBounded(ctx, jobs, opts)
 	return cases
+}
+
+// skip marks c's logs as not asked for, and why: its id as the service
+// gave it (err, an *api.InvalidIDError) would make a request for another
+// path than its logs', with the key.
+func (c *Case) skip(err error) {
+	c.Skipped = reason(err)
+	c.Network.Unavailable, c.Console.Unavailable, c.APICalls.Unavailable = c.Skipped, c.Skipped, c.Skipped
 }
 
 // runsOf lists the distinct runs of targets, in order.
@@ -203,7 +216,10 @@ func reason(err error) string {
 	var he *api.HTTPError
 	var de *api.DecodeError
 	var ne net.Error
+	var ie *api.InvalidIDError
 	switch {
+	case errors.As(err, &ie):
+		return fmt.Sprintf("skipped: the service gave the id %q, which cannot be sent", clip(termtext.SanitizeLine(ie.ID), 40))
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return "timed out"
 	case errors.Is(err, context.Canceled):

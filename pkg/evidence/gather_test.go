@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -342,5 +343,73 @@ func TestKnownIssuesAreNotReadAgain(t *testing.T) {
 	}
 	if text := strings.Join(evidence.Lines(cases[0]), "\n"); !strings.Contains(text, "issue HIGH: Known before") {
 		t.Errorf("the known issue is not in the evidence:\n%s", text)
+	}
+}
+
+// Ids the service gave that would change the path of a request are never
+// sent: the test case's logs are skipped, and say so in one line, with no
+// command that would be refused; its run's issues are still read, and
+// name it by its name. A run id the service gave that cannot be sent
+// skips the issues read the same way.
+func TestUnusableServiceIDsAreSkipped(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	counter, client := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.EscapedPath())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/logs") {
+			w.Write([]byte(`{"kind":"network","totalMatched":0,"returned":0,"hasMore":false}`))
+			return
+		}
+		w.Write([]byte(`{"shortId":"r1","status":"COMPLETED","runTestCases":[],"issues":[
+			{"title":"by name","severity":"HIGH","testCases":[{"shortId":"..","name":"Dots"}]}]}`))
+	}))
+	targets := []evidence.Target{{RunShortID: "r1", CaseShortID: "..", Name: "Dots"}, {RunShortID: "r1", CaseShortID: ".", Name: "Dot"},
+		{RunShortID: "r1", CaseShortID: "r1-3", Name: "Fine"}, {RunShortID: "..", CaseShortID: "ok-1", Name: "Other run"}}
+	cases := evidence.Gather(context.Background(), client, targets, evidence.Options{})
+	mu.Lock()
+	for _, p := range paths {
+		if p != "/v1/run/r1" && !strings.HasPrefix(p, "/v1/run-test-case/r1-3/") && !strings.HasPrefix(p, "/v1/run-test-case/ok-1/") {
+			t.Errorf("a request for %s", p)
+		}
+	}
+	mu.Unlock()
+	if counter.runs.Load() != 1 {
+		t.Errorf("%d run reads, want 1 (r1's issues)", counter.runs.Load())
+	}
+	for i, id := range []string{"..", "."} {
+		c := cases[i]
+		lines := evidence.Lines(c)
+		want := `logs skipped: the service gave the id "` + id + `", which cannot be sent`
+		if len(lines) == 0 || lines[0] != want || strings.Count(strings.Join(lines, "\n"), "skipped") != 1 {
+			t.Errorf("%s: lines %q, want first %q", id, lines, want)
+		}
+		for _, cmd := range evidence.Commands(c) {
+			if strings.Contains(cmd, "testctl logs") {
+				t.Errorf("%s: a command that would be refused: %s", id, cmd)
+			}
+		}
+		if c.Network.Unavailable == "" || c.Console.Unavailable == "" || c.APICalls.Unavailable == "" {
+			t.Errorf("%s: a log part not marked unavailable: %+v", id, c)
+		}
+		for _, text := range []string{evidence.Text(c), evidence.Markdown(c)} {
+			if !strings.Contains(text, "logs skipped") {
+				t.Errorf("%s: the skip is not said:\n%s", id, text)
+			}
+		}
+	}
+	if got := strings.Join(evidence.Lines(cases[0]), "\n"); !strings.Contains(got, "issue HIGH: by name") {
+		t.Errorf("the issues of a skipped test case were not read:\n%s", got)
+	}
+	if cases[2].Skipped != "" || cases[2].Network.Unavailable != "" {
+		t.Errorf("a usable id was skipped: %+v", cases[2])
+	}
+	if got := cases[3].Issues.Unavailable; got != `skipped: the service gave the id "..", which cannot be sent` {
+		t.Errorf("issues of run .. : %q", got)
+	}
+	if cmds := evidence.Commands(cases[3]); slices.ContainsFunc(cmds, func(c string) bool { return strings.Contains(c, "run get") }) {
+		t.Errorf("a run get command for run ..: %q", cmds)
 	}
 }

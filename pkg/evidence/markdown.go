@@ -32,9 +32,12 @@ func Markdown(c Case) string {
 	if thought := paragraph(c.EvaluationThought); thought != "" {
 		b.WriteString("<p>" + thought + "</p>\n")
 	}
-	// Lines and Commands are never empty.
+	// Lines are never empty; Commands may be.
 	b.WriteString("<pre>\n" + html.EscapeString(strings.Join(Lines(c), "\n")) + "\n</pre>\n")
-	b.WriteString("<p>More:</p>\n<pre>\n" + html.EscapeString(strings.Join(Commands(c), "\n")) + "\n</pre>\n</details>\n\n")
+	if cmds := Commands(c); len(cmds) > 0 {
+		b.WriteString("<p>More:</p>\n<pre>\n" + html.EscapeString(strings.Join(cmds, "\n")) + "\n</pre>\n")
+	}
+	b.WriteString("</details>\n\n")
 	return b.String()
 }
 

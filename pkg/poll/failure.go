@@ -27,9 +27,12 @@ const maxRetryCeiling = time.Minute
 //   - any other answer of the service gives the target up, a rejected key
 //     (401, 403) too: a key may be refused for one project's run and not
 //     another's, and the other targets keep their verdicts and reports;
+//   - an id that cannot be sent (api.InvalidIDError: the service named a
+//     run so) gives that target up too, never having reached the service;
 //   - anything else (not an answer: a broken configuration) ends the wait.
 func (l *Loop) afterFailure(t *Target, at time.Time, o Outcome) error {
 	he, isHTTP := errors.AsType[*api.HTTPError](o.Err)
+	_, badID := errors.AsType[*api.InvalidIDError](o.Err)
 	switch {
 	case isHTTP && he.StatusCode == http.StatusNotFound && at.Before(t.VisibleBy):
 		t.answered, t.lastErr = true, nil // an answer: not visible yet
@@ -45,7 +48,7 @@ func (l *Loop) afterFailure(t *Target, at time.Time, o Outcome) error {
 			l.Retrying(t, o.Err)
 		}
 		l.schedule(t, at.Add(retryDelay(t.failures, l.Interval, o.RetryAfter, rand.Float64)))
-	case isHTTP:
+	case isHTTP || badID:
 		l.giveUp(t, fmt.Errorf("%s: %w", t.Name, o.Err))
 	default:
 		return o.Err

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/testctl/testctl/pkg/atomicfile"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -45,13 +45,6 @@ func appendTo(path string, write func(io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b.Bytes()); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	// Not os.OpenFile: a named pipe nobody reads would block it for good.
+	return atomicfile.Append(path, b.Bytes(), 0o644)
 }

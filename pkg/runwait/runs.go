@@ -3,6 +3,7 @@ package runwait
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -126,6 +127,12 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 // fetchRun reads a run with all its test cases.
 func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, poll.Outcome) {
 	d, err := c.GetRun(ctx, id, api.GetRunOptions{TestCases: "all"})
+	if _, ok := errors.AsType[*api.InvalidIDError](err); ok {
+		// The command checked the ids it was given: this one is the
+		// service's (a start's or a rerun's answer), so it is the service
+		// that failed, not the command line.
+		err = &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("the service gave it an id that cannot be sent: %w", err)}
+	}
 	if err != nil {
 		return nil, poll.Failed(err)
 	}

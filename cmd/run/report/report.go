@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -83,14 +84,25 @@ func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	return runwait.Finish(ctx, d, opts.Report, recs)
 }
 
+// IssuesBudget bounds the read of a run with its issues. Without it a
+// service that never answers that read held the report for the whole
+// request timeout (30 s), though the issues are only evidence.
+const IssuesBudget = 3 * time.Second
+
+// issuesBudget is IssuesBudget, which tests shrink.
+var issuesBudget = IssuesBudget
+
 // read is one run as it stands.
 func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Record {
 	r := verdict.Record{ShortID: t.ShortID, URL: t.URL, Plan: t.Plan}
 	// With its issues, the evidence's, to save a request; but a service
 	// failing to give them must not cost the verdict or hold it up: after
-	// one failed attempt the run is read again without them, with the
-	// client's retries, and the evidence asks for them apart.
-	d, err := c.WithRetries(0).GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all", Issues: true})
+	// one failed attempt, or issuesBudget without an answer, the run is
+	// read again without them, with the client's retries, and the evidence
+	// asks for them apart.
+	ictx, cancel := context.WithTimeout(ctx, issuesBudget)
+	d, err := c.WithRetries(0).GetRun(ictx, t.ShortID, api.GetRunOptions{TestCases: "all", Issues: true})
+	cancel()
 	if err != nil && !api.IsNotFound(err) {
 		d, err = c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
 	}

@@ -72,7 +72,7 @@ with backoff honouring Retry-After; 10 failures in a row end it (exit 6).`,
 
 func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (string, error)) error {
 	o.RunnerID = strings.TrimSpace(runnerID)
-	if o.RunnerID == "" || strings.ContainsFunc(o.RunnerID, func(r rune) bool { return r <= ' ' || r == '/' || r == 0x7f }) {
+	if strings.ContainsFunc(o.RunnerID, func(r rune) bool { return r <= ' ' || r == 0x7f }) || api.CheckID("", o.RunnerID) != nil {
 		return exitcode.FlagErrorf("%q is not a runner id", runnerID)
 	}
 	fl := cmd.Flags()
