@@ -1,12 +1,13 @@
 package cmdutil
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // ValidateRunID rejects what cannot be a run short id before anything is
@@ -28,6 +29,8 @@ func ValidateRunID(id string) error {
 }
 
 // IsUUID reports whether s is a UUID in its canonical 8-4-4-4-12 hex form.
-func IsUUID(s string) bool { return uuidPattern.MatchString(s) }
+func IsUUID(s string) bool { return uuidPattern().MatchString(s) }
 
-var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -34,5 +35,14 @@ func TestValidateRunID(t *testing.T) {
 		if (err == nil) != (want == "") || err != nil && (!strings.Contains(err.Error(), want) || exitcode.Of(err) != 2) {
 			t.Errorf("ValidateRunID(%q) = %v, want %q", id, err, want)
 		}
+	}
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{uuidPattern, shellSafe} {
+		rx()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -35,7 +36,7 @@ func (g *GlobalFlags) ServiceArgs() []string {
 	return out
 }
 
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 // ShellWord is a value from the service (a run's or test case's short id)
 // as one word of a command printed for the user to paste: on one line,
@@ -45,7 +46,7 @@ func ShellWord(s string) string { return ShellQuote(termtext.SanitizeLine(s)) }
 
 // ShellQuote quotes s for a POSIX shell when it needs it.
 func ShellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if shellSafe().MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -216,5 +217,14 @@ func TestRunGitDoesNotPassTestctlsVariables(t *testing.T) {
 	}
 	if !strings.Contains(string(env), "GIT_TERMINAL_PROMPT=0") || !strings.Contains(string(env), "GIT_ENV_OUT=") {
 		t.Errorf("git lost the rest of the environment:\n%s", env)
+	}
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{commitPattern} {
+		rx()
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // GitFunc runs git with args in the current directory and returns its
@@ -21,7 +21,7 @@ type GitFunc func(ctx context.Context, args ...string) (string, error)
 // helper or a huge repository on a network disk must not stall a CI step.
 const gitTimeout = 5 * time.Second
 
-var commitPattern = lazyregexp.New(`^[0-9a-fA-F]{7,64}$`)
+var commitPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`) })
 
 // RunGit is the real GitFunc. Only fixed arguments and validated commit
 // hashes are passed, never anything secret, and git gets the environment
@@ -71,7 +71,7 @@ func FromGit(ctx context.Context, git GitFunc, known Meta) Meta {
 		// named; a hash is the only caller-supplied argument and is checked
 		// so that it cannot be read as an option.
 		rev := "HEAD"
-		if commitPattern.MatchString(c.Commit) {
+		if commitPattern().MatchString(c.Commit) {
 			rev = c.Commit
 		}
 		if known.Commit == "" || rev != "HEAD" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -299,5 +300,14 @@ func TestFileReadByViperKeepsProfilesWhole(t *testing.T) {
 	}
 	if names := loadAt(t, path).ProfileNames(); strings.Join(names, ",") != "eu.west,prod" {
 		t.Errorf("profiles after a write: %v, want [eu.west prod] (one profile per name, whatever its case)", names)
+	}
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{projectPattern, profilePattern} {
+		rx()
 	}
 }

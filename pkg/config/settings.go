@@ -8,10 +8,10 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // Keys of the settings, as written in the config file.
@@ -71,8 +71,8 @@ func KeyNames() []string {
 }
 
 var (
-	projectPattern = lazyregexp.New(`^proj(-.+_.+|_.+)$`)
-	profilePattern = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	projectPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^proj(-.+_.+|_.+)$`) })
+	profilePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 )
 
 // ValidateBaseURL accepts an absolute http(s) URL without the /v1 suffix.
@@ -94,7 +94,7 @@ func ValidateBaseURL(s string) error {
 
 // ValidateProject checks a projectShortId against the service's pattern.
 func ValidateProject(s string) error {
-	if !projectPattern.MatchString(s) {
+	if !projectPattern().MatchString(s) {
 		return fmt.Errorf("%q is not a project short id: expected proj_<id> or proj-<slug>_<id>", s)
 	}
 	return nil
@@ -102,7 +102,7 @@ func ValidateProject(s string) error {
 
 // ValidateProfileName keeps profile names usable as YAML keys and in shells.
 func ValidateProfileName(s string) error {
-	if !profilePattern.MatchString(s) {
+	if !profilePattern().MatchString(s) {
 		return fmt.Errorf("%q is not a valid profile name: use letters, digits, '-', '_' and '.'", s)
 	}
 	return nil

@@ -104,7 +104,7 @@ func (c *call) project(fromBody string, required bool) error {
 		return errorf(http.StatusBadRequest, "projectShortId is required with an organization-scoped API key: pass projectShortId=%s in the query or the body", ProjectShortID)
 	case id == "" || id == ProjectShortID:
 		return nil
-	case !projectIDPattern.MatchString(id):
+	case !projectIDPattern().MatchString(id):
 		return errorf(http.StatusBadRequest, "projectShortId %q is not a project short id (proj_<id> or proj-<slug>_<id>)", id)
 	case c.key == OrgKey:
 		return errorf(http.StatusNotFound, "project %s not found", id)

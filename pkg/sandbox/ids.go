@@ -7,11 +7,11 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // Everything the sandbox invents (ids, history, telemetry, faults) is derived
@@ -120,9 +120,11 @@ func ProcessIDSeed() int64 {
 
 // Identifier formats of service-api.md section 2.1.
 var (
-	projectIDPattern = lazyregexp.New(`^proj(-.+_.+|_.+)$`)
-	planIDPattern    = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
-	uuidPattern      = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	projectIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^proj(-.+_.+|_.+)$`) })
+	planIDPattern    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pln(-.+_.+|_.+)$`) })
+	uuidPattern      = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	})
 )
 
 // hasPrefixID reports whether id is prefix followed by at least one character.

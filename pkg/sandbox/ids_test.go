@@ -1,6 +1,9 @@
 package sandbox
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 func TestRunIDsRoundTrip(t *testing.T) {
 	s, _ := newSandbox(t, Options{Seed: 99})
@@ -27,7 +30,7 @@ func TestRunIDsRoundTrip(t *testing.T) {
 
 func TestUUIDs(t *testing.T) {
 	a, b := uuidFor(1, "x"), uuidFor(1, "y")
-	if !uuidPattern.MatchString(a) || a[14] != '4' || a == b || a != uuidFor(1, "x") || a == uuidFor(2, "x") {
+	if !uuidPattern().MatchString(a) || a[14] != '4' || a == b || a != uuidFor(1, "x") || a == uuidFor(2, "x") {
 		t.Errorf("uuids %s %s", a, b)
 	}
 	if v := a[19]; v != '8' && v != '9' && v != 'a' && v != 'b' {
@@ -57,5 +60,14 @@ func TestIDSeedPlacesStartedRunIDs(t *testing.T) {
 	}
 	if ProcessIDSeed() == ProcessIDSeed() {
 		t.Error("two calls of ProcessIDSeed gave the same seed")
+	}
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{projectIDPattern, planIDPattern, uuidPattern} {
+		rx()
 	}
 }

@@ -21,7 +21,7 @@ func TestLegacyRunDetail(t *testing.T) {
 	}
 	advance(fake, 30)
 	d := legacy(failing, OrgKey, 200)
-	if !uuidPattern.MatchString(d.ID) || d.ShortID != failing || d.Status != api.StatusCompleted || *d.Result != api.ResultFailed ||
+	if !uuidPattern().MatchString(d.ID) || d.ShortID != failing || d.Status != api.StatusCompleted || *d.Result != api.ResultFailed ||
 		len(d.FailedTestCases) != 2 || d.TestPlan == nil || d.TestPlan.ShortID != PlanFailing {
 		t.Errorf("failed run: %+v", d)
 	}

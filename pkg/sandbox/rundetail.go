@@ -146,7 +146,7 @@ func (s *Server) handleListRuns(c *call) {
 		return
 	}
 	f.branch, f.plan = c.q["branch"], c.q["testPlanShortId"]
-	if f.plan != "" && !planIDPattern.MatchString(f.plan) {
+	if f.plan != "" && !planIDPattern().MatchString(f.plan) {
 		c.fail(http.StatusBadRequest, "testPlanShortId %q is not a test plan short id (pln_<id> or pln-<slug>_<id>)", f.plan)
 		return
 	}

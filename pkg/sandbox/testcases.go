@@ -162,14 +162,14 @@ func (s *Server) validateCreate(req *api.CreateTestCaseRequest) error {
 		return errorf(http.StatusBadRequest, "applicationShortId %q must start with app_", req.ApplicationShortID)
 	case req.ScenarioShortID != "" && !hasPrefixID(req.ScenarioShortID, "scenario_"):
 		return errorf(http.StatusBadRequest, "scenarioShortId %q must start with scenario_", req.ScenarioShortID)
-	case req.ResumeFromDependencyProjectTestCaseID != "" && !uuidPattern.MatchString(req.ResumeFromDependencyProjectTestCaseID):
+	case req.ResumeFromDependencyProjectTestCaseID != "" && !uuidPattern().MatchString(req.ResumeFromDependencyProjectTestCaseID):
 		return errorf(http.StatusBadRequest, "resumeFromDependencyProjectTestCaseId %q is not a UUID", req.ResumeFromDependencyProjectTestCaseID)
 	}
 	if i := slices.IndexFunc(req.ConfigShortIDs, func(cfg string) bool { return !hasPrefixID(cfg, "cfg_") }); i >= 0 {
 		return errorf(http.StatusBadRequest, "configShortIds[%d] %q must start with cfg_", i, req.ConfigShortIDs[i])
 	}
 	waitFor := req.WaitForDependenciesProjectTestCaseIDs
-	if i := slices.IndexFunc(waitFor, func(d string) bool { return !uuidPattern.MatchString(d) }); i >= 0 {
+	if i := slices.IndexFunc(waitFor, func(d string) bool { return !uuidPattern().MatchString(d) }); i >= 0 {
 		return errorf(http.StatusBadRequest, "waitForDependenciesProjectTestCaseIds[%d] %q is not a UUID", i, waitFor[i])
 	}
 	if req.ApplicationShortID != appWebID {

@@ -27,7 +27,7 @@ func TestListTestCases(t *testing.T) {
 		t.Fatalf("list: total %d limit %d len %d", all.Total, all.Limit, len(all.TestCases))
 	}
 	for _, tc := range all.TestCases {
-		if !uuidPattern.MatchString(tc.ID) || tc.Name == "" || tc.ApplicationShortID != appWebID ||
+		if !uuidPattern().MatchString(tc.ID) || tc.Name == "" || tc.ApplicationShortID != appWebID ||
 			tc.ApplicationName != appWebName || tc.Goal == "" || tc.CreatedAt == "" || tc.Classification == "" ||
 			len(tc.Labels) == 0 || tc.GenerationStatus != api.GenerationCompleted {
 			t.Errorf("item %+v", tc)
@@ -123,7 +123,7 @@ func TestCreatedTestCaseLifecycle(t *testing.T) {
 		ApplicationShortID: appWebID, ExpectedResult: "A retry page", ConfigShortIDs: []string{configGuestID},
 		ScenarioShortID: scenarioID, WaitForDependenciesProjectTestCaseIDs: []string{TestCaseDeclinedCard, TestCaseDeclinedCard}}
 	created := decode[api.CreateTestCaseResponse](t, send(t, s, "POST", "/v1/test-cases", ProjectKey, req), http.StatusOK)
-	if !uuidPattern.MatchString(created.ID) || created.IsEnabled || created.GenerationStatus != api.GenerationGenerating || created.Name != req.Name {
+	if !uuidPattern().MatchString(created.ID) || created.IsEnabled || created.GenerationStatus != api.GenerationGenerating || created.Name != req.Name {
 		t.Fatalf("created %+v", created)
 	}
 	find := func() testCaseItem {

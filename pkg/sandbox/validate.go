@@ -82,7 +82,7 @@ func (s *Server) validateStartRun(req *api.StartRunRequest) (*plan, []string, er
 }
 
 func (s *Server) lookupPlan(id string) (*plan, error) {
-	if !planIDPattern.MatchString(id) {
+	if !planIDPattern().MatchString(id) {
 		return nil, errorf(http.StatusBadRequest, "testPlanShortId %q is not a test plan short id (pln_<id> or pln-<slug>_<id>)", id)
 	}
 	if p := findPlan(id); p != nil {
@@ -103,7 +103,7 @@ func (s *Server) validateTestCaseIDs(field string, ids []string) ([]string, erro
 	var out []string
 	seen := map[string]bool{}
 	for i, id := range ids {
-		if !uuidPattern.MatchString(id) {
+		if !uuidPattern().MatchString(id) {
 			return nil, errorf(http.StatusBadRequest, "%s[%d]: %q is not a UUID (test case ids are the UUIDs of project test cases)", field, i, id)
 		}
 		id = strings.ToLower(id)
@@ -176,7 +176,7 @@ func validateParameters(p *api.RunParameters) error {
 		}
 	}
 	for k := range p.ConfigsByEnvironment {
-		if !uuidPattern.MatchString(k) {
+		if !uuidPattern().MatchString(k) {
 			return errorf(http.StatusBadRequest, "parameters.configsByEnvironment keys are environment UUIDs; %q is not one", k)
 		}
 		if !strings.EqualFold(k, environmentUUID) {

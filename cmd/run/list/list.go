@@ -3,18 +3,19 @@ package list
 
 import (
 	"cmp"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 	"github.com/testctl/testctl/pkg/paginate"
 )
 
-var planPattern = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
+var planPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pln(-.+_.+|_.+)$`) })
 
 // Options are the inputs of `run list`.
 type Options struct {
@@ -77,7 +78,7 @@ func validate(o *Options, limitSet bool) error {
 		checkEnum("trigger", &o.Trigger, triggers())); err != nil {
 		return err // the first invalid of the three
 	}
-	if o.Plan != "" && !planPattern.MatchString(o.Plan) {
+	if o.Plan != "" && !planPattern().MatchString(o.Plan) {
 		return exitcode.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
 	}
 	return o.Flags.Check(limitSet)

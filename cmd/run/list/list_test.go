@@ -2,6 +2,7 @@ package list
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,14 @@ func TestRelativeTime(t *testing.T) {
 	}
 	if got := relativeTime(now, now.AddDate(0, -2, 0)); got != now.AddDate(0, -2, 0).Local().Format("2006-01-02") {
 		t.Errorf("two months ago: %q", got)
+	}
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{planPattern} {
+		rx()
 	}
 }

@@ -3,11 +3,12 @@ package start
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 // appSpecKeys are the keys an --app spec takes after the application id, in
@@ -21,13 +22,13 @@ var (
 	// specKeyPattern recognises the start of a "key=value" segment. A comma
 	// not followed by one is part of a free-text value (url, name): URLs
 	// may hold commas in their query.
-	specKeyPattern = lazyregexp.New(`^\s*[A-Za-z][A-Za-z0-9_-]*\s*=`)
+	specKeyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[A-Za-z][A-Za-z0-9_-]*\s*=`) })
 	// Short ids are a prefix and a non-empty id without blanks or the
 	// separators of the spec syntax.
-	appIDPattern    = lazyregexp.New(`^app_[^\s,=]+$`)
-	envIDPattern    = lazyregexp.New(`^env_[^\s,=]+$`)
-	buildIDPattern  = lazyregexp.New(`^build_[^\s,=]+$`)
-	presetIDPattern = lazyregexp.New(`^preset_[^\s,=]+$`)
+	appIDPattern    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^app_[^\s,=]+$`) })
+	envIDPattern    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^env_[^\s,=]+$`) })
+	buildIDPattern  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^build_[^\s,=]+$`) })
+	presetIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^preset_[^\s,=]+$`) })
 )
 
 // ParseAppSpec reads one --app value into an applications entry of the
@@ -43,14 +44,14 @@ func ParseAppSpec(spec string) (api.RunApplication, error) {
 	if strings.Contains(app.ApplicationShortID, "=") {
 		return app, fmt.Errorf("the spec must start with the application id (app_…), not %q", app.ApplicationShortID)
 	}
-	if !appIDPattern.MatchString(app.ApplicationShortID) {
+	if !appIDPattern().MatchString(app.ApplicationShortID) {
 		return app, fmt.Errorf("%q is not an application short id: expected app_<id>", app.ApplicationShortID)
 	}
 
 	values := map[string]string{}
 	var last string // the key whose value a comma-continued segment extends
 	for _, seg := range segments[1:] {
-		if !specKeyPattern.MatchString(seg) {
+		if !specKeyPattern().MatchString(seg) {
 			if last == "url" || last == "name" {
 				values[last] += "," + seg
 				continue
@@ -98,23 +99,23 @@ func commaHint(last string) string {
 // whether it came from --app or from an --applications file, so that a typo
 // is reported before a run is started. Messages use the spec's key names.
 func ValidateApplication(app api.RunApplication) error {
-	if !appIDPattern.MatchString(app.ApplicationShortID) {
+	if !appIDPattern().MatchString(app.ApplicationShortID) {
 		if app.ApplicationShortID == "" {
 			return fmt.Errorf("applicationShortId is required")
 		}
 		return fmt.Errorf("%q is not an application short id: expected app_<id>", app.ApplicationShortID)
 	}
-	if p := app.DevicePresetShortID; p != "" && !presetIDPattern.MatchString(p) {
+	if p := app.DevicePresetShortID; p != "" && !presetIDPattern().MatchString(p) {
 		return fmt.Errorf("device %q is not a device preset short id: expected preset_<id>", p)
 	}
 	env := app.Environment
 	if env == nil {
 		return nil
 	}
-	if env.ShortID != "" && !envIDPattern.MatchString(env.ShortID) {
+	if env.ShortID != "" && !envIDPattern().MatchString(env.ShortID) {
 		return fmt.Errorf("env %q is not an environment short id: expected env_<id>", env.ShortID)
 	}
-	if b := env.ApplicationBuildShortID; b != "" && !buildIDPattern.MatchString(b) {
+	if b := env.ApplicationBuildShortID; b != "" && !buildIDPattern().MatchString(b) {
 		return fmt.Errorf("build %q is not an application build short id: expected build_<id>", b)
 	}
 	if env.URL != "" {

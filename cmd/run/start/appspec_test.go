@@ -2,6 +2,7 @@ package start
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -123,4 +124,13 @@ func FuzzParseAppSpec(f *testing.F) {
 			t.Fatalf("round trip of %q: %+v, %v; want %+v", spec, again, err, app)
 		}
 	})
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{planPattern, notifyTypePattern, specKeyPattern, appIDPattern, envIDPattern, buildIDPattern, presetIDPattern} {
+		rx()
+	}
 }

@@ -1,18 +1,19 @@
 package start
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/lazyregexp"
 )
 
 var (
-	planPattern       = lazyregexp.New(`^pln(-.+_.+|_.+)$`)
-	notifyTypePattern = lazyregexp.New(`^[A-Za-z][A-Za-z0-9_-]*$`)
+	planPattern       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pln(-.+_.+|_.+)$`) })
+	notifyTypePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 )
 
 // notificationNone suppresses every notification of a run.
@@ -60,7 +61,7 @@ func validateTarget(o *Options) error {
 		return exitcode.FlagErrorf("pass --plan PLN or --test-case ID: a run needs a test plan or test cases")
 	}
 	for i, plan := range o.Plans {
-		if !planPattern.MatchString(plan) {
+		if !planPattern().MatchString(plan) {
 			return exitcode.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", plan)
 		}
 		// Two runs of one plan in one step would race on the same
@@ -128,7 +129,7 @@ func parseNotify(v string) (api.Notification, error) {
 	typ, channel, hasChannel := strings.Cut(v, ":")
 	typ, channel = strings.TrimSpace(typ), strings.TrimSpace(channel)
 	switch {
-	case !notifyTypePattern.MatchString(typ):
+	case !notifyTypePattern().MatchString(typ):
 		return api.Notification{}, exitcode.FlagErrorf("--notify %q: expected TYPE[:CHANNEL], like slack:#qa or email", v)
 	case hasChannel && channel == "":
 		return api.Notification{}, exitcode.FlagErrorf("--notify %q: empty channel after ':'", v)
