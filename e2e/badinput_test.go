@@ -22,6 +22,10 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 	paramsEnv := e.WriteFile("penv.json", `{"configsByEnvironment": {"staging": {}}}`)
 	truncated := e.WriteFile("truncated.json", `{"failedOnly": tr`)
 	emptyFile := e.WriteFile("empty.json", " \n")
+	// A body just over api --input's 16 MiB whose first 16 MiB are a
+	// valid document that starts a run: cut, it would be sent.
+	overLimit := `{"testPlanShortId": "pln-passing_sandbox"}` + strings.Repeat(" ", 16<<20-42+1)
+	overLimitFile := e.WriteFile("over-limit.json", overLimit)
 	profileFile := e.WriteFile("profile.yaml", "profiles:\n  default:\n    project: demo\n")
 	aDir := filepath.Join(e.Dir, "a-directory")
 	if err := os.Mkdir(aDir, 0o755); err != nil {
@@ -192,6 +196,8 @@ func TestBadInputIsRejectedBeforeAnyRequest(t *testing.T) {
 		{"api malformed input", []string{"api", "/v1/run/r1", "--input", truncated}, []string{"--input", "not valid JSON"}, nil, ""},
 		{"api empty input", []string{"api", "/v1/run/r1", "--input", "-"}, []string{"--input", "empty"}, nil, " "},
 		{"api input with GET", []string{"api", "/v1/run/r1", "-X", "GET", "--input", "-"}, []string{"--input", "GET"}, nil, "{}"},
+		{"api input over the limit", []string{"api", "/v1/run", "--input", overLimitFile}, []string{"--input " + overLimitFile + " is larger than 16 MiB"}, nil, ""},
+		{"api input over the limit from stdin", []string{"api", "/v1/run", "--input", "-"}, []string{"--input - is larger than 16 MiB"}, nil, overLimit},
 
 		// config and auth.
 		{"config get without key", []string{"config", "get"}, []string{"config get needs a key, e.g. testctl config get base_url"}, nil, ""},

@@ -50,7 +50,8 @@ endpoints (/v1/outbound-ips, /v1/badge.svg).
 
   -f key=value     a field with true, false, null and numbers typed as JSON
   --raw-field k=v  a field that is always a string
-  --input FILE     a raw JSON body from FILE, or standard input with -
+  --input FILE     a raw JSON body (at most 16 MiB) from FILE, or standard
+                   input with -
 
 Fields go in the query string of GET, HEAD and DELETE requests, and make up
 a JSON object body otherwise (in the query string too when --input gives the
@@ -148,6 +149,12 @@ func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 	return nil
 }
 
+// maxInputBytes bounds --input: far more than any body the service takes,
+// and a mistyped path to a build artifact fails fast instead of filling
+// memory. A larger input is refused whole, never cut: a cut JSON document
+// can still be a valid one, with a different meaning.
+const maxInputBytes = 16 << 20
+
 // readInput reads --input and makes sure it is one JSON document: the
 // service decodes bodies strictly, and a 400 after the fact says less.
 func readInput(stdin io.Reader, name string) ([]byte, error) {
@@ -162,9 +169,12 @@ func readInput(stdin io.Reader, name string) ([]byte, error) {
 		defer file.Close()
 		r = file
 	}
-	data, err := io.ReadAll(io.LimitReader(r, 16<<20))
+	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
 	if err != nil {
 		return nil, exitcode.FlagErrorf("--input: %v", err)
+	}
+	if len(data) > maxInputBytes {
+		return nil, exitcode.FlagErrorf("--input %s is larger than %d MiB, the most testctl sends; nothing was sent", name, maxInputBytes>>20)
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, exitcode.FlagErrorf("--input %s is empty; give a JSON body", name)

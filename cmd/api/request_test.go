@@ -120,3 +120,34 @@ func TestTypedFields(t *testing.T) {
 		}
 	}
 }
+
+// --input takes a body of up to 16 MiB whole; one byte more is refused,
+// never cut to a prefix that may still be valid JSON.
+func TestInputLimit(t *testing.T) {
+	doc := `{"failedOnly": true}`
+	atLimit := doc + strings.Repeat(" ", maxInputBytes-len(doc))
+	file := filepath.Join(t.TempDir(), "body.json")
+	for _, tc := range []struct {
+		name, input string
+		wantErr     string
+	}{
+		{"at the limit", atLimit, ""},
+		{"over the limit", atLimit + " ", "larger than 16 MiB, the most testctl sends; nothing was sent"},
+	} {
+		if err := os.WriteFile(file, []byte(tc.input), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range []struct{ stdin, arg string }{{tc.input, "-"}, {"", file}} {
+			o, err := parse(t, src.stdin, "/v1/run/r1", "--input", src.arg)
+			switch {
+			case tc.wantErr == "" && (err != nil || len(o.Body) != len(tc.input)):
+				t.Errorf("%s, --input %s: %v, %d bytes", tc.name, src.arg, err, len(o.Body))
+			case tc.wantErr != "":
+				var fe *exitcode.FlagError
+				if !errors.As(err, &fe) || !strings.Contains(err.Error(), "--input "+src.arg+" is "+tc.wantErr) {
+					t.Errorf("%s, --input %s: %v", tc.name, src.arg, err)
+				}
+			}
+		}
+	}
+}

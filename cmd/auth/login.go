@@ -97,7 +97,7 @@ func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error
 			return err
 		}
 	}
-	where, err := storeKey(ios, opts, cfg, key, values)
+	where, err := storeKey(ctx, ios, opts, cfg, key, values)
 	if err != nil {
 		return err
 	}
@@ -114,12 +114,12 @@ func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error
 // storeKey keeps the key in the keyring and the service flags in the file,
 // removing a key an earlier version kept there; or, with --insecure-storage
 // or a keyring that cannot take it, all in the file, saying why.
-func storeKey(ios *iostreams.IOStreams, opts *LoginOptions, cfg *config.Config, key string, values map[string]string) (where string, err error) {
+func storeKey(ctx context.Context, ios *iostreams.IOStreams, opts *LoginOptions, cfg *config.Config, key string, values map[string]string) (where string, err error) {
 	inFile := fmt.Sprintf("profile %q of the config file %s", cfg.Profile(), cfg.Path())
 	if !opts.InsecureStorage {
 		kerr := cfg.StoreKeyInKeyring(key)
 		if kerr == nil {
-			if err := cfg.Save(values, config.KeyAPIKey); err != nil {
+			if err := cfg.Save(ctx, values, config.KeyAPIKey); err != nil {
 				_, _ = cfg.RemoveKeyFromKeyring() // the key and its base URL together, or neither
 				return "", err
 			}
@@ -133,7 +133,7 @@ func storeKey(ios *iostreams.IOStreams, opts *LoginOptions, cfg *config.Config, 
 			"readable by anyone who can read that file; pass --insecure-storage to choose the file without this warning\n", ios.ErrStyles().WarningIcon(), why)
 	}
 	values[config.KeyAPIKey] = key
-	return inFile, cfg.Save(values)
+	return inFile, cfg.Save(ctx, values)
 }
 
 // serviceFlags are the settings that chose the service the key was checked

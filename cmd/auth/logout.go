@@ -27,13 +27,13 @@ func NewCmdLogout(f *cmdutil.Factory, runF func(*LogoutOptions) error) *cobra.Co
 	}
 }
 
-func logoutRun(_ context.Context, f *cmdutil.Factory, opts *LogoutOptions) error {
+func logoutRun(ctx context.Context, f *cmdutil.Factory, opts *LogoutOptions) error {
 	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
 	// The file first: a keyring that fails still leaves no key there.
-	inFile, err := cfg.Unset(config.KeyAPIKey)
+	inFile, err := cfg.Unset(ctx, config.KeyAPIKey)
 	if err != nil {
 		return err
 	}

@@ -50,12 +50,12 @@ api_key cannot be set here: use ` + "`testctl auth login`" + `.`,
 	}
 }
 
-func setRun(_ context.Context, f *cmdutil.Factory, opts *SetOptions) error {
+func setRun(ctx context.Context, f *cmdutil.Factory, opts *SetOptions) error {
 	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
-	if err := cfg.Set(opts.Key, opts.Value); err != nil {
+	if err := cfg.Set(ctx, opts.Key, opts.Value); err != nil {
 		return err
 	}
 	ios := f.IOStreams

@@ -31,12 +31,12 @@ func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Comm
 	}
 }
 
-func unsetRun(_ context.Context, f *cmdutil.Factory, opts *UnsetOptions) error {
+func unsetRun(ctx context.Context, f *cmdutil.Factory, opts *UnsetOptions) error {
 	cfg, err := f.Config()
 	if err != nil {
 		return err
 	}
-	removed, err := cfg.Unset(opts.Key)
+	removed, err := cfg.Unset(ctx, opts.Key)
 	if err != nil {
 		return err
 	}

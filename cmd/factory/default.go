@@ -80,8 +80,13 @@ func (w *wiring) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	lockWait, err := config.ParseLockTimeout(w.f.Getenv("TESTCTL_CONFIG_LOCK_TIMEOUT"))
+	if err != nil {
+		return nil, &exitcode.UsageError{Err: err}
+	}
 	cfg, err := config.Load(config.Options{
 		Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut, Keyring: store,
+		LockWait: lockWait, Command: w.f.Command,
 	})
 	if err != nil {
 		return nil, err // a *config.FileError: exit 8

@@ -17,7 +17,6 @@ import (
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -33,9 +32,9 @@ func Main() int {
 		var stop func()
 		ctx, stop = cmdutil.SignalContext(ctx, os.Exit)
 		defer stop()
-		// A closed stdout pipe is then an error of the write (see
-		// iostreams.ErrReaderGone), not the end of the process by SIGPIPE:
-		// the reports, the exit code file and the verdict's code survive
+		// A closed stdout pipe is then a write that writes nothing (see
+		// iostreams.Stdout), not the end of the process by SIGPIPE: the
+		// reports, the exit code file and the command's code survive
 		// `… -o json | head`.
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	}
@@ -131,9 +130,6 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	}
 	if exitErr, ok := errors.AsType[*exitcode.Error](err); ok && exitErr.Silent() {
 		return exitErr.Code
-	}
-	if errors.Is(err, iostreams.ErrReaderGone) {
-		return exitcode.OK // what read stdout has what it wanted
 	}
 	code := exitcode.Of(err)
 	if code == exitcode.Interrupted && errors.Is(err, context.Canceled) {

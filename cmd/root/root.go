@@ -38,6 +38,7 @@ Try every command without an account against the embedded emulator:
 		SilenceUsage:  true,
 		Version:       build.Current().Version,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			f.Command = cmd.CommandPath()
 			if f.Globals.NoColor {
 				f.IOStreams.SetColorDisabled(true)
 			}

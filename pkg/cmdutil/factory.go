@@ -20,6 +20,9 @@ type Factory struct {
 	LookupEnv func(string) (string, bool)
 	// Globals holds the root command's global flags once they are parsed.
 	Globals *GlobalFlags
+	// Command is the command being run ("testctl config set"), once cobra
+	// has found it: the config file's lock names it while it writes.
+	Command string
 
 	// Config resolves the settings (flag > env > profile > default).
 	Config func() (*config.Config, error)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -41,6 +42,8 @@ type Config struct {
 	profile   string
 	overrides map[string]bool
 	keyring   *keyring.Store
+	lockWait  time.Duration // how long a write waits for the file's lock
+	command   string        // what this command's lock names as its holder
 
 	warn            io.Writer
 	newProfile      bool // this command creates the profile: don't warn it is missing
@@ -53,6 +56,12 @@ type Options struct {
 	LookupEnv func(string) (string, bool) // required
 	Warn      io.Writer                   // where warnings about the file go
 	Keyring   *keyring.Store              // where `auth login` keeps keys; nil: none
+	// LockWait bounds a write's wait for the file's lock; 0 is
+	// DefaultLockWait.
+	LockWait time.Duration
+	// Command is the command that writes ("testctl config set"): its lock
+	// names it, for a command kept waiting to say who holds it.
+	Command string
 }
 
 // Load reads the config file (if any) into a new viper, binds the flags,
@@ -63,7 +72,8 @@ type Options struct {
 // from flags and the environment work; only writing fails.
 func Load(opts Options) (*Config, error) {
 	getenv := func(k string) string { v, _ := opts.LookupEnv(k); return v }
-	c := &Config{flags: opts.Flags, getenv: getenv, overrides: map[string]bool{}, warn: opts.Warn, keyring: opts.Keyring}
+	c := &Config{flags: opts.Flags, getenv: getenv, overrides: map[string]bool{}, warn: opts.Warn, keyring: opts.Keyring,
+		lockWait: cmp.Or(opts.LockWait, DefaultLockWait), command: opts.Command}
 	c.path, c.pathErr = ResolvePath(opts.Flags, getenv)
 	c.file = &File{}
 	if c.path != "" {

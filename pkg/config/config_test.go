@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -163,10 +164,10 @@ func TestSetCreatesPrivateFileAndDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Set(KeyBaseURL, "https://api.example.com"); err != nil {
+	if err := c.Set(context.Background(), KeyBaseURL, "https://api.example.com"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Set(KeyAPIKey, "k-123"); err != nil {
+	if err := c.Set(context.Background(), KeyAPIKey, "k-123"); err != nil {
 		t.Fatal(err)
 	}
 	assertMode(t, path, 0o600)
@@ -175,7 +176,7 @@ func TestSetCreatesPrivateFileAndDirectory(t *testing.T) {
 	if got, src := c2.GetWithSource(KeyBaseURL); got != "https://api.example.com" || src != SourceProfile {
 		t.Errorf("reloaded %q from %s", got, src)
 	}
-	if removed, err := c2.Unset(KeyBaseURL); !removed || err != nil {
+	if removed, err := c2.Unset(context.Background(), KeyBaseURL); !removed || err != nil {
 		t.Errorf("unset: %v %v", removed, err)
 	}
 	c3, _ := Load(Options{Flags: fs, LookupEnv: env(nil)})
@@ -292,7 +293,7 @@ func TestFileReadByViperKeepsProfilesWhole(t *testing.T) {
 		t.Errorf("--profile eu.west: project %q, want proj_eu", got)
 	}
 	c := loadAt(t, path, "--profile", "Prod")
-	if err := c.Set(KeyProject, "proj_new"); err != nil {
+	if err := c.Set(context.Background(), KeyProject, "proj_new"); err != nil {
 		t.Fatal(err)
 	}
 	if got := loadAt(t, path, "--profile", "prod").Get(KeyProject); got != "proj_new" {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,15 +10,15 @@ import (
 )
 
 // Set stores a value in the active profile (or current_profile at top level)
-// and saves the file.
-func (c *Config) Set(key, value string) error {
-	return c.Save(map[string]string{key: value})
+// and saves the file. ctx ends a wait for the file's lock (see lock).
+func (c *Config) Set(ctx context.Context, key, value string) error {
+	return c.Save(ctx, map[string]string{key: value})
 }
 
 // Save stores several values and removes the keys of unset in one write,
 // so that `auth login` keeps a key and the base URL it was checked against
 // together or not at all.
-func (c *Config) Save(values map[string]string, unset ...string) error {
+func (c *Config) Save(ctx context.Context, values map[string]string, unset ...string) error {
 	for key, value := range values {
 		s, ok := Lookup(key)
 		if !ok {
@@ -29,7 +30,7 @@ func (c *Config) Save(values map[string]string, unset ...string) error {
 			}
 		}
 	}
-	return c.update(func(f *File) bool {
+	return c.update(ctx, func(f *File) bool {
 		for key, value := range values {
 			f.set(c.profile, key, value)
 		}
@@ -42,7 +43,7 @@ func (c *Config) Save(values map[string]string, unset ...string) error {
 
 // Unset removes a value from the active profile and saves the file. It
 // reports whether there was anything to remove.
-func (c *Config) Unset(key string) (bool, error) {
+func (c *Config) Unset(ctx context.Context, key string) (bool, error) {
 	if _, ok := Lookup(key); !ok {
 		return false, fmt.Errorf("unknown key %q", key)
 	}
@@ -50,7 +51,7 @@ func (c *Config) Unset(key string) (bool, error) {
 		return false, nil // nothing to remove, and no directory or lock to leave behind
 	}
 	var removed bool
-	err := c.update(func(f *File) bool {
+	err := c.update(ctx, func(f *File) bool {
 		removed = f.unset(c.profile, key)
 		return removed
 	})
@@ -60,16 +61,16 @@ func (c *Config) Unset(key string) (bool, error) {
 // update applies change to the file as it is on disk now, under the lock,
 // so that concurrent commands changing different keys all land. change
 // reports whether there is anything to write.
-func (c *Config) update(change func(*File) bool) error {
+func (c *Config) update(ctx context.Context, change func(*File) bool) error {
 	if c.path == "" {
 		return &FileError{Op: "writing", Err: c.pathErr} // which names the fix
 	}
 	if err := prepareDir(c.path, c.ownDir); err != nil {
 		return err
 	}
-	unlock, err := lockFile(c.path + ".lock")
+	unlock, err := c.lock(ctx)
 	if err != nil {
-		return &FileError{Op: "locking", Path: c.path, Err: err}
+		return err
 	}
 	defer unlock()
 	f, _, err := readFile(c.path)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -39,7 +40,7 @@ func TestConcurrentSetsAllLand(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- c.Set(KeyProject, fmt.Sprintf("proj_%d", i))
+			errs <- c.Set(context.Background(), KeyProject, fmt.Sprintf("proj_%d", i))
 		}()
 	}
 	wg.Wait()
@@ -81,10 +82,10 @@ func TestSymlinkedConfigStaysALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := loadAt(t, link)
-	if err := c.Set(KeyBaseURL, "https://api.example.com"); err != nil {
+	if err := c.Set(context.Background(), KeyBaseURL, "https://api.example.com"); err != nil {
 		t.Fatal(err)
 	}
-	if removed, err := c.Unset(KeyProject); !removed || err != nil {
+	if removed, err := c.Unset(context.Background(), KeyProject); !removed || err != nil {
 		t.Fatalf("unset: %v %v", removed, err)
 	}
 	info, err := os.Lstat(link)
@@ -117,7 +118,7 @@ func TestNoHomeStillReadsFlagsAndEnvironment(t *testing.T) {
 	if c.Path() != "" {
 		t.Errorf("path %q", c.Path())
 	}
-	err = c.Set(KeyProject, "proj_a")
+	err = c.Set(context.Background(), KeyProject, "proj_a")
 	var fe *FileError
 	if !errors.As(err, &fe) || fe.ExitCode() != 8 || !strings.Contains(err.Error(), "XDG_CONFIG_HOME") {
 		t.Errorf("write without a location: %v", err)
@@ -138,7 +139,7 @@ func TestUnreadableFileIsAFileError(t *testing.T) {
 func TestUnsetWithoutAFileWritesNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "testctl")
 	c := loadAt(t, filepath.Join(dir, "config.yaml"))
-	if removed, err := c.Unset(KeyProject); removed || err != nil {
+	if removed, err := c.Unset(context.Background(), KeyProject); removed || err != nil {
 		t.Errorf("unset: %v %v", removed, err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
@@ -148,7 +149,7 @@ func TestUnsetWithoutAFileWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if removed, err := noHome.Unset(KeyAPIKey); removed || err != nil {
+	if removed, err := noHome.Unset(context.Background(), KeyAPIKey); removed || err != nil {
 		t.Errorf("unset without a location: %v %v", removed, err)
 	}
 }

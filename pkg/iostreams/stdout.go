@@ -2,31 +2,57 @@ package iostreams
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
-// ErrReaderGone is a write to stdout after whatever read it went away:
-// `testctl … | head -1` once head has its line. It is no failure of the
-// command: the command stops writing, says nothing, and ends with the
-// code it would have had (a wait's verdict; 0 for a list). The process
-// must receive SIGPIPE as a notification (Main does), or Go ends it by the
-// signal at the first such write, before any code is decided.
-var ErrReaderGone = errors.New("stdout's reader went away")
+// Stdout is f as the process's stdout (System's). Once whatever read it has
+// gone away (a write fails with EPIPE: `testctl … | head -1` once head has
+// its line), every write succeeds without writing. A closed stdout is no
+// failure of the command, so it never becomes an error: an error would
+// travel up in place of the command's own and decide its exit code, where a
+// command that had decided one (a wait's verdict, a start that failed
+// beside one that did not, a tunnel that did not become healthy) must end
+// with it, its reports and outputs written. Work done only for stdout, such
+// as paging through a list, asks ReaderGone and stops early.
+//
+// The process must receive SIGPIPE as a notification (Main does), or Go
+// ends it by the signal at the first such write. It keeps the file's
+// descriptor, so stdout is still known for the terminal it is; it does not
+// embed the file, whose WriteString and ReadFrom would bypass Write.
+func Stdout(f *os.File) io.Writer { return &stdoutFile{f: f} }
 
-// Stdout is f as the process's stdout (System's): a write to its closed
-// pipe fails with ErrReaderGone. It keeps the file's descriptor, so stdout
-// is still known for the terminal it is.
-func Stdout(f *os.File) io.Writer { return stdoutFile{f} }
+type stdoutFile struct {
+	f    *os.File
+	gone atomic.Bool
+}
 
-type stdoutFile struct{ *os.File }
-
-func (s stdoutFile) Write(p []byte) (int, error) {
-	n, err := s.File.Write(p)
+func (s *stdoutFile) Write(p []byte) (int, error) {
+	if s.gone.Load() {
+		return len(p), nil
+	}
+	n, err := s.f.Write(p)
 	if errors.Is(err, syscall.EPIPE) {
-		err = fmt.Errorf("%w: %w", ErrReaderGone, err)
+		s.gone.Store(true)
+		return len(p), nil
 	}
 	return n, err
+}
+
+func (s *stdoutFile) Fd() uintptr { return s.f.Fd() }
+
+// ReaderGone reports whether what read this stdout has gone away.
+func (s *stdoutFile) ReaderGone() bool { return s.gone.Load() }
+
+// readerGoner is a stdout that can tell its reader went away: Stdout's, or
+// a guard around it.
+type readerGoner interface{ ReaderGone() bool }
+
+// ReaderGone reports whether what read stdout has gone away (see Stdout):
+// whatever is still written there is read by nobody.
+func (s *IOStreams) ReaderGone() bool {
+	g, ok := s.Out.(readerGoner)
+	return ok && g.ReaderGone()
 }

@@ -109,6 +109,12 @@ func (g *commandGuard) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ReaderGone is the guarded stream's (see Stdout).
+func (g *commandGuard) ReaderGone() bool {
+	r, ok := g.w.(readerGoner)
+	return ok && r.ReaderGone()
+}
+
 func (g *commandGuard) flush() {
 	g.mu.Lock()
 	defer g.mu.Unlock()

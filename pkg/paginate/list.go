@@ -109,6 +109,9 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if err := lw.Add(fresh...); err != nil {
 			return err
 		}
+		if ios.ReaderGone() {
+			return nil // nobody reads the rest: a list decided no other code
+		}
 		if bound < 0 {
 			first, bound = r.page.Total, walkBound(r.page.Total, len(r.page.Items))
 		}

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"time"
 
@@ -84,7 +83,7 @@ func Write(in Input, v verdict.Verdict) error {
 	if !in.NoData {
 		dataErr = WriteData(ios, in.Output, v)
 	}
-	if dataErr != nil && !errors.Is(dataErr, iostreams.ErrReaderGone) { // a closed pipe leaves the verdict's code
+	if dataErr != nil { // a closed pipe is none (iostreams.Stdout): it leaves the verdict's code
 		code = max(code, exitcode.Of(dataErr))
 		if code == exitcode.Of(dataErr) {
 			return dataErr
