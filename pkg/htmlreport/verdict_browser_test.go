@@ -35,7 +35,7 @@ func openVerdict(t *testing.T, browser string, want int, recs ...verdict.Record)
 	}
 	path := filepath.Join(t.TempDir(), "report.html")
 	at := time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
-	if err := report.WriteHTMLFile(path, v, nil, nil, func() time.Time { return at }); err != nil {
+	if err := report.WriteHTMLFile(path, v, nil, nil, func() time.Time { return at }, report.Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	return htmlreport.OpenFile(t, browser, path)

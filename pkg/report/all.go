@@ -2,15 +2,14 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/exitcode"
 
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
-	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -37,35 +36,58 @@ type Input struct {
 
 // Write renders the verdict in every report asked for and returns the
 // command's error: the verdict's code, or 8 when a report could not be
-// written, whichever is larger. The files come first and stdout last, so
-// a closed pipe or a failing --jq on stdout never loses a report.
+// written, whichever is larger (Multiplexer). The files come first and
+// stdout last, so a failing --jq on stdout never loses a report.
 func Write(in Input, v verdict.Verdict) error {
+	return Reporters(in).End(v)
+}
+
+// Reporters are the reporters of the reports in asks for, in the order
+// they are written: the JUnit and HTML files, the GitHub Actions files
+// and annotations, the summary on stderr, the data on stdout.
+func Reporters(in Input) *Multiplexer {
 	ios := in.IO
-	code := v.Code
-	writeFile := func(what, path string, write func(string) error) {
+	m := &Multiplexer{ErrOut: ios.ErrOut}
+	file := func(what, path string, write func(string, verdict.Verdict) error) {
 		if path == "" {
 			return
 		}
-		if err := write(path); err != nil {
-			fmt.Fprintf(ios.ErrOut, "error: writing the %s report: %s\n", what, termtext.Sanitize(err.Error()))
-			code = max(code, exitcode.Local) // a CI gate must not pass without its report
-		} else {
+		m.Reporters = append(m.Reporters, reporter{"the " + what + " report", func(v verdict.Verdict) error {
+			if err := write(path, v); err != nil {
+				return fmt.Errorf("writing the %s report: %w", what, err)
+			}
 			fmt.Fprintf(ios.ErrOut, "%s report written to %s\n", what, path)
-		}
+			return nil
+		}})
 	}
-	writeFile("JUnit", in.JUnitFile, func(path string) error { return WriteJUnitFile(path, v, in.Evidence) })
-	writeFile("HTML", in.HTMLFile, func(path string) error { return WriteHTMLFile(path, v, in.Evidence, in.History, in.Now) })
-	for _, problem := range WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume) {
-		fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
-		code = max(code, exitcode.Local) // a later step would read missing outputs as empty
+	file("JUnit", in.JUnitFile, func(path string, v verdict.Verdict) error { return WriteJUnitFile(path, v, in.Evidence) })
+	file("HTML", in.HTMLFile, func(path string, v verdict.Verdict) error {
+		return WriteHTMLFile(path, v, in.Evidence, in.History, in.Now, in.Resume)
+	})
+	m.Reporters = append(m.Reporters,
+		reporter{"GitHub Actions", func(v verdict.Verdict) error {
+			// A later step would read missing outputs as empty.
+			return errors.Join(WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume)...)
+		}},
+		reporter{"the summary", func(v verdict.Verdict) error { return writeTerminal(in, v) }})
+	if !in.NoData {
+		m.Reporters = append(m.Reporters, reporter{"the data on stdout", func(v verdict.Verdict) error {
+			return WriteData(ios, in.Output, v) // a closed pipe is no error (iostreams.Stdout)
+		}})
 	}
+	return m
+}
+
+// writeTerminal writes the summary, the warnings and the next steps on
+// stderr, built whole and written at once: one write instead of one per
+// line (a 10-failure story is some 200 lines), and nothing another
+// goroutine prints can land inside it.
+func writeTerminal(in Input, v verdict.Verdict) error {
+	ios := in.IO
 	width := 0
 	if ios.IsStderrTTY() {
 		width = ios.ErrTerminalWidth()
 	}
-	// The summary is built whole and written at once: one write instead of
-	// one per line (a 10-failure story is some 200 lines), and nothing
-	// another goroutine prints can land inside it.
 	var summary bytes.Buffer
 	WriteSummary(&summary, ios.ErrStyles(), width, v, in.Evidence, in.Resume)
 	// Said only when --evidence cut the gathering short: --evidence 0
@@ -78,20 +100,6 @@ func Write(in Input, v verdict.Verdict) error {
 	WriteSkippedWarnings(&summary, ios.ErrStyles(), v)
 	WriteNextSteps(&summary, v, in.Resume)
 	WriteResumeHint(&summary, v, in.Resume)
-	_, _ = ios.ErrOut.Write(summary.Bytes())
-	var dataErr error
-	if !in.NoData {
-		dataErr = WriteData(ios, in.Output, v)
-	}
-	if dataErr != nil { // a closed pipe is none (iostreams.Stdout): it leaves the verdict's code
-		code = max(code, exitcode.Of(dataErr))
-		if code == exitcode.Of(dataErr) {
-			return dataErr
-		}
-		fmt.Fprintf(ios.ErrOut, "error: %s\n", termtext.Sanitize(dataErr.Error()))
-	}
-	if code == 0 {
-		return nil
-	}
-	return &exitcode.Error{Code: code}
+	_, err := ios.ErrOut.Write(summary.Bytes())
+	return err
 }

@@ -15,7 +15,7 @@ import (
 // the Markdown summary appended to $GITHUB_STEP_SUMMARY and the step
 // outputs appended to $GITHUB_OUTPUT. It returns what could not be written,
 // which ends the command with exit 8.
-func WriteGitHub(getenv func(string) string, stderr io.Writer, v verdict.Verdict, ev Evidence, res Resume) (problems []string) {
+func WriteGitHub(getenv func(string) string, stderr io.Writer, v verdict.Verdict, ev Evidence, res Resume) (problems []error) {
 	if getenv("GITHUB_ACTIONS") != "true" {
 		return nil
 	}
@@ -28,7 +28,7 @@ func WriteGitHub(getenv func(string) string, stderr io.Writer, v verdict.Verdict
 		{"GITHUB_OUTPUT", "the step outputs", func(w io.Writer) error { return WriteOutputs(w, v) }},
 	} {
 		if err := appendTo(getenv(file.env), file.write); err != nil {
-			problems = append(problems, fmt.Sprintf("writing %s: %v", file.what, err))
+			problems = append(problems, fmt.Errorf("GitHub Actions: writing %s: %w", file.what, err))
 		}
 	}
 	return problems

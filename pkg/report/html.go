@@ -13,7 +13,7 @@ import (
 // WriteHTMLFile writes the one HTML report of the verdict's runs to path,
 // atomically: whatever the verdict, and marked partial when the wait ended
 // before a run did. Every word and class on the page is the verdict's.
-func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time) error {
+func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time, res Resume) error {
 	rep := htmlreport.Report{ExitCode: v.Code}
 	if r, ok := headline(v); ok {
 		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), r.Mark()
@@ -23,9 +23,9 @@ func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[stri
 	}
 	if ids, _, stop := pending(v); len(ids) > 0 {
 		rep.Partial, rep.PartialReason = true, stop.Why()
-		// Without the global flags that chose the service (the resume
-		// hint on stderr has them): this writer is not given them.
-		rep.Resume = cmdutil.WaitCommand(nil, ids)
+		if !res.Sandbox { // a run of the embedded sandbox ended with it
+			rep.Resume = cmdutil.WaitCommand(res.Args, ids)
+		}
 	}
 	for _, r := range v.Runs {
 		rep.Runs = append(rep.Runs, htmlRun(r, ev, history[r.Plan.ShortID]))

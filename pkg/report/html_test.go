@@ -118,7 +118,7 @@ func TestHTMLAgreesWithTheVerdict(t *testing.T) {
 		o := verdict.Options{FailOnSkipped: rng.IntN(2) == 0, FailOnFlaky: rng.IntN(2) == 0}
 		v := verdict.Decide(recs, o)
 		path := filepath.Join(dir, fmt.Sprintf("%d.html", i))
-		if err := WriteHTMLFile(path, v, nil, history, nil); err != nil {
+		if err := WriteHTMLFile(path, v, nil, history, nil, Resume{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := checkHTML(v, history, readHTMLData(t, path)); err != nil {

@@ -283,4 +283,3 @@ func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.
 	}
 	return nil
 }
-

@@ -119,7 +119,7 @@ func TestWriteGitHubOnlyInActionsAndAppends(t *testing.T) {
 	}
 	env["GITHUB_ACTIONS"] = "true"
 	warnings := report.WriteGitHub(func(k string) string { return env[k] }, &stderr, decide(records), nil, report.Resume{})
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "writing the step outputs") {
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "writing the step outputs") {
 		t.Errorf("warnings %q, want one for the unwritable outputs file", warnings)
 	}
 	if n := strings.Count(stderr.String(), "::error "); n != 3 {
