@@ -25,7 +25,8 @@ var ExitCodes = []ExitCodeInfo{
 	{exitcode.OK, "success; a run that ended COMPLETED with PASSED (SKIPPED too, with a warning, unless `--fail-on-skipped`)",
 		"the command did what it was asked"},
 	{exitcode.Failed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); a tunnel did not reach `--wait-until`",
-		"a test case failed; with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry; " +
+		"a test case failed; a run whose last attempt ended FAILED, or with a result testctl does not know, whatever its test cases say; " +
+			"with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry (a rerun the service refused is a warning and leaves this code); " +
 			"`tunnel status --wait-until` did not see the wanted health before `--timeout`"},
 	{exitcode.Usage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started",
 		"a bad flag or value, an unknown command, no base URL configured, the service's HTTP 400; " +
@@ -38,7 +39,8 @@ var ExitCodes = []ExitCodeInfo{
 		"an unknown run, plan, test case, application or runner"},
 	{exitcode.Service, "the service or the network failed: 5xx or 429 after retries, 402, connection errors, an unreadable response",
 		"also a wait whose `--timeout` passed before the service gave a single status of a run it was not known to exist; " +
-			"a lost answer to a start with several candidates"},
+			"a lost answer to a start with several candidates, or with a candidate the run list shows without an id or without a field the request set; " +
+			"a rerun of `--retry-failed` whose answer was lost"},
 	{exitcode.Timeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume)",
 		"`run wait --timeout` or `run start --wait --timeout`"},
 	{exitcode.Local, "a local failure: a file could not be read or written (config, `--junit`, the CI files), or the sandbox could not listen",
