@@ -65,18 +65,15 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 			all = append(all, annotation{level: "error", title: title, msg: why})
 		}
 		for _, c := range r.Cases {
-			a := annotation{level: "error", title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
+			a := annotation{level: r.Level(c), title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
 			switch c.Class {
 			case verdict.Errored:
 				a.rank = 1
 			case verdict.Failed:
 			case verdict.Skipped, verdict.NotRun:
 				a.rank = 2
-				if r.Because != "--fail-on-skipped" {
-					a.level = "warning" // the skip itself did not fail the run
-				}
 			default:
-				continue
+				continue // flaky ones have their own, below
 			}
 			a.msg = verdict.Outcome(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
 				prefixed("\n\n", c.EvaluationThought) + prefixed("\n", c.RunURL)
@@ -85,7 +82,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 		// A ::warning per test case that passed only on a retry: the step
 		// may pass, but the flakiness shows on the run's page.
 		for _, c := range r.Flaky() {
-			all = append(all, annotation{rank: 2, level: "warning", title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
+			all = append(all, annotation{rank: 2, level: r.Level(c), title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
 				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit) +
 					prefixed(": ", c.FirstFailure.ResultTitle) + prefixed("\n\n", c.FirstFailure.EvaluationThought)})
 		}

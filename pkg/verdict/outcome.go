@@ -194,3 +194,22 @@ func (n LiveCounts) String() string {
 	return JoinCounts("no test cases yet", []int{n.Passed, n.Failed, n.Skipped, n.Errored, n.Running, n.Queued},
 		"passed", "failed", "skipped", "errored", "running", "queued")
 }
+
+// Level is the annotation a test case of the run gets in a CI log: "error"
+// for one that counts against the run, and for a skipped or unrun one when
+// --fail-on-skipped failed the run; "warning" for one skipped or unrun that
+// did not, and for a flaky one; "" for one that passed.
+func (r Run) Level(c Case) string {
+	switch c.Class {
+	case Failed, Errored:
+		return "error"
+	case Skipped, NotRun:
+		if r.Because == "--fail-on-skipped" {
+			return "error"
+		}
+		return "warning"
+	case Flaky:
+		return "warning"
+	}
+	return ""
+}
