@@ -89,10 +89,9 @@ func Load(opts Options) (*Config, error) {
 			fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", c.path, mode, c.path)
 		}
 	}
-	// viper's layers: override (Set) > flag > env > config > default. Flags
-	// given take the override layer and the environment the flag layer, read
-	// through LookupEnv (viper's BindEnv reads only os.Getenv; tests give
-	// each invocation its own environment); the active profile is the config.
+	// The layers, as the package comment explains: the flags given Set, the
+	// environment in the flag layer (read through LookupEnv), the active
+	// profile the config, the defaults.
 	c.v = viper.New()
 	for _, s := range Settings() {
 		c.v.SetDefault(s.Key, s.Default)

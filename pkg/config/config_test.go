@@ -66,64 +66,6 @@ func writeConfig(t *testing.T, content string) string {
 	return path
 }
 
-// valuesFor gives each setting a valid value per layer.
-func valuesFor(key, layer string) string {
-	switch key {
-	case KeyBaseURL, KeyLegacyBaseURL:
-		return "https://" + layer + ".example.com"
-	case KeyProject:
-		return "proj_" + layer
-	case KeyOutput:
-		return map[string]string{"flag": "json", "env": "yaml", "profile": "json"}[layer]
-	case KeyHTTPTimeout:
-		return map[string]string{"flag": "11s", "env": "12s", "profile": "13s"}[layer]
-	}
-	return layer + "-value"
-}
-
-func TestPrecedenceMatrix(t *testing.T) {
-	for _, s := range Settings() {
-		if s.Key == KeyCurrentProfile {
-			continue
-		}
-		for _, layers := range [][]string{{"flag", "env", "profile"}, {"env", "profile"}, {"profile"}, {}} {
-			name := s.Key + "/" + strings.Join(layers, "+")
-			t.Run(name, func(t *testing.T) {
-				has := map[string]bool{}
-				for _, l := range layers {
-					has[l] = true
-				}
-				profile := ""
-				if has["profile"] {
-					profile = "    " + s.Key + ": " + valuesFor(s.Key, "profile") + "\n"
-				}
-				path := writeConfig(t, "current_profile: work\nprofiles:\n  work:\n"+profile+"    unrelated: x\n")
-				var flag, envValue string
-				if has["flag"] && s.Flag != "" {
-					flag = valuesFor(s.Key, "flag")
-				}
-				if has["env"] && s.Env != "" {
-					envValue = valuesFor(s.Key, "env")
-				}
-				c := loadLayers(t, path, s.Flag, flag, s.Env, envValue, nil)
-				got, src := c.GetWithSource(s.Key)
-				want, wantSrc := s.Default, SourceDefault
-				for _, l := range []string{"profile", "env", "flag"} {
-					if has[l] && (l != "env" || s.Env != "") && (l != "flag" || s.Flag != "") {
-						want, wantSrc = valuesFor(s.Key, l), Source(l)
-					}
-				}
-				if want == "" {
-					wantSrc = SourceNone
-				}
-				if got != want || src != wantSrc {
-					t.Errorf("got %q from %s, want %q from %s", got, src, want, wantSrc)
-				}
-			})
-		}
-	}
-}
-
 func TestProfileSelection(t *testing.T) {
 	path := writeConfig(t, "current_profile: a\nprofiles:\n  a: {project: proj_a}\n  b: {project: proj_b}\n  c: {project: proj_c}\n")
 	cases := []struct {

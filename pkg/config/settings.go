@@ -1,8 +1,30 @@
 // Package config resolves testctl's settings: flag > environment > the active
-// profile of the config file > default, each layer bound to one viper per
-// invocation (Load), and the API key last from the OS keyring
-// (Config.APIKey). GetWithSource also says where a value came from; the file
+// profile of the config file > default, and the API key last from the OS
+// keyring (Config.APIKey), asked only when none of those holds one. The file
 // is read and written as YAML with named profiles.
+//
+// One viper per invocation (Load) resolves every value, and nothing beside it
+// does. viper's layers, highest first, are Set, flag, environment, config and
+// default; the active profile is the config layer (MergeConfigMap, as hcloud
+// merges its active context) and the defaults are SetDefault's. The
+// environment and the flags sit one layer above where BindEnv and BindPFlag
+// would put them:
+//
+//   - viper's environment layer reads os.LookupEnv and nothing else (v1.21
+//     has no option to read another: spf13/viper#1823), while the tests give
+//     each invocation, in parallel, its own environment through
+//     Options.LookupEnv. So each variable is bound in the flag layer instead,
+//     with BindFlagValue, as an envValue that reads LookupEnv; as with
+//     BindEnv (without AllowEmptyEnv), an empty variable is no value.
+//   - The flag layer holds one value per key, so the flags take the layer
+//     above it: Load Sets each flag given (Changed), which is what BindPFlag
+//     would let win; viper reads a flag not Changed only when no layer holds
+//     a value, and SetDefault gives every key one. --sandbox's Override Sets
+//     the same layer, after the flags.
+//
+// viper does not say which layer a value came from: GetWithSource looks it
+// up (Config.source: the highest layer that holds a value, from the flag's
+// Changed, the variable, the profile's key), without resolving it again.
 package config
 
 import (
