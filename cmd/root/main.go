@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/cmd/factory"
+	"github.com/testctl/testctl/pkg/atomicfile"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
@@ -101,7 +102,9 @@ func recordExitCode(f *cmdutil.Factory, code int, started bool) int {
 		if path == "" {
 			continue
 		}
-		if err := os.WriteFile(path, []byte(file.content+"\n"), 0o644); err != nil {
+		// Replaced whole, never opened: a named pipe there would block the
+		// open where no signal reaches it.
+		if err := atomicfile.Write(path, []byte(file.content+"\n"), 0o644); err != nil {
 			fmt.Fprintf(f.IOStreams.ErrOut, "error: writing the exit code to %s: %s\n", file.env, termtext.Sanitize(err.Error()))
 			code = max(code, exitcode.Local)
 		}
