@@ -60,7 +60,19 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 	f.APIClient = func() (*api.Client, error) { return w.client(true) }
 	f.PublicAPIClient = func() (*api.Client, error) { return w.client(false) }
 	f.Output = w.output
+	f.SandboxPlans = sandboxPlans
 	return f, w.cleanup
+}
+
+// sandboxPlans are the emulator's fixture plans, read only when a command
+// names them.
+func sandboxPlans() []cmdutil.SandboxPlan {
+	ids := sandbox.PlanIDs()
+	plans := make([]cmdutil.SandboxPlan, len(ids))
+	for i, id := range ids {
+		plans[i] = cmdutil.SandboxPlan{ShortID: id, Name: sandbox.PlanName(id)}
+	}
+	return plans
 }
 
 type wiring struct {
