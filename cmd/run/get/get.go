@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/runwait"
 )
@@ -59,8 +60,8 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 	fs.BoolVar(&opts.Legacy, "legacy", false, "read the deprecated legacy address (needs --project-uuid)")
 	fs.StringVar(&opts.ProjectUUID, "project-uuid", "", "the project's `UUID`, for --legacy")
 	fs.StringVar(&opts.JUnitFile, "junit", "", "write a JUnit XML report of the run to `FILE`")
-	_ = cmd.RegisterFlagCompletionFunc("test-cases", cmdutil.CompleteEnum(TestCasesAll, TestCasesFailed))
-	completeRun := cmdutil.CompleteRunIDs(f)
+	_ = cmd.RegisterFlagCompletionFunc("test-cases", completion.CompleteEnum(TestCasesAll, TestCasesFailed))
+	completeRun := completion.CompleteRunIDs(f)
 	cmd.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp

@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -62,7 +63,7 @@ with its code.`,
   # See the request without sending it
   testctl run rerun r0a1b2 --failed-only --dry-run`,
 		Args:              cmdutil.ExactArgs(1, "the short id of the run to rerun", "testctl run rerun r4m0gl --failed-only"),
-		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
+		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
 			return validate(opts, cmd.Flags().Changed, f.BaseURL)
