@@ -36,6 +36,13 @@ type Options struct {
 	Sandbox sandbox.Options
 }
 
+// ProcessOptions are the real world's: a --sandbox of this process gives
+// the runs it starts ids of their own, so the runs of two commands never
+// share one (tests pass fixed options and keep theirs reproducible).
+func ProcessOptions() Options {
+	return Options{Sandbox: sandbox.Options{IDSeed: sandbox.ProcessIDSeed()}}
+}
+
 // New builds the factory and a cleanup function that stops what it started.
 func New(version string, opts Options) (*cmdutil.Factory, func()) {
 	opts.IOStreams = cmp.Or(opts.IOStreams, iostreams.System())
