@@ -135,7 +135,7 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	if !o.Wait {
-		cmdutil.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
+		shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
 		return nil
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
