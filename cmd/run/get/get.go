@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/idcheck"
 	"github.com/testctl/testctl/pkg/runwait"
 )
 
@@ -73,7 +74,7 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 
 func validate(o *Options, changed func(string) bool) error {
 	o.ShortID = strings.TrimSpace(o.ShortID)
-	if err := cmdutil.ValidateRunID(o.ShortID); err != nil {
+	if err := idcheck.ValidateRunID(o.ShortID); err != nil {
 		return err
 	}
 	o.TestCases = strings.ToLower(strings.TrimSpace(o.TestCases))
@@ -85,7 +86,7 @@ func validate(o *Options, changed func(string) bool) error {
 		return exitcode.FlagErrorf("--legacy needs --project-uuid: the legacy address names the project by its UUID")
 	case !o.Legacy && o.ProjectUUID != "":
 		return exitcode.FlagErrorf("--project-uuid applies to --legacy only; the current address takes the project from the key or --project")
-	case o.Legacy && !cmdutil.IsUUID(o.ProjectUUID):
+	case o.Legacy && !idcheck.IsUUID(o.ProjectUUID):
 		return exitcode.FlagErrorf("--project-uuid %q is not a UUID", o.ProjectUUID)
 	case o.Legacy && o.Issues:
 		return exitcode.FlagErrorf("--issues is not available with --legacy: the legacy address has no issues")

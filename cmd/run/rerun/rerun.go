@@ -12,6 +12,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/idcheck"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/runwait"
 )
@@ -91,7 +92,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)
-		if !cmdutil.IsUUID(o.TestCaseIDs[i]) {
+		if !idcheck.IsUUID(o.TestCaseIDs[i]) {
 			return exitcode.FlagErrorf("--test-case %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 				"a rerun takes the ids of project test cases, see `testctl testcase list -o json`", id)
 		}
