@@ -9,8 +9,8 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/flagcheck"
 	"github.com/testctl/testctl/pkg/idcheck"
-	"github.com/testctl/testctl/pkg/runwait"
 )
 
 // Test case filters of get run (the service's testCases query member).
@@ -95,5 +95,5 @@ func validate(o *Options, changed func(string) bool) error {
 	case o.Legacy && o.JUnitFile != "":
 		return exitcode.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
 	}
-	return runwait.ValidateReportPath("junit", o.JUnitFile)
+	return flagcheck.ValidateReportPath("junit", o.JUnitFile)
 }
