@@ -108,7 +108,7 @@ func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Recor
 		d, err = c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
 	}
 	if err == nil {
-		err = runwait.CheckRunDetail(d, t.ShortID)
+		err = api.CheckRunDetail(d, t.ShortID)
 	}
 	if err != nil {
 		r.Err = err
