@@ -36,6 +36,13 @@ type Options struct {
 	Sandbox sandbox.Options
 }
 
+// ProcessOptions are the real world's: a --sandbox of this process gives
+// the runs it starts ids of their own, so the runs of two commands never
+// share one (tests pass fixed options and keep theirs reproducible).
+func ProcessOptions() Options {
+	return Options{Sandbox: sandbox.Options{IDSeed: sandbox.ProcessIDSeed()}}
+}
+
 // New builds the factory and a cleanup function that stops what it started.
 func New(version string, opts Options) (*cmdutil.Factory, func()) {
 	opts.IOStreams = cmp.Or(opts.IOStreams, iostreams.System())
@@ -60,7 +67,19 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 	f.APIClient = func() (*api.Client, error) { return w.client(true) }
 	f.PublicAPIClient = func() (*api.Client, error) { return w.client(false) }
 	f.Output = w.output
+	f.SandboxPlans = sandboxPlans
 	return f, w.cleanup
+}
+
+// sandboxPlans are the emulator's fixture plans, read only when a command
+// names them.
+func sandboxPlans() []cmdutil.SandboxPlan {
+	ids := sandbox.PlanIDs()
+	plans := make([]cmdutil.SandboxPlan, len(ids))
+	for i, id := range ids {
+		plans[i] = cmdutil.SandboxPlan{ShortID: id, Name: sandbox.PlanName(id)}
+	}
+	return plans
 }
 
 type wiring struct {

@@ -18,7 +18,6 @@ import (
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -39,7 +38,7 @@ func Main() int {
 		// `… -o json | head`.
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	}
-	f, cleanup := factory.New(build.Current().Version, processOptions())
+	f, cleanup := factory.New(build.Current().Version, factory.ProcessOptions())
 	defer cleanup()
 	return Run(ctx, f, os.Args[1:])
 }
@@ -55,13 +54,6 @@ var instantCommands = []string{"version", "--version", "help", "--help", "-h", "
 // else, global flags before it included, gets the signal handling.
 func instant(args []string) bool {
 	return len(args) > 0 && slices.Contains(instantCommands, args[0])
-}
-
-// processOptions are the real world's: a --sandbox of this process gives
-// the runs it starts ids of their own, so the runs of two commands never
-// share one (tests pass fixed options and keep theirs reproducible).
-func processOptions() factory.Options {
-	return factory.Options{Sandbox: sandbox.Options{IDSeed: sandbox.ProcessIDSeed()}}
 }
 
 // Run executes one command line with the given factory, for Main and tests.

@@ -15,7 +15,7 @@ func TestEachSandboxProcessHasItsOwnRunIDs(t *testing.T) {
 	dir := t.TempDir()
 	start := func() string {
 		ios, _, out, _ := iostreams.Test()
-		opts := processOptions()
+		opts := factory.ProcessOptions()
 		opts.IOStreams = ios
 		opts.LookupEnv = func(k string) (string, bool) {
 			if k == "HOME" {

@@ -16,6 +16,7 @@ import (
 	versioncmd "github.com/testctl/testctl/cmd/version"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
 )
 
@@ -49,8 +50,8 @@ Try every command without an account against the embedded emulator:
 	// Our own completion command documents installation and stays in the tree.
 	cmd.CompletionOptions.DisableDefaultCmd = true
 	cmdutil.AddGlobalFlags(cmd.PersistentFlags(), f.Globals)
-	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteEnum("table", "json", "yaml"))
-	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles(f))
+	_ = cmd.RegisterFlagCompletionFunc("output", completion.CompleteEnum("table", "json", "yaml"))
+	_ = cmd.RegisterFlagCompletionFunc("profile", completion.CompleteProfiles(f))
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitcode.FlagError{Err: err} })
 
 	cmd.AddCommand(configcmd.NewCmdConfig(f))

@@ -33,6 +33,17 @@ type Factory struct {
 	PublicAPIClient func() (*api.Client, error)
 	// Output returns the validated -o / --jq choice.
 	Output func() (output.Options, error)
+	// SandboxPlans are the fixture plans of the emulator --sandbox starts,
+	// in its order, for what names them without asking it (completion, the
+	// hint of a plan not found): cmd/factory links the emulator, commands
+	// do not.
+	SandboxPlans func() []SandboxPlan
+}
+
+// SandboxPlan is one fixture plan of the emulator.
+type SandboxPlan struct {
+	ShortID string
+	Name    string
 }
 
 // Getenv returns an environment variable's value or "".

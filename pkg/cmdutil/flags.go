@@ -1,8 +1,6 @@
 package cmdutil
 
 import (
-	"time"
-
 	"github.com/spf13/pflag"
 
 	"github.com/testctl/testctl/pkg/exitcode"
@@ -61,14 +59,6 @@ func (g *GlobalFlags) Check() error {
 		if _, err := output.ParseFormat(g.FlagSet.Lookup("output").Value.String()); err != nil {
 			return &exitcode.FlagError{Err: err}
 		}
-	}
-	return nil
-}
-
-// Durations parsed by flags of several commands share their validation.
-func ValidatePositiveDuration(name string, d time.Duration) error {
-	if d <= 0 {
-		return exitcode.FlagErrorf("--%s must be a positive duration, like 30s or 5m", name)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -17,5 +18,14 @@ func TestWaitCommandPutsFlagLikeIDsAfterDashDash(t *testing.T) {
 		if got := WaitCommand(nil, strings.Fields(ids)); got != want {
 			t.Errorf("%s: %q, want %q", ids, got, want)
 		}
+	}
+}
+
+// The patterns are compiled on first use, so that start-up pays only for those
+// a command line evaluates; compiling each one here makes a mistyped pattern
+// fail the tests rather than the first command that reaches it.
+func TestPatternsCompile(t *testing.T) {
+	for _, rx := range []func() *regexp.Regexp{shellSafe} {
+		rx()
 	}
 }

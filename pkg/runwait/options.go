@@ -1,17 +1,13 @@
 package runwait
 
 import (
-	"net/url"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/flagcheck"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -19,10 +15,6 @@ import (
 const (
 	DefaultInterval = 5 * time.Second
 	DefaultTimeout  = 60 * time.Minute
-	// MinInterval is the shortest --interval against a service elsewhere:
-	// polling faster loads it without telling anything sooner. The sandbox
-	// and test servers, on loopback, may be polled faster.
-	MinInterval = time.Second
 )
 
 // Options are the flags of a wait on runs, which `run wait` and `run start
@@ -78,19 +70,19 @@ func (o *Options) ValidateReport() error {
 	if o.Evidence < 0 {
 		return exitcode.FlagErrorf("--evidence must not be negative (0 gathers none)")
 	}
-	if err := ValidateReportPath("junit", o.JUnitFile); err != nil {
+	if err := flagcheck.ValidateReportPath("junit", o.JUnitFile); err != nil {
 		return err
 	}
-	return ValidateReportPath("html", o.HTMLFile)
+	return flagcheck.ValidateReportPath("html", o.HTMLFile)
 }
 
 // Validate checks the flag values before anything is sent, so a typo in a CI
 // step fails at once instead of after a run has been started.
 func (o *Options) Validate(baseURL string) error {
-	if err := cmdutil.ValidatePositiveDuration("interval", o.Interval); err != nil {
+	if err := flagcheck.ValidatePositiveDuration("interval", o.Interval); err != nil {
 		return err
 	}
-	if err := cmdutil.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
+	if err := flagcheck.ValidatePositiveDuration("timeout", o.Timeout); err != nil {
 		return err
 	}
 	if o.RetryFailed < 0 {
@@ -99,22 +91,10 @@ func (o *Options) Validate(baseURL string) error {
 	if o.Heartbeat < 0 {
 		return exitcode.FlagErrorf("--heartbeat must not be negative (0 turns it off)")
 	}
-	if err := ValidateInterval("interval", o.Interval, baseURL); err != nil {
+	if err := flagcheck.ValidateInterval("interval", o.Interval, baseURL); err != nil {
 		return err
 	}
 	return o.ValidateReport()
-}
-
-// ValidateInterval refuses a polling interval (the flag named name) below
-// MinInterval unless the service, at baseURL, is on loopback.
-func ValidateInterval(name string, d time.Duration, baseURL string) error {
-	if d >= MinInterval {
-		return nil
-	}
-	if u, err := url.Parse(baseURL); err == nil && api.IsLoopback(u.Hostname()) {
-		return nil
-	}
-	return exitcode.FlagErrorf("--%s %s is below the minimum of %s: polling a remote service faster only loads it (a service on loopback, like --sandbox, may be polled faster)", name, d, MinInterval)
 }
 
 // ValidateWith checks the wait flags of a command where waiting is
@@ -133,23 +113,6 @@ func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, change
 		if changed(name) {
 			return exitcode.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
 		}
-	}
-	return nil
-}
-
-// ValidateReportPath fails early on a report's path (the flag named flag)
-// that cannot be written, so the mistake shows before anything is sent
-// rather than after a wait.
-func ValidateReportPath(flag, path string) error {
-	if path == "" {
-		return nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return exitcode.FlagErrorf("--%s %s is a directory; name a file", flag, path)
-	}
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return exitcode.FlagErrorf("--%s %s: directory %s does not exist", flag, path, dir)
 	}
 	return nil
 }

@@ -136,7 +136,7 @@ func fetchRun(ctx context.Context, c *api.Client, id string) (*api.RunDetail, po
 	if err != nil {
 		return nil, poll.Failed(err)
 	}
-	if err := CheckRunDetail(d, id); err != nil {
+	if err := api.CheckRunDetail(d, id); err != nil {
 		return nil, poll.Failed(err)
 	}
 	d.ShortID = cmp.Or(d.ShortID, id)

@@ -7,8 +7,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/runwait"
+	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/idcheck"
 )
 
 // Test case filters of get run (the service's testCases query member).
@@ -59,8 +61,8 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 	fs.BoolVar(&opts.Legacy, "legacy", false, "read the deprecated legacy address (needs --project-uuid)")
 	fs.StringVar(&opts.ProjectUUID, "project-uuid", "", "the project's `UUID`, for --legacy")
 	fs.StringVar(&opts.JUnitFile, "junit", "", "write a JUnit XML report of the run to `FILE`")
-	_ = cmd.RegisterFlagCompletionFunc("test-cases", cmdutil.CompleteEnum(TestCasesAll, TestCasesFailed))
-	completeRun := cmdutil.CompleteRunIDs(f)
+	_ = cmd.RegisterFlagCompletionFunc("test-cases", completion.CompleteEnum(TestCasesAll, TestCasesFailed))
+	completeRun := completion.CompleteRunIDs(f)
 	cmd.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -72,7 +74,7 @@ project's UUID and a legacy base URL, and returns only failed test cases.`,
 
 func validate(o *Options, changed func(string) bool) error {
 	o.ShortID = strings.TrimSpace(o.ShortID)
-	if err := cmdutil.ValidateRunID(o.ShortID); err != nil {
+	if err := idcheck.ValidateRunID(o.ShortID); err != nil {
 		return err
 	}
 	o.TestCases = strings.ToLower(strings.TrimSpace(o.TestCases))
@@ -84,7 +86,7 @@ func validate(o *Options, changed func(string) bool) error {
 		return exitcode.FlagErrorf("--legacy needs --project-uuid: the legacy address names the project by its UUID")
 	case !o.Legacy && o.ProjectUUID != "":
 		return exitcode.FlagErrorf("--project-uuid applies to --legacy only; the current address takes the project from the key or --project")
-	case o.Legacy && !cmdutil.IsUUID(o.ProjectUUID):
+	case o.Legacy && !idcheck.IsUUID(o.ProjectUUID):
 		return exitcode.FlagErrorf("--project-uuid %q is not a UUID", o.ProjectUUID)
 	case o.Legacy && o.Issues:
 		return exitcode.FlagErrorf("--issues is not available with --legacy: the legacy address has no issues")
@@ -93,5 +95,5 @@ func validate(o *Options, changed func(string) bool) error {
 	case o.Legacy && o.JUnitFile != "":
 		return exitcode.FlagErrorf("--junit is not available with --legacy: a report of the failed test cases alone would misstate the run")
 	}
-	return runwait.ValidateReportPath("junit", o.JUnitFile)
+	return flagcheck.ValidateReportPath("junit", o.JUnitFile)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/report"
-	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -28,7 +27,7 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if err := runwait.CheckRunDetail(d, o.ShortID); err != nil {
+	if err := api.CheckRunDetail(d, o.ShortID); err != nil {
 		return err
 	}
 	d.ShortID = cmp.Or(d.ShortID, o.ShortID)

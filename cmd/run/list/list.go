@@ -11,6 +11,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/paginate"
 )
@@ -67,9 +68,9 @@ PASS and BRANCH, as far as needed.`,
 	fs.StringVar(&opts.Plan, "plan", "", "only runs of the test plan with this short `ID`, pln_<id> or pln-<slug>_<id>")
 	opts.Flags.Register(fs, "runs")
 	for name, values := range map[string][]string{"status": statuses(), "result": results(), "trigger": triggers()} {
-		_ = cmd.RegisterFlagCompletionFunc(name, cmdutil.CompleteEnum(values...))
+		_ = cmd.RegisterFlagCompletionFunc(name, completion.CompleteEnum(values...))
 	}
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(f))
+	_ = cmd.RegisterFlagCompletionFunc("plan", completion.CompletePlans(f))
 	return cmd
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -52,7 +53,7 @@ turns it off.`,
   # CI: publish the reports of a run started by an earlier step
   testctl run report "$RUN_ID" --junit results.xml --html report.html`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run report r4m0gl"),
-		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
+		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.RunIDs = args
 			if err := shared.ValidateRunIDs(args); err != nil {
@@ -107,7 +108,7 @@ func read(ctx context.Context, c *api.Client, t runwait.RunTarget) verdict.Recor
 		d, err = c.GetRun(ctx, t.ShortID, api.GetRunOptions{TestCases: "all"})
 	}
 	if err == nil {
-		err = runwait.CheckRunDetail(d, t.ShortID)
+		err = api.CheckRunDetail(d, t.ShortID)
 	}
 	if err != nil {
 		r.Err = err

@@ -10,7 +10,9 @@ import (
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/idcheck"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/runwait"
 )
@@ -62,7 +64,7 @@ with its code.`,
   # See the request without sending it
   testctl run rerun r0a1b2 --failed-only --dry-run`,
 		Args:              cmdutil.ExactArgs(1, "the short id of the run to rerun", "testctl run rerun r4m0gl --failed-only"),
-		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
+		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
 			return validate(opts, cmd.Flags().Changed, f.BaseURL)
@@ -90,7 +92,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	}
 	for i, id := range o.TestCaseIDs {
 		o.TestCaseIDs[i] = strings.TrimSpace(id)
-		if !cmdutil.IsUUID(o.TestCaseIDs[i]) {
+		if !idcheck.IsUUID(o.TestCaseIDs[i]) {
 			return exitcode.FlagErrorf("--test-case %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 				"a rerun takes the ids of project test cases, see `testctl testcase list -o json`", id)
 		}
@@ -134,7 +136,7 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	if !o.Wait {
-		cmdutil.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
+		shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
 		return nil
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})

@@ -3,8 +3,8 @@ package shared
 import (
 	"slices"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/idcheck"
 )
 
 // ValidateRunIDs rejects what cannot be a run short id before anything is
@@ -13,7 +13,7 @@ import (
 // would be waited for and reported twice.
 func ValidateRunIDs(ids []string) error {
 	for i, id := range ids {
-		if err := cmdutil.ValidateRunID(id); err != nil {
+		if err := idcheck.ValidateRunID(id); err != nil {
 			return err
 		}
 		if slices.Contains(ids[:i], id) {

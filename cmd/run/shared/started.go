@@ -1,6 +1,7 @@
 // Package shared holds what the run verbs that create runs have in common:
 // `run start` and `run rerun` print a request they would send, announce the
-// runs they started, print them on stdout and wait for them the same way.
+// runs they started (and where runs started under --sandbox went), print
+// them on stdout and wait for them the same way.
 package shared
 
 import (
@@ -55,7 +56,7 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 			ids[i] = termtext.SanitizeLine(r.Run.ShortID)
 		}
 		if f.Globals != nil && f.Globals.Sandbox {
-			return nil // cmdutil.NoteSandboxRuns says what to do instead
+			return nil // NoteSandboxRuns says what to do instead
 		}
 		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", cmdutil.WaitCommand(f.Globals.ServiceArgs(), ids))
 		return nil

@@ -6,7 +6,6 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
-	"github.com/testctl/testctl/pkg/sandbox"
 )
 
 // withPlanHint completes the service's 404 for a plan it does not know
@@ -19,7 +18,12 @@ func withPlanHint(f *cmdutil.Factory, req api.StartRunRequest, err error) error 
 		return err
 	}
 	if f.Globals != nil && f.Globals.Sandbox {
-		he.Hint = "The sandbox's plans: " + strings.Join(sandbox.PlanIDs(), ", ") + "."
+		plans := f.SandboxPlans()
+		ids := make([]string, len(plans))
+		for i, p := range plans {
+			ids[i] = p.ShortID
+		}
+		he.Hint = "The sandbox's plans: " + strings.Join(ids, ", ") + "."
 		return err
 	}
 	he.Hint = "Plan ids look like pln_<id> or pln-<slug>_<id>; `testctl run list` shows the plans of recent runs (the PLAN column)."

@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/idcheck"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -129,7 +130,7 @@ func readParameters(ctx context.Context, ios *iostreams.IOStreams, path string) 
 			continue
 		}
 		for envID := range m {
-			if !cmdutil.IsUUID(envID) {
+			if !idcheck.IsUUID(envID) {
 				return nil, src.errorf(at, "configsByEnvironment: key %q is not an environment UUID", envID)
 			}
 		}

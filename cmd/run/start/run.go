@@ -102,7 +102,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		for i, r := range resps {
 			ids[i] = r.Run.ShortID
 		}
-		cmdutil.NoteSandboxRuns(f, ids, o.again(resps))
+		shared.NoteSandboxRuns(f, ids, o.again(resps))
 		return withStartFailure(nil, startCode)
 	}
 	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)

@@ -7,6 +7,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/runwait"
 )
 
@@ -122,8 +123,8 @@ exit code.`,
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
-	_ = cmd.RegisterFlagCompletionFunc("plan", cmdutil.CompletePlans(f))
-	_ = cmd.RegisterFlagCompletionFunc("trigger", cmdutil.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
+	_ = cmd.RegisterFlagCompletionFunc("plan", completion.CompletePlans(f))
+	_ = cmd.RegisterFlagCompletionFunc("trigger", completion.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")
 	_ = cmd.MarkFlagFilename("parameters", "json")

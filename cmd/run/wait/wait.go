@@ -9,6 +9,7 @@ import (
 
 	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/runwait"
 )
 
@@ -115,7 +116,7 @@ and run_result.`,
   #     uses: mikepenz/action-junit-report@v4
   #     with: { report_paths: results.xml }`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run wait r4m0gl"),
-		ValidArgsFunction: cmdutil.CompleteRunIDs(f),
+		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.RunIDs = args
 			if err := shared.ValidateRunIDs(args); err != nil {

@@ -5,8 +5,8 @@ package shared
 import (
 	"strings"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/idcheck"
 )
 
 // CheckPrefixed returns a usage error naming flag unless value is prefix
@@ -25,7 +25,7 @@ func CheckPrefixed(flag, value, prefix string) error {
 
 // CheckUUID returns a usage error naming flag unless value is a UUID.
 func CheckUUID(flag, value string) error {
-	if !cmdutil.IsUUID(value) {
+	if !idcheck.IsUUID(value) {
 		return exitcode.FlagErrorf("--%s %q is not a UUID (like 5a4db001-0000-4000-8000-000000000001): "+
 			"dependencies are the internal ids of project test cases, see `testctl testcase list -o json`", flag, value)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/flagcheck"
 	"github.com/testctl/testctl/pkg/output"
-	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -90,15 +90,15 @@ func (o *Options) parse(cmd *cobra.Command, runnerID string, baseURLOf func() (s
 	if o.WaitUntil = strings.ToLower(o.WaitUntil); o.WaitUntil != api.TunnelHealthy && o.WaitUntil != api.TunnelDegraded {
 		return exitcode.FlagErrorf("--wait-until must be healthy or degraded, not %q", o.WaitUntil)
 	}
-	if err := cmp.Or(cmdutil.ValidatePositiveDuration("timeout", o.Timeout),
-		cmdutil.ValidatePositiveDuration("interval", o.Interval)); err != nil {
+	if err := cmp.Or(flagcheck.ValidatePositiveDuration("timeout", o.Timeout),
+		flagcheck.ValidatePositiveDuration("interval", o.Interval)); err != nil {
 		return err // the first of the two
 	}
 	baseURL, err := baseURLOf()
 	if err != nil {
 		return err
 	}
-	return runwait.ValidateInterval("interval", o.Interval, baseURL)
+	return flagcheck.ValidateInterval("interval", o.Interval, baseURL)
 }
 
 func statusRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {

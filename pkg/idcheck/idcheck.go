@@ -1,4 +1,7 @@
-package cmdutil
+// Package idcheck checks the identifiers a command line gives (a run short
+// id, a UUID) before anything is sent: a bad one is a usage error (exit 2),
+// never a request.
+package idcheck
 
 import (
 	"regexp"

@@ -1,4 +1,8 @@
-package cmdutil
+// Package completion holds the shell completions of flag and argument
+// values that commands register: fixed lists, profiles, run ids and plans.
+// It asks the service with a short deadline and prints nothing: a
+// completion must never freeze a prompt or print into it.
+package completion
 
 import (
 	"context"
@@ -8,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
-	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/startedruns"
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -26,7 +30,7 @@ func CompleteEnum(values ...string) cobra.CompletionFunc {
 }
 
 // CompleteProfiles completes profile names from the config file.
-func CompleteProfiles(f *Factory) cobra.CompletionFunc {
+func CompleteProfiles(f *cmdutil.Factory) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		cfg, err := f.Config()
 		if err != nil {
@@ -45,7 +49,7 @@ func CompleteProfiles(f *Factory) cobra.CompletionFunc {
 // runs, described by plan and status. Without a configured key or base URL,
 // or on any error, it offers what it has and prints nothing: completion
 // must never print errors into a prompt.
-func CompleteRunIDs(f *Factory) cobra.CompletionFunc {
+func CompleteRunIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		c := newCompletions(args...)
 		client, err := f.APIClient()
@@ -78,12 +82,12 @@ func CompleteRunIDs(f *Factory) cobra.CompletionFunc {
 // sandbox's plans, otherwise the plans of the runs this machine started on
 // the configured service (the local record), newest first. It asks the
 // service nothing, and never offers file names.
-func CompletePlans(f *Factory) cobra.CompletionFunc {
+func CompletePlans(f *cmdutil.Factory) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		c := newCompletions()
 		if f.Globals != nil && f.Globals.Sandbox {
-			for _, id := range sandbox.PlanIDs() {
-				c.add(id, sandbox.PlanName(id))
+			for _, p := range f.SandboxPlans() {
+				c.add(p.ShortID, p.Name)
 			}
 			return c.list, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -1,9 +1,10 @@
-package cmdutil
+package shared
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -15,7 +16,7 @@ const ServedSandboxURL = "http://127.0.0.1:8787"
 // how to keep runs between commands: a newcomer's first `run start` exits
 // 0 and a later `run get` of its id finds nothing. again is a command line
 // to try against a served sandbox. Nothing is said without --sandbox.
-func NoteSandboxRuns(f *Factory, ids []string, again string) {
+func NoteSandboxRuns(f *cmdutil.Factory, ids []string, again string) {
 	if f.Globals == nil || !f.Globals.Sandbox || len(ids) == 0 {
 		return
 	}

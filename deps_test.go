@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// listedPackage is what `go list -json` says of a package.
+type listedPackage struct {
+	ImportPath string
+	Standard   bool
+	Module     *struct{ Main bool }
+	Imports    []string
+	Deps       []string
+}
+
+// ours reports whether p is a package of this module (not the standard
+// library's, not a third party's).
+func (p listedPackage) ours() bool { return p.Module != nil && p.Module.Main }
+
+const modulePath = "github.com/testctl/testctl/"
+
+// The rules of docs/architecture.md's "Dependencies point one way" that a
+// package list can check. Paths are relative to the module.
+var (
+	// emulatorLinkers alone import the emulator: the factory starts it for
+	// --sandbox, `testctl sandbox` serves it, cmdtest runs tests on it.
+	emulatorLinkers = []string{"cmd/factory", "cmd/sandbox", "pkg/cmdtest"}
+	// notWaiting are commands that do not wait on runs: they share checks
+	// with the wait (pkg/flagcheck, pkg/api) but never link it.
+	notWaiting = []string{"cmd/tunnel/", "cmd/run/get"}
+	// leaves decide and name outcomes: the standard library and our own
+	// leaves only, so nothing can make them heavy or change them underneath.
+	leaves = []string{"pkg/verdict", "pkg/exitcode"}
+)
+
+// The guard: the packages that ship (tests aside) keep the dependency rules.
+func TestDependenciesPointOneWay(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatalf("the go command is needed to list the packages: %v", err)
+	}
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Standard,Module,Imports,Deps", "./...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.Bytes())
+	}
+	pkgs, err := decodePackages(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range dependencyViolations(pkgs) {
+		t.Error(v)
+	}
+}
+
+func decodePackages(data []byte) ([]listedPackage, error) {
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			return pkgs, nil
+		} else if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, p)
+	}
+}
+
+// dependencyViolations lists each broken rule, one sentence each.
+func dependencyViolations(pkgs []listedPackage) []string {
+	byPath := map[string]listedPackage{}
+	for _, p := range pkgs {
+		byPath[p.ImportPath] = p
+	}
+	within := func(p listedPackage, prefixes []string) bool {
+		rel := strings.TrimPrefix(p.ImportPath, modulePath)
+		return slices.ContainsFunc(prefixes, func(pre string) bool {
+			return rel == pre || strings.HasSuffix(pre, "/") && strings.HasPrefix(rel, pre)
+		})
+	}
+	const emulator, wait = modulePath + "pkg/sandbox", modulePath + "pkg/runwait"
+	var found []string
+	for _, p := range pkgs {
+		if !p.ours() {
+			continue
+		}
+		rel := strings.TrimPrefix(p.ImportPath, modulePath)
+		if slices.Contains(p.Imports, emulator) && !within(p, emulatorLinkers) {
+			found = append(found, rel+" imports pkg/sandbox: only "+strings.Join(emulatorLinkers, ", ")+
+				" may link the emulator (commands reach it through cmd/factory)")
+		}
+		if slices.Contains(p.Deps, wait) && within(p, notWaiting) {
+			found = append(found, rel+" depends on pkg/runwait, the wait: move what it borrows to a package both can use")
+		}
+		if within(p, leaves) {
+			for _, d := range p.Deps {
+				if dep, ok := byPath[d]; ok && !dep.Standard && !dep.ours() {
+					found = append(found, rel+" depends on "+d+", a third party's: a leaf imports the standard library and our leaves only")
+				}
+			}
+		}
+	}
+	return found
+}
+
+// The guard finds what it is for: each rule broken once, and nothing when
+// they are kept.
+func TestDependencyGuardFindsViolations(t *testing.T) {
+	thisModule := &struct{ Main bool }{true}
+	other := &struct{ Main bool }{false}
+	pkg := func(rel string, imports []string, deps ...string) listedPackage {
+		return listedPackage{ImportPath: modulePath + rel, Module: thisModule, Imports: imports, Deps: append(deps, imports...)}
+	}
+	sandbox, runwait := modulePath+"pkg/sandbox", modulePath+"pkg/runwait"
+	pkgs := []listedPackage{
+		{ImportPath: "fmt", Standard: true},
+		{ImportPath: "github.com/spf13/cobra", Module: other},
+		pkg("pkg/sandbox", []string{"fmt"}),
+		pkg("pkg/runwait", []string{"fmt"}),
+		pkg("cmd/factory", []string{sandbox}),
+		pkg("cmd/sandbox", []string{sandbox}),
+		pkg("pkg/cmdtest", []string{sandbox}),
+		pkg("pkg/cmdutil", []string{sandbox}),                   // 1
+		pkg("cmd/run/wait", []string{runwait}),                  // allowed: it waits
+		pkg("cmd/run/get", []string{"fmt"}, runwait),            // 2: through another package
+		pkg("cmd/tunnel/status", []string{runwait}),             // 3
+		pkg("pkg/verdict", []string{"fmt"}),                     // clean
+		pkg("pkg/exitcode", []string{"github.com/spf13/cobra"}), // 4
+	}
+	got := dependencyViolations(pkgs)
+	for _, want := range []string{"pkg/cmdutil imports pkg/sandbox", "cmd/run/get depends on pkg/runwait",
+		"cmd/tunnel/status depends on pkg/runwait", "pkg/exitcode depends on github.com/spf13/cobra"} {
+		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, want) }) {
+			t.Errorf("the guard missed %q; it found:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	if len(got) != 4 {
+		t.Errorf("the guard found %d violations, want 4:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
