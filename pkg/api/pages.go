@@ -37,8 +37,8 @@ func (l *TestCaseList) SetRawJSON(b []byte) {
 // Go's encoding/json/jsontext, which Go 1.26 builds only under
 // GOEXPERIMENT=jsonv2: a release build cannot depend on an experiment.
 // Plain encoding/json (json.Valid, then the page and each item unmarshalled
-// into json.RawMessage) made `run list --all -o json` of 100,000 runs 2.5×
-// one kept-alive curl where the bar is 1.25× (docs/benchmarks.md).
+// into json.RawMessage) made `run list --all -o json` of 100,000 runs 2.0×
+// to 2.5× one kept-alive curl where the bar is 1.25× (docs/benchmarks.md).
 
 // v1Syntax makes jsontext accept what encoding/json accepts: a name
 // repeated in an object, and bytes that are not UTF-8 in strings.
@@ -61,8 +61,8 @@ type listPage struct {
 // encoding/json would decode them: names unescaped, a repeated one counting
 // the last time.
 //
-// This is json.Valid and a walk over the items in one: json.Valid alone
-// costs two to three times as much (BenchmarkReadPage), and `run list
+// This is json.Valid and a walk over the items in one, and json.Valid
+// alone costs more (1.6× on a quiet machine, BenchmarkReadPage): `run list
 // --all` reads every page this way (docs/benchmarks.md, "No decoding").
 func readPage(doc []byte, itemsKey, idKey string) (p listPage, ok bool) {
 	d := jsontext.NewDecoder(bytes.NewBuffer(doc), v1Syntax...)
