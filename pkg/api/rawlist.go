@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-
-	"github.com/testctl/testctl/pkg/jsonscan"
 )
 
 // RawList is a page of a list as the service sent it, its items split but
@@ -52,16 +50,15 @@ func (c *Client) getRawList(ctx context.Context, path string, q url.Values, key,
 			Excerpt: excerpt(resp.Body), Err: err}
 	}
 	body := bytes.TrimSpace(resp.Body)
+	page, valid := readPage(body, key, id)
 	switch {
 	case len(body) == 0:
 		return nil, bad(errors.New("empty body"))
-	case !jsonscan.Valid(body):
+	case !valid:
 		return nil, bad(errors.New("invalid JSON"))
 	case body[0] != '{':
 		return nil, bad(errors.New("expected a JSON object"))
-	}
-	page := jsonscan.ReadPage(body, key, id)
-	if page.NotArray {
+	case page.NotArray:
 		return nil, bad(errors.New(key + " is not an array"))
 	}
 	l := &RawList{Items: make([]RawItem, len(page.Items))}
