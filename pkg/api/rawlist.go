@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/testctl/testctl/pkg/jsonscan"
 )
 
 // RawList is a page of a list as the service sent it, its items split but
@@ -50,15 +52,16 @@ func (c *Client) getRawList(ctx context.Context, path string, q url.Values, key,
 			Excerpt: excerpt(resp.Body), Err: err}
 	}
 	body := bytes.TrimSpace(resp.Body)
-	page, valid := readPage(body, key, id)
 	switch {
 	case len(body) == 0:
 		return nil, bad(errors.New("empty body"))
-	case !valid:
+	case !jsonscan.Valid(body):
 		return nil, bad(errors.New("invalid JSON"))
 	case body[0] != '{':
 		return nil, bad(errors.New("expected a JSON object"))
-	case page.NotArray:
+	}
+	page := jsonscan.ReadPage(body, key, id)
+	if page.NotArray {
 		return nil, bad(errors.New(key + " is not an array"))
 	}
 	l := &RawList{Items: make([]RawItem, len(page.Items))}

@@ -9,9 +9,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/jsonscan"
 )
 
 // ListWriter writes a list that arrives page by page (`--all`) as one
@@ -102,9 +101,10 @@ func (l *ListWriter[T]) add(items []T) error {
 		if err != nil {
 			return err
 		}
-		if l.ibuf, err = jsontext.AppendFormat(l.ibuf[:0], doc, itemLayout...); err != nil {
-			return fmt.Errorf("encoding JSON: %w", err)
-		}
+		// The item is valid JSON (an answer the client checked, or
+		// encoded here), so it is laid out without json.Indent's
+		// second validation: streaming is most of --all's work.
+		l.ibuf = jsonscan.AppendIndent(l.ibuf[:0], doc, "    ", "  ")
 		b := escapeUnsafeJSON(l.ibuf)
 		l.beginJSON()
 		if l.count > 0 {
@@ -115,22 +115,6 @@ func (l *ListWriter[T]) add(items []T) error {
 		l.count++
 	}
 	return l.out.Flush()
-}
-
-// itemLayout lays out an item of the list as json.Indent(dst, item, "    ",
-// "  ") does, byte for byte (these are the options json.Indent itself uses
-// when built on jsontext, GOEXPERIMENT=jsonv2; FuzzItemLayout compares
-// them): strings and numbers as they are, each element on its own line.
-// json.Indent costs three times as much (BenchmarkItemLayout), and laying
-// out the items is much of what `run list --all -o json` does
-// (docs/benchmarks.md).
-var itemLayout = []jsontext.Options{
-	jsontext.AllowDuplicateNames(true),
-	jsontext.AllowInvalidUTF8(true),
-	jsontext.PreserveRawStrings(true),
-	jsontext.Multiline(true),
-	jsontext.WithIndentPrefix("    "),
-	jsontext.WithIndent("  "),
 }
 
 func (l *ListWriter[T]) beginJSON() {

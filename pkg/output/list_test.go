@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
@@ -235,68 +234,4 @@ func BenchmarkListWriterJSON100k(b *testing.B) {
 		}
 		lw.Close(map[string]any{"total": 100_000})
 	}
-}
-
-var layoutCases = []string{
-	`{"a": [1, 2.50, {"b": {}, "c": []}, [ ], { }], "s": "x, y: {z} [\"q\"]", "n": null, "t": true}`,
-	` [ ] `, `"str"`, `-1e3`, `{"deep": [[[{"k": [ {} ]}]]]}`, "{\n\t\"a\" :\r\n 1 }",
-	`{"a": 1, "a": "\ud800\u00e9\/", "b": -0.0e+00, "c": 1E400}`, "[\"\xff\", \"\t\"]", `{"":{"":[[],{}]}}`,
-}
-
-func TestItemLayoutIsJSONIndent(t *testing.T) {
-	for _, doc := range layoutCases {
-		checkItemLayout(t, []byte(doc))
-	}
-}
-
-// checkItemLayout holds itemLayout to json.Indent(doc, "    ", "  "), on
-// a valid doc; on an invalid one it must fail.
-func checkItemLayout(t *testing.T, doc []byte) {
-	t.Helper()
-	got, err := jsontext.AppendFormat(nil, doc, itemLayout...)
-	var want bytes.Buffer
-	if json.Indent(&want, doc, "    ", "  ") != nil {
-		if err == nil {
-			t.Errorf("%q: laid out as %s, json.Indent refuses it", doc, got)
-		}
-		return
-	}
-	// json.Indent keeps trailing space; items have none.
-	if err != nil || string(got) != strings.TrimRight(want.String(), " \t\r\n") {
-		t.Errorf("%q: %v\n got %s\nwant %s", doc, err, got, want.String())
-	}
-}
-
-func FuzzItemLayout(f *testing.F) {
-	for _, doc := range layoutCases {
-		f.Add([]byte(doc))
-	}
-	f.Fuzz(checkItemLayout)
-}
-
-// BenchmarkItemLayout lays out the 100 runs of a page as ListWriter does,
-// and with json.Indent for comparison.
-func BenchmarkItemLayout(b *testing.B) {
-	var items [][]byte
-	for _, r := range runs(100) {
-		doc, _ := json.Marshal(r)
-		items = append(items, doc)
-	}
-	var dst []byte
-	b.Run("jsontext", func(b *testing.B) {
-		for b.Loop() {
-			for _, it := range items {
-				dst, _ = jsontext.AppendFormat(dst[:0], it, itemLayout...)
-			}
-		}
-	})
-	var buf bytes.Buffer
-	b.Run("json.Indent", func(b *testing.B) {
-		for b.Loop() {
-			for _, it := range items {
-				buf.Reset()
-				_ = json.Indent(&buf, it, "    ", "  ")
-			}
-		}
-	})
 }
