@@ -3,7 +3,7 @@ package runwait
 import (
 	"context"
 	"errors"
-	"sync"
+	"fmt"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -11,6 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -56,10 +57,13 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	err := report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
 		NoData: d.NoData}, v)
-	if ctx.Err() != nil {
+	if code := cmdutil.InterruptCode(ctx); ctx.Err() != nil && code > exitcode.Of(err) {
 		// A signal during the reports: the job is being cancelled, and
-		// says so, whatever the verdict of the runs that had ended.
-		code := max(exitcode.Of(err), cmdutil.InterruptCode(ctx))
+		// says so, whatever the verdict of the runs that had ended. An
+		// error the command would have printed (a failed --jq) still is.
+		if e, ok := errors.AsType[*exitcode.Error](err); err != nil && !(ok && e.Silent()) {
+			fmt.Fprintf(d.IO.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
+		}
 		return &exitcode.Error{Code: code}
 	}
 	return err
@@ -70,24 +74,11 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 // quickly after a signal, and ends at once with the second signal.
 func reportWork(ctx context.Context) (context.Context, func()) {
 	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	var timer *time.Timer
-	var mu sync.Mutex
-	stopSignal := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		timer = time.AfterFunc(afterSignal, cancel)
-	})
+	// A timer that fires after the reports were written cancels a context
+	// already cancelled: harmless, so it is not tracked.
+	stopSignal := context.AfterFunc(ctx, func() { time.AfterFunc(afterSignal, cancel) })
 	stopHurry := context.AfterFunc(cmdutil.Hurry(ctx), cancel)
-	return work, func() {
-		stopSignal()
-		stopHurry()
-		mu.Lock()
-		if timer != nil {
-			timer.Stop()
-		}
-		mu.Unlock()
-		cancel()
-	}
+	return work, func() { stopSignal(); stopHurry(); cancel() }
 }
 
 // gatherEvidence reads the evidence of at most n test cases that did not

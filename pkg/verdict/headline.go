@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // Tally is the verdict's counts in words, as every report's headline gives
@@ -21,20 +22,12 @@ func (v Verdict) Tally() string {
 	}
 	var parts []string
 	if runs > 0 || notStarted == 0 {
-		parts = append(parts, v.Counts.String()+" across "+plural(runs, "run"))
+		parts = append(parts, v.Counts.String()+" across "+termtext.Plural(runs, "run"))
 	}
 	if notStarted > 0 {
 		parts = append(parts, fmt.Sprintf("%d not started", notStarted))
 	}
 	return strings.Join(parts, " · ")
-}
-
-// plural is "1 run", "2 runs".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // Word is what an exit code means in a word, the GitHub Action's verdict

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -142,7 +143,7 @@ func (r Run) Why() string {
 		return "no answer before " + r.Stop.Why()
 	case r.Class == RunStopped:
 		return fmt.Sprintf("still %s when %s", termtext.SanitizeLine(r.Detail.Status), r.Stop.Why())
-	case r.RerunErr != nil && r.Code == 6:
+	case r.RerunErr != nil && r.Code == exitcode.Service:
 		return firstLine(r.RerunErr)
 	case r.Class == RunErrored:
 		return "the run ended " + status
