@@ -127,13 +127,14 @@ func TestCodehostGitHubTagPushWithoutCheckout(t *testing.T) {
 	}
 }
 
-// actions/checkout on a tag push leaves HEAD detached at the tag; the event
-// here has no head_commit (as act's may not): git gives the message.
-func TestCodehostGitHubTagPushWithDetachedCheckout(t *testing.T) {
+// newCheckout makes a git repository with a commit "Release 1.2.3" tagged
+// v1.2.3 and a later one on main, as actions/checkout would leave it, and
+// returns its directory and a function that runs git in it.
+func newCheckout(t *testing.T) (string, func(args ...string) string) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	e, starts := ciJob(t, gitHubVars("push", "refs/tags/v1.2.3"), `{"ref":"refs/tags/v1.2.3"}`)
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()
@@ -148,7 +149,15 @@ func TestCodehostGitHubTagPushWithDetachedCheckout(t *testing.T) {
 	git("config", "user.email", "dev@example.com")
 	git("commit", "-q", "--allow-empty", "-m", "Release 1.2.3")
 	git("tag", "v1.2.3")
-	git("commit", "-q", "--allow-empty", "-m", "Later work")
+	git("commit", "-q", "--allow-empty", "-m", "Nightly fixes")
+	return dir, git
+}
+
+// actions/checkout on a tag push leaves HEAD detached at the tag; the event
+// here has no head_commit (as act's may not): git gives the message.
+func TestCodehostGitHubTagPushWithDetachedCheckout(t *testing.T) {
+	e, starts := ciJob(t, gitHubVars("push", "refs/tags/v1.2.3"), `{"ref":"refs/tags/v1.2.3"}`)
+	dir, git := newCheckout(t)
 	git("checkout", "-q", "--detach", "v1.2.3")
 	sha := git("rev-parse", "HEAD")
 	e.Setenv("GITHUB_SHA", sha)
@@ -157,6 +166,22 @@ func TestCodehostGitHubTagPushWithDetachedCheckout(t *testing.T) {
 	checkBody(t, oneStart(t, starts), map[string]string{"trigger": api.TriggerCodehost, "branch": "v1.2.3",
 		"commitHash": sha, "commitMessage": "Release 1.2.3", "actor": "octocat", "repository": "acme/shop"})
 	cmdtest.Contains(t, "stderr", r.Stderr, "Code-host metadata from GitHub Actions and local git")
+}
+
+// The remedy the warning names: with a checkout, a scheduled run has its
+// commit message, and starts with CODEHOST.
+func TestCodehostGitHubScheduleWithCheckout(t *testing.T) {
+	e, starts := ciJob(t, gitHubVars("schedule", "refs/heads/main"), `{"schedule":"0 3 * * *"}`)
+	dir, git := newCheckout(t)
+	sha := git("rev-parse", "HEAD")
+	e.Setenv("GITHUB_SHA", sha)
+	t.Chdir(dir)
+	r := e.Run("run", "start", "--plan", sandbox.PlanPassing, startCodehost).Expect(t, 0)
+	checkBody(t, oneStart(t, starts), map[string]string{"trigger": api.TriggerCodehost, "branch": "main",
+		"commitHash": sha, "commitMessage": "Nightly fixes", "actor": "octocat", "repository": "acme/shop"})
+	if strings.Contains(r.Stderr, "warning") {
+		t.Errorf("stderr:\n%s", r.Stderr)
+	}
 }
 
 // workflow_dispatch and schedule carry no commit, and with no checkout the
