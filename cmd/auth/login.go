@@ -164,7 +164,7 @@ func verifyKey(ctx context.Context, f *cmdutil.Factory, key string) error {
 	orgScoped, err := checkKey(ctx, f, key)
 	if err == nil {
 		if orgScoped {
-			fmt.Fprintf(f.IOStreams.ErrOut, "%s the key looks organization-scoped: set a project with `testctl config set project proj_…`\n", f.IOStreams.ErrStyles().WarningIcon())
+			fmt.Fprintf(f.IOStreams.ErrOut, "%s the key looks organization-scoped: set a project with `%s`\n", f.IOStreams.ErrStyles().WarningIcon(), f.Globals.ConfigSetCommand("project", "proj_…"))
 		}
 		return nil
 	}

@@ -131,7 +131,7 @@ func statusRun(ctx context.Context, f *cmdutil.Factory, opts *StatusOptions) err
 		return fmt.Errorf("could not check the key (--no-verify skips the check): %w", checkErr)
 	}
 	if orgScoped && st.Project == "" {
-		fmt.Fprintf(ios.ErrOut, "%s the key is organization-scoped: set a project with --project or `testctl config set project proj_…`\n", ios.ErrStyles().WarningIcon())
+		fmt.Fprintf(ios.ErrOut, "%s the key is organization-scoped: set a project with --project or `%s`\n", ios.ErrStyles().WarningIcon(), f.Globals.ConfigSetCommand("project", "proj_…"))
 	}
 	return nil
 }
