@@ -166,3 +166,24 @@ func TestBadFlagValuesSayWhatAValueLooksLike(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+// `api --help` names what testctl has no command for: none of it may be a
+// command that exists (it once sent users to the raw API for reruns and
+// tunnels).
+func TestAPIHelpListsNoExistingCommandAsMissing(t *testing.T) {
+	e := cmdtest.New(t)
+	help := e.Run("api", "--help").Expect(t, 0).Stdout
+	start := strings.Index(help, "no command for (")
+	end := strings.Index(help[start:], ")")
+	if start < 0 || end < 0 {
+		t.Fatalf("no list of what has no command:\n%s", help)
+	}
+	listed := help[start+len("no command for (") : start+end]
+	e.Run("run", "rerun", "--help").Expect(t, 0)
+	e.Run("tunnel", "status", "--help").Expect(t, 0)
+	for _, word := range []string{"rerun", "tunnel", "run", "test case", "logs"} {
+		if strings.Contains(listed, word) {
+			t.Errorf("api --help says testctl has no command for %q, which has one: %q", word, listed)
+		}
+	}
+}
