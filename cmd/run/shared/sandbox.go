@@ -18,9 +18,10 @@ const ServedSandboxURL = "http://127.0.0.1:8787"
 // how to keep runs between commands: a newcomer's first `run start` exits
 // 0 and a later `run get` of its id finds nothing. again is a command line
 // to try against a served sandbox; waited says the runs were waited for,
-// whose report printed `testctl logs …` and `testctl run get …` lines that
-// find nothing once pasted. Nothing is said without --sandbox.
-func NoteSandboxRuns(f *cmdutil.Factory, ids []string, again string, waited bool) {
+// and hinted that the report printed commands for them (`testctl logs …`,
+// `testctl run get …`) that find nothing once pasted. Nothing is said
+// without --sandbox.
+func NoteSandboxRuns(f *cmdutil.Factory, ids []string, again string, waited, hinted bool) {
 	if f.Globals == nil || !f.Globals.Sandbox || len(ids) == 0 {
 		return
 	}
@@ -34,7 +35,10 @@ func NoteSandboxRuns(f *cmdutil.Factory, ids []string, again string, waited bool
 	}
 	stopped, then := ".", "or add --wait to see the verdict in this command.\n"
 	if waited {
-		stopped, then = ": the commands printed above for it find nothing now.", ""
+		then = ""
+	}
+	if hinted {
+		stopped = ": the commands printed above for it find nothing now."
 	}
 	fmt.Fprintf(f.IOStreams.ErrOut, "Note: %s in this command's embedded sandbox (--sandbox), which stopped with it%s\n"+
 		"To keep runs between commands, serve a sandbox in another terminal with `testctl sandbox`, then:\n"+

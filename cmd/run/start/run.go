@@ -102,11 +102,12 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		ids[i] = r.Run.ShortID
 	}
 	if !o.Wait {
-		shared.NoteSandboxRuns(f, ids, o.again(resps), false)
+		shared.NoteSandboxRuns(f, ids, o.again(resps), false, false)
 		return withStartFailure(nil, startCode)
 	}
 	werr := shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
-	shared.NoteSandboxRuns(f, ids, o.again(resps)+" --wait", true)
+	// A verdict other than a pass printed commands to look further.
+	shared.NoteSandboxRuns(f, ids, o.again(resps)+" --wait", true, werr != nil)
 	return werr
 }
 
