@@ -105,7 +105,7 @@ func (w *wiring) loadConfig() (*config.Config, error) {
 	}
 	cfg, err := config.Load(config.Options{
 		Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut, Keyring: store,
-		LockWait: lockWait, Command: w.f.Command,
+		LockWait: lockWait, Command: w.f.Command, BrokenFileOK: w.f.Globals.Sandbox,
 	})
 	if err != nil {
 		return nil, err // a *config.FileError: exit 8
