@@ -103,15 +103,18 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 			return withStartFailure(err, startCode)
 		}
 	}
+	ids := make([]string, len(resps))
+	for i, r := range resps {
+		ids[i] = r.Run.ShortID
+	}
 	if !o.Wait {
-		ids := make([]string, len(resps))
-		for i, r := range resps {
-			ids[i] = r.Run.ShortID
-		}
-		shared.NoteSandboxRuns(f, ids, o.again(resps))
+		shared.NoteSandboxRuns(f, ids, o.again(resps), false, false)
 		return withStartFailure(nil, startCode)
 	}
-	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
+	werr := shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
+	// A verdict other than a pass printed commands to look further.
+	shared.NoteSandboxRuns(f, ids, o.again(resps)+" --wait", true, werr != nil)
+	return werr
 }
 
 // again is a start like this one, of a plan that did start, for the note
