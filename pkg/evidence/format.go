@@ -224,7 +224,8 @@ func consoleGroups(entries []api.ConsoleEntry) []group {
 	return grouped(entries, func(e api.ConsoleEntry) (string, group) {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
-		line := "+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s " + what
+		ms := int64(e.RelativeTimestampSeconds) * 1000
+		line := relTime(&ms) + what
 		return what, group{line: line, rank: ConsoleRank(level)}
 	})
 }
@@ -301,13 +302,14 @@ func statusWord(code int32) string {
 // Since is when an entry happened, from the test case's first captured
 // entry (a network request's or API call's relativeTimestampMs): "+4.9s"
 // under ten seconds, "+23s" after, cut rather than rounded as the console
-// counts whole seconds; "" when the service gave no time. `testctl logs`
-// shows the same.
+// counts whole seconds; "" when the service gave no time. One format
+// whatever the entry's kind: a console entry's whole second is "+4.0s"
+// beside a request's "+4.3s", never "+4s". `testctl logs` shows the same.
 func Since(ms *int64) string {
 	switch {
 	case ms == nil || *ms < 0: // a time before the first entry is no time
 		return ""
-	case *ms%1000 == 0 || *ms >= 10_000:
+	case *ms >= 10_000:
 		return "+" + strconv.FormatInt(*ms/1000, 10) + "s"
 	}
 	return fmt.Sprintf("+%d.%ds", *ms/1000, *ms%1000/100)

@@ -38,9 +38,9 @@ func TestLinesOfEachKind(t *testing.T) {
 	got := strings.Join(Lines(declined()), "\n")
 	want := strings.Join([]string{
 		"+0.3s GET tracker.invalid/collect failed net::ERR_NAME_NOT_RESOLVED",
-		"+1s GET /favicon.ico 404 (12 ms)",
+		"+1.0s GET /favicon.ico 404 (12 ms)",
 		"+4.9s POST /api/payments 502 (4.9 s)",
-		"+2s console warning Cookie has no SameSite",
+		"+2.0s console warning Cookie has no SameSite",
 		"+23s console error Uncaught TypeError: x is undefined",
 		"issue CRITICAL: Payment step goes blank",
 		"issue MEDIUM: Recommendations answer 500",
@@ -157,7 +157,7 @@ func TestFirstLine(t *testing.T) {
 		t.Errorf("an API test: %q", got)
 	}
 	c.APICalls.Entries = nil
-	if got := FirstLine(c); got != "+1s GET /favicon.ico 404 (12 ms)" {
+	if got := FirstLine(c); got != "+1.0s GET /favicon.ico 404 (12 ms)" {
 		t.Errorf("only a 404: %q", got)
 	}
 }
@@ -208,7 +208,7 @@ func TestText(t *testing.T) {
 }
 
 func TestSince(t *testing.T) {
-	for ms, want := range map[int64]string{0: "+0s", 300: "+0.3s", 4900: "+4.9s", 7000: "+7s", 9999: "+9.9s", 10_000: "+10s", 23_400: "+23s"} {
+	for ms, want := range map[int64]string{0: "+0.0s", 300: "+0.3s", 4900: "+4.9s", 7000: "+7.0s", 9999: "+9.9s", 10_000: "+10s", 23_400: "+23s"} {
 		if got := Since(&ms); got != want {
 			t.Errorf("Since(%d) = %q, want %q", ms, got, want)
 		}
