@@ -405,9 +405,11 @@ func truncate(s string, w int) string {
 	return s[:keep] + ellipsis
 }
 
-// truncateMiddle shortens sanitised text to width w, keeping its start and
-// the longer part of its end around "…": a third before the cut and two
-// thirds after it.
+// CutMiddle shortens sanitised text to width w as a column of
+// TruncateMiddle does: its start and the longer part of its end are kept
+// around "…", a third before the cut and two thirds after it.
+func CutMiddle(s string, w int) string { return truncateMiddle(s, w) }
+
 func truncateMiddle(s string, w int) string {
 	if textWidth(s) <= w {
 		return s
