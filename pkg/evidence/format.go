@@ -241,7 +241,7 @@ func grouped[T any](entries []T, groupOf func(T) (key string, g group)) []group 
 }
 
 func networkGroups(entries []api.NetworkEntry) []group {
-	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
+	site := NetworkSite(entries)
 	return grouped(entries, func(e api.NetworkEntry) (string, group) {
 		detail := e.ErrorText
 		if detail == "" && e.CrossOriginInfo != "" {
@@ -295,7 +295,7 @@ func ConsoleRank(level string) int {
 }
 
 func apiCallGroups(entries []api.APICallEntry) []group {
-	site := siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
+	site := APICallSite(entries)
 	return grouped(entries, func(e api.APICallEntry) (string, group) {
 		code := int32(0)
 		if e.StatusCode != nil {
@@ -417,6 +417,36 @@ func siteHost[T any](entries []T, urlOf func(T) string, answered func(T) bool) s
 		}
 	}
 	return best
+}
+
+// NetworkSite is the application's host among network requests (see
+// siteHost): the host whose URLs the evidence and `testctl logs` show by
+// their path alone.
+func NetworkSite(entries []api.NetworkEntry) string {
+	return siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
+}
+
+// APICallSite is NetworkSite for the calls of an API test.
+func APICallSite(entries []api.APICallEntry) string {
+	return siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
+}
+
+// ConsoleSite is the host most console messages were logged from: the
+// application's scripts.
+func ConsoleSite(entries []api.ConsoleEntry) string {
+	return siteHost(entries, Source, func(api.ConsoleEntry) bool { return true })
+}
+
+// ShortURL is a URL as the evidence shows it, neither sanitised nor
+// clipped: without its scheme, and without its host when that is site's
+// ("/api/payments", "tracker.invalid/collect"); as given when it is not an
+// absolute URL.
+func ShortURL(raw, site string) string {
+	host, rest := splitURL(raw)
+	if host != "" && host != site {
+		rest = host + rest
+	}
+	return rest
 }
 
 // splitURL is a URL's host and what follows it, parsed once per entry:

@@ -168,11 +168,12 @@ func (t *Table) shown(f field, i int) field {
 }
 
 // shorten switches to their short forms the columns that have them and
-// would be cut otherwise, sized as they would be on a trial layout, and
-// widths to what those columns then need.
+// would be cut otherwise, or make another column be dropped, on a trial
+// layout, and widths to what those columns then need: a short form shown
+// costs less than a column lost.
 func (t *Table) shorten(cols []column, rows [][]cell, widths []int) {
 	trial, dropped := slices.Clone(widths), slices.Clone(t.dropped)
-	var cut bool
+	var dropping bool
 	switched := false
 	for i, c := range cols {
 		cols[i].least = leastWidth(c, widths[i])
@@ -181,11 +182,11 @@ func (t *Table) shorten(cols []column, rows [][]cell, widths []int) {
 	if !switched {
 		return
 	}
-	if dropToFit(cols, dropped, trial, t.width, &cut) {
+	if dropToFit(cols, dropped, trial, t.width, &dropping) {
 		fit(cols, dropped, trial, t.width-gaps(dropped))
 	}
 	for i, c := range cols {
-		if !c.short || t.short[i] || dropped[i] || trial[i] >= widths[i] {
+		if !c.short || t.short[i] || dropped[i] || trial[i] >= widths[i] && !dropping {
 			continue
 		}
 		t.short[i] = true
