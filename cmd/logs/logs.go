@@ -167,22 +167,19 @@ func logsRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		return err
 	}
 	empty := len(resp.Network)+len(resp.Console)+len(resp.APICalls) == 0
-	shortened := false
+	var table *output.Table
 	switch {
 	case out.IsStructured():
 		err = output.Print(ios.Out, out, resp)
 	case !empty:
-		shortened, err = printTable(f, resp, opts.Full)
+		table, err = printTable(f, resp, opts.Full)
 	}
 	if err != nil {
 		return err
 	}
 	printNotes(ios, resp, opts.Query, empty && !out.IsStructured())
-	if shortened {
-		// Only a terminal's table is ever shortened, and a reader who
-		// needs a whole URL or message must learn where to find it.
-		fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted("Values were shortened to fit the terminal; piped (| cat) or with -o json they are whole."))
-	}
+	// A reader who needs a whole URL or message learns where it is.
+	output.NoteShortened(ios, table)
 	return nil
 }
 

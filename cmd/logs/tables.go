@@ -16,7 +16,7 @@ import (
 
 // printTable renders the entries of the response's kind. Every cell goes
 // through output.Table, which removes escape sequences before colouring.
-// It reports whether the table, on a terminal, left part of a value out.
+// It returns the table, which says whether it shortened anything.
 //
 // Each table keeps the column the reader opened it for, the URL or the
 // message (output.Primary): on a narrow terminal the duration goes and
@@ -27,7 +27,7 @@ import (
 // the one the failure story uses too): the logs and the run test case
 // carry no application URL, and the application's own requests outnumber a
 // page's third parties (a tracker, fonts, a CDN) in every capture.
-func printTable(f *cmdutil.Factory, resp *api.LogsResponse, full bool) (shortened bool, err error) {
+func printTable(f *cmdutil.Factory, resp *api.LogsResponse, full bool) (*output.Table, error) {
 	ios := f.IOStreams
 	st := ios.Styles()
 	var t *output.Table
@@ -36,14 +36,13 @@ func printTable(f *cmdutil.Factory, resp *api.LogsResponse, full bool) (shortene
 		t = consoleTable(ios, st, resp.Console)
 	case api.LogKindAPICalls:
 		if full {
-			return false, printFull(ios, resp.APICalls)
+			return nil, printFull(ios, resp.APICalls)
 		}
 		t = apiCallsTable(ios, st, resp.APICalls)
 	default:
 		t = networkTable(ios, st, resp.Network)
 	}
-	err = t.Render()
-	return t.Shortened(), err
+	return t, t.Render()
 }
 
 // urlField is a URL cell: what the table is read for, cut in its middle,

@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strings"
 
@@ -58,6 +59,7 @@ const (
 	primary                     // Primary
 	middle                      // TruncateMiddle
 	dropEmpty                   // DropWhenEmpty
+	late                        // GiveWayLate
 )
 
 // FieldOption changes how one field is shown on a terminal.
@@ -84,6 +86,15 @@ func WithoutTruncation() FieldOption {
 // when they can give no more.
 func Primary() FieldOption {
 	return func(f *field) { f.flags |= primary }
+}
+
+// GiveWayLate keeps a column whole while the table can make room
+// otherwise: it is cut only after the droppable columns were dropped and
+// the other columns gave way, and before a Primary column is cut. An id
+// people copy is whole where the name beside it fits, and shortened (best
+// in its middle, with TruncateMiddle) where the name would be cut.
+func GiveWayLate() FieldOption {
+	return func(f *field) { f.flags |= late }
 }
 
 // TruncateMiddle cuts a field in its middle rather than at its end when
@@ -137,6 +148,18 @@ func NewTable(ios *iostreams.IOStreams, headers ...string) *Table {
 // want of width. A command says then where the whole text is (a pipe,
 // -o json); a column dropped because it was empty hid nothing.
 func (t *Table) Shortened() bool { return t.cut }
+
+// ShortenedNote is what a command says on stderr after a table that was
+// Shortened: where the whole text is.
+const ShortenedNote = "Values were shortened to fit the terminal; piped (| cat) or with -o json they are whole."
+
+// NoteShortened says ShortenedNote on stderr when t was shortened; only a
+// terminal's table ever is.
+func NoteShortened(ios *iostreams.IOStreams, t *Table) {
+	if t != nil && t.Shortened() {
+		fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(ShortenedNote))
+	}
+}
 
 // AddField appends a cell to the current row. text is treated as untrusted.
 func (t *Table) AddField(text string, opts ...FieldOption) {

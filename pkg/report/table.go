@@ -37,15 +37,18 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 	for _, r := range runs {
 		for _, tc := range r.Cases {
 			if runColumn {
-				t.AddField(r.RunShortID)
+				t.AddField(r.RunShortID, output.WithoutTruncation()) // an id to copy, as in run list
 			}
+			// The name is what a reader looks for: a terminal too narrow
+			// for every column drops the title, then the status (the
+			// result says how a case ended), before it cuts the name.
 			t.AddField(tc.ShortID)
-			t.AddField(tc.Name)
-			t.AddField(tc.Status, output.WithColor(st.Status))
+			t.AddField(tc.Name, output.Primary())
+			t.AddField(tc.Status, output.WithColor(st.Status), output.DropWhenNarrow(2))
 			// A dash marks a result not given yet (a case still running), so
 			// the columns of a terminal table stay readable.
 			t.AddField(cmp.Or(tc.Result, "-"), output.WithColor(st.Status))
-			t.AddField(tc.ResultTitle)
+			t.AddField(tc.ResultTitle, output.DropWhenNarrow(1))
 			t.EndRow()
 		}
 	}
