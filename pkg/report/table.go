@@ -19,7 +19,8 @@ type RunCases struct {
 // the data of a wait share: SHORT ID, NAME, STATUS, RESULT, RESULT TITLE,
 // preceded by a RUN column when runColumn is set (cases of several runs).
 // It writes nothing when there is no case: the caller says so on stderr,
-// or not at all.
+// or not at all. A table a terminal shortened is followed by the note on
+// stderr that says where it is whole.
 func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) error {
 	// A case's short id that begins with its run's ("r1a2b3-2") already
 	// says the run: the column would only repeat it, and a narrow terminal
@@ -52,7 +53,11 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 			t.EndRow()
 		}
 	}
-	return t.Render() // which writes nothing, not even the header, without rows
+	if err := t.Render(); err != nil { // which writes nothing, not even the header, without rows
+		return err
+	}
+	output.NoteShortened(ios, t)
+	return nil
 }
 
 // idsNameTheirRuns reports whether every case's short id starts with its
