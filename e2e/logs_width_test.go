@@ -10,6 +10,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -20,7 +21,7 @@ import (
 // stderr says where the whole text is, only when something was shortened;
 // piped, every column and every value is whole, and no hint is given.
 
-const shortenedHint = "Values were shortened to fit the terminal; piped (| cat) or with -o json they are whole."
+const shortenedHint = output.ShortenedNote
 
 // failingCases runs the failing plan to its end and returns its run test
 // case short ids by name.

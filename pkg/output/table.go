@@ -150,8 +150,8 @@ func NewTable(ios *iostreams.IOStreams, headers ...string) *Table {
 func (t *Table) Shortened() bool { return t.cut }
 
 // ShortenedNote is what a command says on stderr after a table that was
-// Shortened: where the whole text is.
-const ShortenedNote = "Values were shortened to fit the terminal; piped (| cat) or with -o json they are whole."
+// Shortened: where the whole text is. It fits 60 columns.
+const ShortenedNote = "Shortened to fit the terminal; piped or -o json shows all."
 
 // NoteShortened says ShortenedNote on stderr when t was shortened; only a
 // terminal's table ever is.
