@@ -222,6 +222,9 @@ func TestFit(t *testing.T) {
 		// The others give way first, down to their least; then the primary.
 		{[]int{30, 30, 4}, 0, 44, []int{30, 10, 4}},
 		{[]int{30, 30, 4}, 1, 30, []int{8, 18, 4}},
+		// Column 2 gives way late: after the others, before the primary.
+		{[]int{30, 30, 36}, 0, 70, []int{30, 8, 32}},
+		{[]int{30, 30, 36}, 0, 50, []int{26, 8, 16}},
 	}
 	for _, tt := range tests {
 		got := append([]int(nil), tt.widths...)
@@ -229,6 +232,9 @@ func TestFit(t *testing.T) {
 		for i := range cols {
 			if i == tt.primary {
 				cols[i].flags = primary
+			}
+			if i == 2 && tt.widths[2] == 36 {
+				cols[i].flags, cols[i].header = late|middle, 2
 			}
 			cols[i].least = leastWidth(cols[i], got[i])
 		}
