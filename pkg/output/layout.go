@@ -273,9 +273,10 @@ func prepare(f field) cell {
 
 // dropToFit leaves out columns (see DropWhenNarrow), lowest rank first,
 // while the columns kept would not fit width with the primary ones and
-// those that give way late whole, and the others at their least. A column once dropped stays dropped in
-// later renders; *cut is set when one is dropped here. It reports whether
-// the kept columns need fitting at all: false when they fit as they are.
+// those that give way late whole, and the others at their least. A column
+// once dropped stays dropped in later renders; *cut is set when one is
+// dropped here. It reports whether the kept columns need fitting at all:
+// false when they fit as they are.
 func dropToFit(cols []column, dropped []bool, widths []int, width int, cut *bool) bool {
 	for {
 		natural, need, next := 0, 0, -1
