@@ -246,3 +246,33 @@ func TestTargetOf(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// Issue 33: a line fitted to a terminal is cut in its URL, in the middle,
+// and after its status, never in the status; other lines at their end.
+func TestFitKeepsTheStatus(t *testing.T) {
+	c := declined()
+	c.Network.Entries[2].URL = "https://shop.invalid/api/v2/checkout/sessions/abc/payments"
+	c.APICalls = Part[api.APICallEntry]{Total: 1, Entries: []api.APICallEntry{
+		{Method: "GET", URL: "https://api.invalid/api/orders/with/a/long/path", StatusCode: i32(500), DurationMs: i32(120), RelativeTimestampMs: i64(2100), ErrorMessage: "the upstream timed out"},
+	}}
+	if got, want := Fit(c, 0), Lines(c); !slices.Equal(got, want) {
+		t.Errorf("no width must give the lines whole:\n%q\n%q", got, want)
+	}
+	got := Fit(c, 40)
+	for _, want := range []string{
+		"+0.3s GET tracke…nvalid/collect failed …",
+		"+1s GET /favicon.ico 404 (12 ms)",
+		"+4.9s POST /api/v2…ns/abc/payments 502 …",
+		"+23s console error Uncaught TypeError: …",
+		"+2.1s API GET /api/o…h/a/long/path 500 …",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("fitted lines lack %q:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	for _, l := range got {
+		if n := len([]rune(l)); n > 40 {
+			t.Errorf("%d wide: %q", n, l)
+		}
+	}
+}

@@ -72,6 +72,7 @@ func (l List[T]) run(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if err := lw.Close(nil); err != nil {
 			return err
 		}
+		output.NoteShortened(ios, lw.Table())
 	}
 	if !pastTheEnd(ios, l.Noun, p.Offset, len(page.Items), page.Total) {
 		l.noneHint(ios, out, len(page.Items))
@@ -125,6 +126,7 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 	if err := lw.Close(map[string]any{"total": total}); err != nil {
 		return err
 	}
+	output.NoteShortened(ios, lw.Table())
 	l.noneHint(ios, out, lw.Count())
 	return nil
 }
