@@ -120,7 +120,7 @@ func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 	r := e.Run("logs", id, "--kind", "console", "--warnings", "--info").Expect(t, 0)
 	check("plain table", r.Stdout)
 	cmdtest.Contains(t, "plain table", r.Stdout, "TIME\tLEVEL\tMESSAGE\tSOURCE\n", "\terror\t",
-		"https://staging.sandbox.testctl.invalid/static/app.js:1842:17", "\twarning\t", "\tinfo\t", "+0s\t")
+		"https://staging.sandbox.testctl.invalid/static/app.js:1842:17", "\twarning\t", "\tinfo\t", "+0.0s\t")
 
 	// On a terminal without colour, any ESC at all would be a leak.
 	e.Setenv("NO_COLOR", "1")

@@ -71,7 +71,8 @@ func consoleTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.
 	t := output.NewTable(ios, "time", "level", "message", "source")
 	site := evidence.ConsoleSite(entries)
 	for _, e := range entries {
-		t.AddField("+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s")
+		ms := int64(e.RelativeTimestampSeconds) * 1000 // the console counts whole seconds
+		t.AddField(evidence.Since(&ms))
 		t.AddField(e.Level, output.WithColor(levelColor(st, e.Level)))
 		t.AddField(e.Message, output.Primary())
 		// The source gives way to the message, cut in its middle: the end
