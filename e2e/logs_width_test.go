@@ -129,7 +129,7 @@ func TestLogsConsoleTableGivesTheMessageTheWidth(t *testing.T) {
 		want  string // the message, as far as it must be shown
 	}{
 		{100, "Uncaught TypeError: Cannot read properties of undefined (reading"},
-		{60, "Uncaught TypeError: Cannot r"},
+		{60, "Uncaught TypeError: Cannot"}, // beside a time in the one format, +9.0s
 	} {
 		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: tt.width}, "logs", id, "--kind", "console").Expect(t, 0)
 		lines := terminalRows(t, tt.width, r.Stdout, "TIME", "LEVEL", "MESSAGE", "SOURCE")
