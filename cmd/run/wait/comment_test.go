@@ -258,3 +258,96 @@ func TestCommentRendersServiceTextInert(t *testing.T) {
 		t.Errorf("the marker is not one whole HTML comment: %q", comments)
 	}
 }
+
+// GitLab: the same as a merge request note, with TESTCTL_GITLAB_TOKEN in
+// PRIVATE-TOKEN; GitLab's own system notes are never taken for ours.
+func TestCommentOnAGitLabMergeRequest(t *testing.T) {
+	e := cmdtest.New(t)
+	gl := prcommenttest.NewGitLab(t, ghToken)
+	gl.GitLabEnv(e.Setenv)
+	gl.Add(prcommenttest.Comment{User: "gitlab", System: true, Body: "<!-- testctl:comment gitlab e2e -->\nadded 1 commit"})
+	r := e.Run("run", "wait", e.StartRun(t, "pln-failing_sandbox"), "--comment", "--debug").Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "merge request comment created: https://gitlab.example/octo/app/-/merge_requests/7#note_",
+		"> PRIVATE-TOKEN: [REDACTED]")
+	noToken(t, r)
+	e.Run("run", "wait", e.StartRun(t, "pln-passing_sandbox"), "--comment").Expect(t, 0)
+	all := gl.Comments()
+	if len(all) != 2 || all[0].Body != "<!-- testctl:comment gitlab e2e -->\nadded 1 commit" {
+		t.Fatalf("want the system note untouched and one note of testctl's:\n%v", all)
+	}
+	for _, want := range []string{"<!-- testctl:comment gitlab e2e -->\n## ✅ testctl: passed (exit 0)", "[job](https://gitlab.example/octo/app/-/jobs/77)"} {
+		if !strings.Contains(all[1].Body, want) {
+			t.Errorf("the note lacks %q:\n%s", want, all[1].Body)
+		}
+	}
+	if got := gl.Requests(); len(got) != 4 || !strings.HasPrefix(got[3], "PUT /api/v4/projects/42/merge_requests/7/notes/") {
+		t.Errorf("want list, create, list, edit: %v", got)
+	}
+
+	gl.ReadOnly()
+	r = e.Run("run", "wait", e.StartRun(t, "pln-passing_sandbox"), "--comment").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "notice: no merge request comment was written: GitLab refused to edit its comment (HTTP 403",
+		"TESTCTL_GITLAB_TOKEN may not write notes")
+}
+
+// Two jobs, or a matrix's legs told apart by TESTCTL_COMMENT_KEY, keep a
+// comment each and never edit each other's.
+func TestCommentIsScopedToTheJob(t *testing.T) {
+	e, gh := commentEnv(t)
+	run := func(job, key, plan string, code int) {
+		e.Setenv("GITHUB_JOB", job)
+		e.Setenv("TESTCTL_COMMENT_KEY", key)
+		e.Run("run", "wait", e.StartRun(t, plan), "--comment").Expect(t, code)
+	}
+	run("e2e", "", "pln-failing_sandbox", 1)
+	run("e2e", "chrome", "pln-passing_sandbox", 0)
+	run("smoke", "", "pln-passing_sandbox", 0)
+	run("e2e", "", "pln-failing_sandbox", 1)
+	var markers []string
+	for _, c := range gh.Comments() {
+		first, _, _ := strings.Cut(c.Body, "\n")
+		markers = append(markers, first)
+	}
+	want := []string{"<!-- testctl:comment github CI e2e -->", "<!-- testctl:comment github CI e2e chrome -->", "<!-- testctl:comment github CI smoke -->"}
+	if strings.Join(markers, "\n") != strings.Join(want, "\n") {
+		t.Errorf("comments:\n%s\nwant\n%s", strings.Join(markers, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A story longer than GitHub takes is cut at a whole block, with a note,
+// and still written; the HTML report's artefact is linked.
+func TestCommentIsCutToGitHubsLimit(t *testing.T) {
+	e, gh := commentEnv(t)
+	var cases []any
+	for i := range 200 {
+		cases = append(cases, map[string]any{"shortId": "r1-" + strings.Repeat("a", i%7) + string(rune('a'+i%26)), "name": "case " + strings.Repeat("n", 50),
+			"status": "COMPLETED", "result": "FAILED", "resultTitle": "title", "evaluationThought": strings.Repeat("a long thought ", 40)})
+	}
+	detail, _ := json.Marshal(map[string]any{"id": "x", "shortId": "r1", "status": "COMPLETED", "result": "FAILED", "runTestCases": cases})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path != "/v1/run/r1" {
+			_, _ = w.Write([]byte(`{"runs":[],"total":0,"limit":20,"offset":0}`))
+			return
+		}
+		_, _ = w.Write(detail)
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	html := e.Dir + "/report.html"
+	e.Run("run", "wait", "r1", "--comment", "--evidence", "0", "--html", html).Expect(t, 1)
+	all := gh.Comments()
+	if len(all) != 1 {
+		t.Fatalf("%d comments, want 1", len(all))
+	}
+	body := all[0].Body
+	if n := len([]rune(body)); n > 65536 || n < 60000 {
+		t.Errorf("the comment is %d characters: want it cut just under GitHub's 65536", n)
+	}
+	if strings.Count(body, "<details>") != strings.Count(body, "</details>") {
+		t.Errorf("a <details> block was cut open")
+	}
+	cmdtest.Contains(t, "comment", body, "✂️ *Cut here: a comment holds at most",
+		"📄 The HTML report `report.html` is among [the workflow run's artefacts](https://github.example/octo/app/actions/runs/9001#artifacts).",
+		"<sub>Kept by testctl")
+}
