@@ -40,8 +40,11 @@ func locateGitHub(env Env) (*Thread, error) {
 		return nil, &Unavailable{Why: "could not read the pull request from the event (GITHUB_EVENT_PATH): " + err.Error()}
 	}
 	if number == 0 {
-		return nil, &Unavailable{
-			Why: fmt.Sprintf("this workflow run is for a %s event, not a pull request: there is none to comment on", cmp.Or(event, "non-pull-request")),
+		why := "this workflow run is not for a pull request: there is none to comment on"
+		if event != "" {
+			why = fmt.Sprintf("this workflow run is for a %s event, not a pull request: there is none to comment on", event)
+		}
+		return nil, &Unavailable{Why: why,
 			Fix: "The comment is written by the runs of pull_request (or pull_request_target) events"}
 	}
 	repo := getenv("GITHUB_REPOSITORY")

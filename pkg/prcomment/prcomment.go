@@ -111,7 +111,12 @@ func Kind(getenv func(string) string) string {
 func Locate(env Env) (*Thread, error) {
 	getenv := env.Getenv
 	timeout := DefaultTimeout
-	if d, err := time.ParseDuration(getenv("TESTCTL_COMMENT_TIMEOUT")); err == nil && d > 0 {
+	if raw := getenv("TESTCTL_COMMENT_TIMEOUT"); raw != "" {
+		d, err := time.ParseDuration(raw)
+		if err != nil || d <= 0 {
+			return nil, &Unavailable{Why: fmt.Sprintf("TESTCTL_COMMENT_TIMEOUT (%q) is not a positive duration", raw),
+				Fix: "Set it like 10s, or unset it for the default"}
+		}
 		timeout = d
 	}
 	var t *Thread

@@ -145,3 +145,13 @@ func TestKeepRefusesABodyOverTheLimit(t *testing.T) {
 		t.Errorf("requests: %v", gh.Requests())
 	}
 }
+
+// A TESTCTL_COMMENT_TIMEOUT that is not a duration is said, not ignored.
+func TestLocateSaysABadTimeout(t *testing.T) {
+	gh := prcommenttest.NewGitHub(t, "tok")
+	vars := gitHubVars(t, gh)
+	vars["TESTCTL_COMMENT_TIMEOUT"] = "10"
+	if _, err := prcomment.Locate(envOf(vars)); err == nil || !strings.Contains(err.Error(), `TESTCTL_COMMENT_TIMEOUT ("10") is not a positive duration. Set it like 10s`) {
+		t.Errorf("got %v", err)
+	}
+}

@@ -59,7 +59,10 @@ func writeComment(in Input, v verdict.Verdict) error {
 			if kept.Created {
 				what = "created"
 			}
-			fmt.Fprintf(in.IO.ErrOut, "%s comment %s: %s\n", thread.Kind, what, termtext.SanitizeLine(kept.URL))
+			if kept.URL != "" {
+				what += ": " + termtext.SanitizeLine(kept.URL)
+			}
+			fmt.Fprintf(in.IO.ErrOut, "%s comment %s\n", thread.Kind, what)
 			return nil
 		}
 	}
