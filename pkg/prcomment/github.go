@@ -57,12 +57,16 @@ func locateGitHub(env Env) (*Thread, error) {
 		return nil, &Unavailable{Why: "GITHUB_TOKEN is not set",
 			Fix: "Give the step `env: GITHUB_TOKEN: ${{ github.token }}` and the job `permissions: pull-requests: write`"}
 	}
-	api := newRESTAPI(env, cmp.Or(getenv("GITHUB_API_URL"), "https://api.github.com"), "Authorization", "Bearer "+token, token,
+	base := cmp.Or(getenv("GITHUB_API_URL"), "https://api.github.com")
+	if err := checkBase("GITHUB_API_URL", base); err != nil {
+		return nil, err
+	}
+	rest := newRESTAPI(env, base, "Authorization", "Bearer "+token, token,
 		map[string]string{"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
 	// A matrix's legs share the job id: TESTCTL_COMMENT_KEY tells them apart.
 	marker := markerFor("github", getenv("GITHUB_WORKFLOW"), getenv("GITHUB_JOB"), getenv("TESTCTL_COMMENT_KEY"))
 	t := &Thread{Kind: "pull request", RunName: "workflow run", MaxBody: gitHubMaxBody - len(marker) - 1, marker: marker,
-		host: &gitHub{api: api, repo: owner + "/" + name, number: number}}
+		host: &gitHub{api: rest, repo: owner + "/" + name, number: number}}
 	if id := getenv("GITHUB_RUN_ID"); id != "" && repoPart(id) {
 		t.RunURL = strings.TrimRight(cmp.Or(getenv("GITHUB_SERVER_URL"), "https://github.com"), "/") + "/" + repo + "/actions/runs/" + id
 		t.ArtifactsURL = t.RunURL + "#artifacts"

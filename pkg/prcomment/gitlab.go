@@ -36,6 +36,9 @@ func locateGitLab(env Env) (*Thread, error) {
 	if !digits(iid) || !digits(project) || apiURL == "" {
 		return nil, &Unavailable{Why: "CI_MERGE_REQUEST_IID, CI_PROJECT_ID and CI_API_V4_URL do not name a merge request"}
 	}
+	if err := checkBase("CI_API_V4_URL", apiURL); err != nil {
+		return nil, err
+	}
 	token := getenv("TESTCTL_GITLAB_TOKEN")
 	if token == "" {
 		return nil, &Unavailable{Why: "TESTCTL_GITLAB_TOKEN is not set",

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -34,21 +35,42 @@ type restAPI struct {
 func newRESTAPI(env Env, base, authHeader, authValue, token string, headers map[string]string) *restAPI {
 	client := env.HTTP
 	if client == nil {
-		client = &http.Client{CheckRedirect: sameHostOnly}
+		client = &http.Client{CheckRedirect: sameOrigin}
 	}
 	return &restAPI{base: strings.TrimRight(base, "/"), client: client, debug: env.Debug,
 		authHeader: authHeader, authValue: authValue, token: token, headers: headers}
 }
 
-// sameHostOnly follows a redirect only on the same host: Go drops the
-// Authorization header on the way to another host, but not GitLab's
-// PRIVATE-TOKEN.
-func sameHostOnly(req *http.Request, via []*http.Request) error {
-	if len(via) >= 5 {
+// sameOrigin follows a redirect of a GET only to the same scheme, host
+// and port, as the service's client does: Go drops the Authorization
+// header on the way to another host, but not GitLab's PRIVATE-TOKEN, and
+// not on the way to another port. A write is never followed (a 301 would
+// turn it into a GET, a 307 send it elsewhere).
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	first := via[0]
+	switch {
+	case first.Method != http.MethodGet:
+		return fmt.Errorf("%s answered with a redirect: not followed", first.Method)
+	case req.URL.Scheme != first.URL.Scheme || req.URL.Host != first.URL.Host:
+		return fmt.Errorf("redirected to another origin (%s://%s): not followed with the token", req.URL.Scheme, req.URL.Host)
+	case len(via) >= 5:
 		return errors.New("too many redirects")
 	}
-	if req.URL.Host != via[0].URL.Host {
-		return fmt.Errorf("redirected to another host (%s): not followed with the token", req.URL.Host)
+	return nil
+}
+
+// checkBase refuses an API address that would carry the token in clear:
+// plain http only to this machine, as the service's key.
+func checkBase(variable, base string) error {
+	u, err := url.Parse(base)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return &Unavailable{Why: fmt.Sprintf("%s (%q) is not an http(s) address", variable, base)}
+	case u.User != nil || u.RawQuery != "":
+		return &Unavailable{Why: variable + " carries credentials or a query", Fix: "Set it to the API's address alone"}
+	case u.Scheme == "http" && !api.IsLoopback(u.Hostname()):
+		return &Unavailable{Why: fmt.Sprintf("%s (%s) is plain http: the token would travel in clear", variable, u.Redacted()),
+			Fix: "Use its https address"}
 	}
 	return nil
 }

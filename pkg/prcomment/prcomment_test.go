@@ -155,3 +155,41 @@ func TestLocateSaysABadTimeout(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// The token travels in clear to this machine only, and a write is never
+// sent on through a redirect, even to the same origin.
+func TestTheTokenNeverTravelsInClearNorAWriteThroughARedirect(t *testing.T) {
+	gh := prcommenttest.NewGitHub(t, "tok")
+	for _, base := range []string{"http://api.github.example", "http://10.0.0.1:8080", "ftp://x", "https://u:p@api.example", "https://api.example?x=1"} {
+		vars := gitHubVars(t, gh)
+		vars["GITHUB_API_URL"] = base
+		if _, err := prcomment.Locate(envOf(vars)); err == nil || strings.Contains(err.Error(), "u:p") {
+			t.Errorf("GITHUB_API_URL=%s: %v", base, err)
+		}
+	}
+	// A POST answered with a 307 to the same origin: not sent again.
+	var posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodGet:
+			w.Write([]byte("[]"))
+		case r.URL.Path == "/elsewhere":
+			posts.Add(1)
+		default:
+			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	vars := gitHubVars(t, gh)
+	vars["GITHUB_API_URL"] = srv.URL
+	th, err := prcomment.Locate(envOf(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := th.Keep(context.Background(), "hello"); err == nil || !strings.Contains(err.Error(), "POST answered with a redirect: not followed") {
+		t.Errorf("got %v", err)
+	}
+	if posts.Load() != 0 {
+		t.Error("the write was sent on through the redirect")
+	}
+}
