@@ -54,7 +54,7 @@ Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
 --fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
 run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not exist;
 6 the service kept failing; 7 --timeout passed; 8 a report (--junit, the
-GitHub Actions files) could not be written; 130 interrupted by Ctrl-C; 143
+GitHub Actions files; never --comment) could not be written; 130 interrupted by Ctrl-C; 143
 terminated (SIGTERM, as CI runners send on cancel). With several runs, or a
 verdict and a report failure, the largest code wins. After a timeout, Ctrl-C
 or SIGTERM the runs go on and the command to resume waiting is printed, with
@@ -94,7 +94,17 @@ that the runner would read as a workflow command (::…, ##[…]) is printed
 inside a ::stop-commands:: block, so only testctl's own annotations take
 effect. $GITHUB_OUTPUT gets runs_json, every run as a JSON array in
 the order given, and, for a single run, run_short_id, run_url, run_status
-and run_result.`,
+and run_result.
+
+--comment keeps one pull request (GitHub) or merge request (GitLab) comment:
+the verdict, each test case that did not pass with its story collapsed, the
+run links and, with --html, the workflow run's artefacts. The first run
+creates it and every later run of the same workflow job edits it, found by a
+hidden marker (TESTCTL_COMMENT_KEY tells a matrix's legs apart). GitHub needs
+a pull request event and GITHUB_TOKEN with pull-requests: write; GitLab a
+merge request pipeline and TESTCTL_GITLAB_TOKEN. Where it cannot be written
+(no pull request, no token, a fork's read-only token, the API failing or
+silent for 10s) one notice says why and the exit code is unchanged.`,
 		Example: `  # Wait for a run and exit with its verdict
   testctl run wait r0a1b2
 
