@@ -97,3 +97,29 @@ func gitlabExamples(t *testing.T, path string) []string {
 	}
 	return out
 }
+
+// An empty html and a job-name of one's own are valid configuration too, and
+// leave no empty artefact path (gitlab-ci-local archived the whole project,
+// .git/ included, for one): the job archives its fixed report directory,
+// which a job that wrote no report leaves absent.
+func TestComponentHTMLEmptyAndJobNameConformToGitLabsSchema(t *testing.T) {
+	s := gitlabSchema(t)
+	c := loadComponent(t, map[string]string{"plan": "pln-checkout_a1b2", "html": "", "job-name": "e2e checkout"})
+	validateCI(t, s, "templates/run.yml with html '' and job-name 'e2e checkout'", c.Jobs)
+	if _, ok := c.Jobs["e2e checkout"]; !ok {
+		t.Errorf("the job is not named by job-name: %v", keys(c.Jobs))
+	}
+	for _, p := range c.Job.Artifacts.Paths {
+		if strings.TrimSpace(p) == "" || strings.Contains(p, "$[[") {
+			t.Errorf("artifacts:paths %q: an empty path (or one made of an input) archives the whole project when html is ''", c.Job.Artifacts.Paths)
+		}
+	}
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
