@@ -105,7 +105,7 @@ func TestActPassFailAndToolCache(t *testing.T) {
 }
 
 // wait: false starts the run and passes; several plans give one run each
-// in runs-json; test cases start one run.
+// in runs-json; test cases start one run; a timeout is exit 7.
 func TestActWaitFalseSeveralPlansAndTestCases(t *testing.T) {
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
@@ -114,8 +114,11 @@ func TestActWaitFalseSeveralPlansAndTestCases(t *testing.T) {
 		"nowait": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("nowait", with(in, "plan", "pln-slow_sandbox", "wait", "false"))},
 		"plans":  map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("plans", with(in, "plan", "pln-passing_sandbox\npln-flaky_sandbox\n"))},
 		"cases":  map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("cases", with(in, "test-cases", sandbox.TestCaseLogin))},
+		"slow":   map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("slow", with(in, "plan", "pln-slow_sandbox", "timeout", "1s"))},
 	}}
 	res := runAct(t, w)
+
+	wantKV(t, "a timeout", res.outputs(t, "slow"), map[string]string{"verdict": "timeout", "exit-code": "7", "junit": "testctl-junit.xml"})
 
 	nowait := res.outputs(t, "nowait")
 	wantKV(t, "wait false", nowait, map[string]string{"verdict": "started", "exit-code": "0", "junit": ""})
@@ -141,8 +144,10 @@ func TestActWaitFalseSeveralPlansAndTestCases(t *testing.T) {
 	}
 }
 
-// args is split as a shell splits words, nothing in it run; unbalanced
-// quotes are a usage error (exit 2) that starts nothing.
+// Inputs under act: args is split as a shell splits words, nothing in it
+// run; unbalanced quotes, the key in args and a bad boolean are usage
+// errors (exit 2) that start nothing; a version without a release, or a
+// path, stops the install; plan and app take a value a line.
 func TestActArgs(t *testing.T) {
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
@@ -152,6 +157,17 @@ func TestActArgs(t *testing.T) {
 			with(in, "wait", "false", "args", `--commit-message "two words $(touch /tmp/pwned-$$) ; echo hi | cat" --branch 'feature/x&y'`))},
 		"unbalanced": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("unbalanced",
 			with(in, "args", `--commit-message "it's`))},
+		"keyinargs": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("keyinargs",
+			with(in, "api-key", "", "args", "--api-key="+testKey))},
+		"badbool": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("badbool",
+			with(in, "fail-on-flaky", "yes"))},
+		"noversion": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("noversion",
+			with(in, "version", "v0.0.9"))},
+		"pathversion": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("pathversion",
+			with(in, "version", "../../../etc"))},
+		"multiline": map[string]any{"runs-on": "ubuntu-latest", "steps": actionUse("multiline",
+			with(in, "plan", "pln-passing_sandbox\n  pln-failing_sandbox  \n\n", "wait", "false", "codehost", "false",
+				"app", "app_sandbox-web,env=env_sandbox-staging,name=Shop web\n", "args", "--dry-run"))},
 	}}
 	res := runAct(t, w)
 	meta := res.outputs(t, "meta")
@@ -173,6 +189,34 @@ func TestActArgs(t *testing.T) {
 	wantKV(t, "unbalanced quotes", res.outputs(t, "unbalanced"), map[string]string{"exit-code": "2", "verdict": "usage"})
 	if !strings.Contains(res.Log, "unbalanced quotes") {
 		t.Errorf("the log does not say what is wrong with args:\n%s", res.Log)
+	}
+
+	// A key in args would reach testctl's argv, where other processes see
+	// it: refused, and never printed.
+	wantKV(t, "the key in args", res.outputs(t, "keyinargs"), map[string]string{"exit-code": "2", "verdict": "usage"})
+	if !strings.Contains(res.Log, "pass the key in the api-key input") || strings.Contains(withoutMaskCommands(res.Log), testKey) {
+		t.Errorf("the key in args: want it refused and never printed:\n%s", res.Log)
+	}
+	wantKV(t, "a bad boolean", res.outputs(t, "badbool"), map[string]string{"exit-code": "2", "verdict": "usage"})
+	if !strings.Contains(res.Log, "input fail-on-flaky must be true or false") {
+		t.Errorf("the bad boolean's error does not name the input:\n%s", res.Log)
+	}
+	// A version without a release, or one that is a path: the install
+	// stops, naming what was missing, and the outputs stay empty.
+	wantKV(t, "an unknown version", res.outputs(t, "noversion"), map[string]string{"exit-code": "", "verdict": ""})
+	if !strings.Contains(res.Log, "could not download "+rel.URL+"/v0.0.9/testctl_0.0.9_") {
+		t.Errorf("the missing archive is not named:\n%s", res.Log)
+	}
+	wantKV(t, "a version that is a path", res.outputs(t, "pathversion"), map[string]string{"exit-code": "", "verdict": ""})
+	if !strings.Contains(res.Log, "input version '../../../etc' is not a release version") {
+		t.Errorf("a version that is a path is not refused:\n%s", res.Log)
+	}
+	// plan and app take one value a line, as YAML block scalars give them;
+	// a spec keeps its spaces.
+	for _, want := range []string{`"testPlanShortId": "pln-passing_sandbox"`, `"testPlanShortId": "pln-failing_sandbox"`, `"name": "Shop web"`} {
+		if !strings.Contains(res.Log, want) {
+			t.Errorf("the request has no %s:\n%s", want, res.Log)
+		}
 	}
 }
 

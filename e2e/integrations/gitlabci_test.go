@@ -68,21 +68,34 @@ func TestGitLabCIHTMLEmptyArchivesNothing(t *testing.T) {
 	}
 }
 
-// A failing plan fails the job with exit 1; the later job still reads the
-// run's id.
-func TestGitLabCIFail(t *testing.T) {
+// A failing plan fails the job with exit 1, a timeout with 7, and a later
+// job still reads a run's id; a key in args (it would reach testctl's
+// argv) fails its job with 2 and is never printed.
+func TestGitLabCIFailTimeoutAndTheKeyInArgs(t *testing.T) {
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
+	slow := componentInputs(rel, sb, "pln-slow_sandbox")
+	slow["job-name"], slow["timeout"], slow["junit"], slow["html"] = "slow", "1s", "slow-junit.xml", ""
+	key := componentInputs(rel, sb, "pln-passing_sandbox")
+	key["job-name"], key["args"] = "key", "--api-key "+testKey
 	res := runGitLabCI(t, glPipeline{
-		Includes: []map[string]string{componentInputs(rel, sb, "pln-failing_sandbox")},
+		Includes: []map[string]string{componentInputs(rel, sb, "pln-failing_sandbox"), slow, key},
 		Jobs:     map[string]any{"later": laterGitLabJob("later")},
 		Vars:     glVars,
 	})
-	if res.Code == 0 || res.Jobs["testctl"] != 1 {
-		t.Fatalf("gitlab-ci-local exit %d, jobs %v: want the job failed with 1\n%s", res.Code, res.Jobs, res.Log)
+	if res.Code == 0 || res.Jobs["testctl"] != 1 || res.Jobs["slow"] != 7 {
+		t.Fatalf("gitlab-ci-local exit %d, jobs %v: want the failing job's 1 and the slow one's 7\n%s", res.Code, res.Jobs, res.Log)
 	}
+	// Both jobs' dotenv reports give the same variables: the later job
+	// reads one of them, as on GitLab.
 	if later := readJSONFile(t, filepath.Join(res.Out, "later.json")); later["TESTCTL_RUN_SHORT_ID"] == "" {
-		t.Errorf("the later job read %v: want the failed run's id", later)
+		t.Errorf("the later job read %v: want a run's id", later)
+	}
+	if res.Jobs["key"] != 2 || !strings.Contains(res.Log, "the key is the TESTCTL_API_KEY variable") {
+		t.Errorf("the key in args: job exit %d, want 2 and the key refused\n%s", res.Jobs["key"], res.Log)
+	}
+	if strings.Contains(res.Log, testKey) {
+		t.Error("the key given in args was printed")
 	}
 }
 
