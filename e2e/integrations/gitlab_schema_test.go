@@ -3,6 +3,7 @@ package integrations_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -76,6 +77,17 @@ func TestDocsGitLabExamplesConformToGitLabsSchema(t *testing.T) {
 			t.Fatalf("example %d: %v\n%s", i+1, err, b)
 		}
 		validateCI(t, s, "docs/ci.md's GitLab example "+string(rune('1'+i)), doc)
+		// Each include's inputs are the component's own (GitLab refuses
+		// any other; gitlab-ci-local would not say).
+		includes, _ := doc["include"].([]any)
+		for _, inc := range includes {
+			m, _ := inc.(map[string]any)
+			inputs := map[string]string{}
+			for k, v := range asMap(m["inputs"]) {
+				inputs[k] = fmt.Sprint(v)
+			}
+			loadComponent(t, inputs)
+		}
 	}
 }
 
@@ -122,4 +134,9 @@ func keys(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
