@@ -274,13 +274,27 @@ func runAct(t *testing.T, w actWorkflow) actResult {
 	writeFile(t, eventPath, string(b))
 	args := []string{event, "-W", filepath.Join(dir, ".github", "workflows", "e2e.yml"), "-e", eventPath,
 		"-P", "ubuntu-latest=-self-hosted", "--action-cache-path", w.Cache,
-		"--local-repository", "testctl/testctl@v1=" + repoRoot(t), "--env", "OUT=" + out}
+		"--local-repository", "testctl/testctl@v1=" + actionRepo(t), "--env", "OUT=" + out}
 	for k, v := range w.Env {
 		args = append(args, "--env", k+"="+v)
 	}
 	args = append(args, w.Flags...)
 	log, code := runProcess(t, dir, runnerEnv(t, home), act, args...)
 	return actResult{Code: code, Log: log, Out: out}
+}
+
+// actionRepo is the Action as act fetches it for testctl/testctl@v1: a
+// directory with this tree's action.yml alone, since act copies the whole
+// directory into every job (the worktree would be megabytes a job).
+func actionRepo(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "action.yml"), string(b))
+	return dir
 }
 
 // outputs are what the step after the Action's read of its outputs, nil
