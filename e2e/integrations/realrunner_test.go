@@ -173,13 +173,10 @@ func silentServer(t *testing.T) string {
 
 // actWorkflow is one workflow run under act.
 type actWorkflow struct {
-	Event   string         // push (default), workflow_dispatch, schedule
-	Payload map[string]any // the event's payload (act's -e)
-	// Checkout makes the working directory a git repository with a commit,
-	// which act copies into the job's workspace as actions/checkout would.
-	Checkout bool
-	Jobs     map[string]any    // the workflow's jobs
-	Env      map[string]string // act --env: the jobs' environment
+	Event   string            // push (default), workflow_dispatch, schedule
+	Payload map[string]any    // the event's payload (act's -e)
+	Jobs    map[string]any    // the workflow's jobs
+	Env     map[string]string // act --env: the jobs' environment
 	// Cache is act's --action-cache-path, which holds the runner's tool
 	// cache (tool_cache/): runs given the same one share it.
 	Cache string
@@ -259,12 +256,14 @@ func runAct(t *testing.T, w actWorkflow) actResult {
 	}
 	wf := map[string]any{"name": "e2e", "on": []string{event}, "jobs": w.Jobs}
 	writeFile(t, filepath.Join(dir, ".github", "workflows", "e2e.yml"), mustYAML(t, wf))
-	if w.Checkout {
-		writeFile(t, filepath.Join(dir, "README.md"), "# shop\n")
-		git(t, dir, "init", "-q")
-		git(t, dir, "add", "-A")
-		git(t, dir, "commit", "-q", "-m", "Fix the checkout total")
-	}
+	// act takes GITHUB_SHA from the working directory's git commit, as
+	// GitHub sets it for every event. In host mode it copies nothing into
+	// the job's workspace: every job here runs without a checkout, as the
+	// docs' workflows (no actions/checkout) do.
+	writeFile(t, filepath.Join(dir, "README.md"), "# shop\n")
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "Fix the checkout total")
 	payload := w.Payload
 	if payload == nil && event == "push" {
 		payload = pushPayload
