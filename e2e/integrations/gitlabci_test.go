@@ -115,9 +115,16 @@ func TestGitLabCIIncludedTwiceSeveralPlansTestCasesAndArgs(t *testing.T) {
 	bad := componentInputs(rel, sb, "pln-passing_sandbox")
 	bad["job-name"] = "testctl-bad"
 	bad["args"] = `--commit-message "it's`
-	res := runGitLabCI(t, glPipeline{Includes: []map[string]string{plans, cases, bad}, Vars: glVars})
-	if len(res.Jobs) != 3 {
-		t.Fatalf("jobs %v: want testctl, testctl-cases and testctl-bad\n%s", res.Jobs, res.Log)
+	dir := componentInputs(rel, sb, "pln-passing_sandbox")
+	dir["job-name"], dir["html"] = "testctl-dir", "reports/e2e.html"
+	res := runGitLabCI(t, glPipeline{Includes: []map[string]string{plans, cases, bad, dir}, Vars: glVars})
+	if len(res.Jobs) != 4 {
+		t.Fatalf("jobs %v: want testctl, testctl-cases, testctl-bad and testctl-dir\n%s", res.Jobs, res.Log)
+	}
+	// html is a file name in testctl-report/: one with a directory is a
+	// usage error that starts nothing.
+	if res.Jobs["testctl-dir"] != 2 || !strings.Contains(res.Log, "input html: 'reports/e2e.html' is a file name") {
+		t.Errorf("html with a directory: job exit %d, want 2 naming the input", res.Jobs["testctl-dir"])
 	}
 	if res.Jobs["testctl"] != 0 {
 		t.Errorf("several plans: job exit %d, want 0\n%s", res.Jobs["testctl"], res.Log)
