@@ -26,11 +26,11 @@ const (
 // Result is the structured content of every tool: what the command's exit
 // code means, the code, and the command's -o json document.
 type Result struct {
-	Verdict  string `json:"verdict" jsonschema:"what the exit code means in a word: passed, failed, error, timeout, interrupted, started, ok, usage, auth, not-found, service, local"`
-	ExitCode int    `json:"exitCode" jsonschema:"the exit code the same testctl command would end with (docs/exit-codes.md)"`
-	Data     any    `json:"data,omitempty" jsonschema:"the document the command prints with -o json (a run detail, a list page, a log), service text sanitised"`
+	Verdict  string   `json:"verdict" jsonschema:"what the exit code means in a word: passed, failed, error, timeout, interrupted, started, ok, usage, auth, not-found, service, local"`
+	ExitCode int      `json:"exitCode" jsonschema:"the exit code the same testctl command would end with (docs/exit-codes.md)"`
+	Data     any      `json:"data,omitempty" jsonschema:"the document the command prints with -o json (a run detail, a list page, a log), service text sanitised"`
 	RunIDs   []string `json:"runIds,omitempty" jsonschema:"the short ids of the runs this call started or waited for"`
-	Cut      string `json:"cut,omitempty" jsonschema:"what was left out to keep the result bounded, and which call gets more"`
+	Cut      string   `json:"cut,omitempty" jsonschema:"what was left out to keep the result bounded, and which call gets more"`
 }
 
 // kind says how a tool's exit code reads: a tool that decides a verdict
