@@ -48,7 +48,7 @@ const (
 // first, then the command's own story (stderr: the summary, the evidence of
 // what did not pass, warnings), then what to do next; all bounded, the key
 // redacted, service text sanitised.
-func (s *server) build(inv invocation, k kind, more moreFunc) (*mcp.CallToolResult, Result) {
+func (s *server) build(inv invocation, k kind, known []string, more moreFunc) (*mcp.CallToolResult, Result) {
 	res := Result{ExitCode: inv.code, Verdict: word(inv.code, k)}
 	var cuts []string
 	if doc := strings.TrimSpace(inv.stdout); doc != "" {
@@ -64,6 +64,11 @@ func (s *server) build(inv invocation, k kind, more moreFunc) (*mcp.CallToolResu
 				cuts = append(cuts, cut)
 			}
 		}
+	}
+	if len(res.RunIDs) == 0 {
+		// A wait cut short before it read a run prints no document: the
+		// runs are the ones asked for, or the ones the start announced.
+		res.RunIDs = append(known, startedIDs(inv.stderr)...)
 	}
 	story, storyCut := boundText(s.redact(termtext.Sanitize(storyOf(inv.stderr))), maxTextBytes)
 	if storyCut != "" {
@@ -189,6 +194,17 @@ func runIDs(v any) []string {
 		}
 	}
 	visit(v)
+	return ids
+}
+
+// startedLine is how a start announces a run on stderr.
+var startedLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\S+ Started run (\S+)`) })
+
+func startedIDs(stderr string) []string {
+	var ids []string
+	for _, m := range startedLine().FindAllStringSubmatch(stderr, -1) {
+		ids = append(ids, m[1])
+	}
 	return ids
 }
 

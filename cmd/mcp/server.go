@@ -59,10 +59,11 @@ func (s *server) key() string {
 
 // call runs a tool's command line and builds its result, sending each
 // line of the command's progress to the client as a progress notification
-// when the request asked for them.
-func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []string, k kind, more moreFunc) (*mcp.CallToolResult, Result, error) {
+// when the request asked for them. known are the runs the call names, for
+// a result that must say how to resume a wait on them.
+func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []string, k kind, known []string, more moreFunc) (*mcp.CallToolResult, Result, error) {
 	inv := s.invoke(ctx, args, s.progress(ctx, req))
-	res, out := s.build(inv, k, more)
+	res, out := s.build(inv, k, known, more)
 	return res, out, nil
 }
 
@@ -70,7 +71,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []stri
 // (get_logs: a log has no page size of its own).
 func (s *server) callKeep(ctx context.Context, req *mcp.CallToolRequest, args []string, n int, more moreFunc) (*mcp.CallToolResult, Result, error) {
 	inv := s.invoke(ctx, args, s.progress(ctx, req))
-	res, out := s.build(inv, readKind, func(field string, kept, total int) string { return more(field, kept, total) })
+	res, out := s.build(inv, readKind, nil, more)
 	if out.Data != nil {
 		doc := out.Data
 		if field, list, set := longestList(&doc); list != nil && len(list) > n {

@@ -211,7 +211,7 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 	} else if in.Timeout != "" || in.JUnit != "" || in.HTML != "" {
 		return usage("timeout, junit and html go with wait: drop them or set wait to true")
 	}
-	return s.call(ctx, req, args, k, nil)
+	return s.call(ctx, req, args, k, nil, nil)
 }
 
 func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in RerunFailedInput) (*mcp.CallToolResult, Result, error) {
@@ -230,7 +230,7 @@ func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in R
 		args = append(append(args, "--wait"), w...)
 		k = verdictKind
 	}
-	return s.call(ctx, req, append(args, "--", in.RunID), k, nil)
+	return s.call(ctx, req, append(args, "--", in.RunID), k, nil, nil)
 }
 
 func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitRunInput) (*mcp.CallToolResult, Result, error) {
@@ -241,7 +241,7 @@ func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitR
 	if err != nil {
 		return usage(err.Error())
 	}
-	return s.call(ctx, req, slicesOf([]string{"run", "wait"}, w, []string{"--"}, in.RunIDs), verdictKind, nil)
+	return s.call(ctx, req, slicesOf([]string{"run", "wait"}, w, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
 }
 
 func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRunInput) (*mcp.CallToolResult, Result, error) {
@@ -252,7 +252,7 @@ func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRun
 	more := func(field string, kept, total int) string {
 		return "get_run with test_cases \"failed\" returns only those that did not pass"
 	}
-	return s.call(ctx, req, append(args, "--", in.RunID), readKind, more)
+	return s.call(ctx, req, append(args, "--", in.RunID), readKind, []string{in.RunID}, more)
 }
 
 func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in RunReportInput) (*mcp.CallToolResult, Result, error) {
@@ -267,7 +267,7 @@ func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in Run
 	if in.Evidence != nil {
 		args = append(args, "--evidence="+strconv.Itoa(*in.Evidence))
 	}
-	return s.call(ctx, req, slicesOf(args, []string{"--"}, in.RunIDs), verdictKind, nil)
+	return s.call(ctx, req, slicesOf(args, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
 }
 
 func (s *server) listRuns(ctx context.Context, req *mcp.CallToolRequest, in ListRunsInput) (*mcp.CallToolResult, Result, error) {
@@ -280,7 +280,7 @@ func (s *server) listRuns(ctx context.Context, req *mcp.CallToolRequest, in List
 	if in.Offset != 0 {
 		args = append(args, "--offset="+strconv.Itoa(in.Offset))
 	}
-	return s.call(ctx, req, args, readKind, pageOn("list_runs", in.Offset))
+	return s.call(ctx, req, args, readKind, nil, pageOn("list_runs", in.Offset))
 }
 
 func (s *server) listTestCases(ctx context.Context, req *mcp.CallToolRequest, in ListTestCasesInput) (*mcp.CallToolResult, Result, error) {
@@ -292,14 +292,14 @@ func (s *server) listTestCases(ctx context.Context, req *mcp.CallToolRequest, in
 	if in.Offset != 0 {
 		args = append(args, "--offset="+strconv.Itoa(in.Offset))
 	}
-	return s.call(ctx, req, args, readKind, pageOn("list_test_cases", in.Offset))
+	return s.call(ctx, req, args, readKind, nil, pageOn("list_test_cases", in.Offset))
 }
 
 func (s *server) createTestCase(ctx context.Context, req *mcp.CallToolRequest, in CreateTestCaseInput) (*mcp.CallToolResult, Result, error) {
 	args := slicesOf([]string{"testcase", "create", "--app=" + in.App, "--name=" + in.Name, "--goal=" + in.Goal},
 		optional("expected-result", in.ExpectedResult), each("config", in.Configs), optional("scenario", in.Scenario),
 		optional("resume-from", in.ResumeFrom), each("wait-for", in.WaitFor))
-	return s.call(ctx, req, args, readKind, nil)
+	return s.call(ctx, req, args, readKind, nil, nil)
 }
 
 func (s *server) getLogs(ctx context.Context, req *mcp.CallToolRequest, in GetLogsInput) (*mcp.CallToolResult, Result, error) {
@@ -323,7 +323,7 @@ func (s *server) getLogs(ctx context.Context, req *mcp.CallToolRequest, in GetLo
 }
 
 func (s *server) tunnelStatus(ctx context.Context, req *mcp.CallToolRequest, in TunnelStatusInput) (*mcp.CallToolResult, Result, error) {
-	return s.call(ctx, req, []string{"tunnel", "status", "--", in.RunnerID}, readKind, nil)
+	return s.call(ctx, req, []string{"tunnel", "status", "--", in.RunnerID}, readKind, nil, nil)
 }
 
 // pageOn names the call with the next offset.
