@@ -150,6 +150,9 @@ func TestFailingPlanTellsTheStory(t *testing.T) {
 	}
 	ends := 0
 	for _, line := range a.progressLines() {
+		if strings.HasPrefix(line, " ") {
+			t.Errorf("progress carries the story's indented line %q: it belongs in the result", line)
+		}
 		if strings.HasPrefix(line, "run "+id+" ") && strings.Contains(line, " — ") {
 			ends++
 		}
@@ -189,6 +192,9 @@ func TestBadArgumentSendsNothing(t *testing.T) {
 		{"start_run", map[string]any{"plans": "pln-failing_sandbox"}, "plans"},
 		{"create_test_case", map[string]any{"app": "app_sandbox-web", "name": strings.Repeat("n", 81), "goal": "g"}, "80"},
 		{"wait_run", map[string]any{"run_ids": []string{"../runs"}}, "run"},
+		// An id that would be read as a flag: the report written outside
+		// the working directory.
+		{"wait_run", map[string]any{"run_ids": []string{"rd345t", "--junit=../escape.xml"}}, "--junit=../escape.xml"},
 		{"list_runs", map[string]any{"limit": 500}, "limit must be 1 to 50"},
 		{"get_logs", map[string]any{"test_case_run": "rd345t-2", "kind": "video"}, "kind"},
 	} {
