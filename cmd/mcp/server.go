@@ -101,10 +101,11 @@ func (s *server) progress(ctx context.Context, req *mcp.CallToolRequest) func(st
 	var mu sync.Mutex
 	n := 0
 	return func(line string) {
-		// The wait's lines start at the margin (a start, a status, a test
-		// case's end, the verdict); the story under the verdict is
-		// indented, and comes in the result.
-		if strings.HasPrefix(line, " ") {
+		// The wait's own lines only (a start, a status, a test case's end,
+		// a heartbeat): the summary and the story come in the result. A
+		// client may also read notifications that arrive with the result
+		// after it, and drop them (the TypeScript SDK does).
+		if !progressLine().MatchString(line) && !startedLine().MatchString(line) {
 			return
 		}
 		mu.Lock()
