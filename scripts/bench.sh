@@ -4,6 +4,8 @@
 #
 #   start-up   `testctl version` against a Go hello world (and against a binary
 #              that only links the libraries the contract names)
+#   mcp        `testctl mcp`'s start to its answer to initialize against
+#              `testctl version`; the size of its tools/list answer
 #   request    `testctl run get ID -o json` against curl fetching the same URL
 #   story      `testctl run report` of a run with 10 failed test cases (the
 #              evidence) against `testctl run get` of the same run
@@ -23,7 +25,7 @@
 # Knobs (environment): BENCH_RUNS (runs per command per round, default 100),
 # BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
 # BENCH_TESTCASES (test cases created, default 2000), BENCH_PARTS (the parts
-# to run, default all: "startup request scale polling size go").
+# to run, default all: "startup mcp request story scale polling size go").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +33,7 @@ RUNS=${BENCH_RUNS:-100}
 ROUNDS=${BENCH_ROUNDS:-3}
 HISTORY=${BENCH_HISTORY:-100000}
 TESTCASES=${BENCH_TESTCASES:-2000}
-PARTS=${BENCH_PARTS:-startup request story scale polling size go}
+PARTS=${BENCH_PARTS:-startup mcp request story scale polling size go}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 KEY=sandbox-project-key
 
@@ -254,6 +256,27 @@ row "start: testctl version" "<= 2x hello" "$(ms "${m[2]}") ms" "$r" "$(yes_if "
 row "start: testctl version vs libraries only" "-" "$(ms "${m[2]}") ms" "$(calc "${m[2]} / ${m[1]}")" "-"
 row "start: testctl --help" "<= 2x hello" "$(ms "${m[3]}") ms" "$(calc "${m[3]} / ${m[0]}")" "$(yes_if "${m[3]} <= 2 * ${m[0]}")"
 row "start: testctl completion bash" "<= 2x hello" "$(ms "${m[4]}") ms" "$(calc "${m[4]} / ${m[0]}")" "$(yes_if "${m[4]} <= 2 * ${m[0]}")"
+fi
+
+# -------------------------------------------------------------------- mcp
+# `testctl mcp` (issue 32): from its start to its answer to initialize (it
+# then reads the end of stdin and ends) against `testctl version`, both run
+# through sh -c for the redirection; and the size of the tools/list answer.
+if part mcp; then
+say "mcp ($ROUNDS rounds x $RUNS runs)"
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
+echo "$init" >"$work/mcp-init.jsonl"
+printf '%s\n' "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' >"$work/mcp-list.jsonl"
+"$T" mcp <"$work/mcp-init.jsonl" 2>/dev/null | grep -q '"id":1,"result"' || { echo "bench: testctl mcp did not answer initialize" >&2; exit 1; }
+mapfile -t m < <(measure "sh -c '$T version >/dev/null'" "sh -c '$T mcp <$work/mcp-init.jsonl >/dev/null 2>&1'")
+r=$(calc "${m[1]} / ${m[0]}")
+row "mcp: testctl version, through sh (baseline)" "-" "$(ms "${m[0]}") ms" "1.00" "-"
+row "mcp: testctl mcp, start to initialize answered" "<= 1.5x version" "$(ms "${m[1]}") ms" "$r" "$(yes_if "$r <= 1.5")"
+for mode in "" "--read-only"; do
+  list=$("$T" mcp $mode <"$work/mcp-list.jsonl" 2>/dev/null | grep '"id":2,' | wc -c)
+  row "mcp: tools/list answer${mode:+ ($mode)}" "-" "$(calc "$list / 1024" 1) kB" "-" "-"
+done
 fi
 
 # ---------------------------------------------------------------- request

@@ -14,7 +14,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -136,15 +135,13 @@ func serveStdio(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server) error 
 }
 
 // ended: the client closing the connection is the normal end of a server.
+// A signal ends it with the signal's code.
 func ended(ctx context.Context, err error) error {
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || strings.Contains(err.Error(), "EOF") {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return nil
-	}
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return ctx.Err()
+	case err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed):
+		return nil
 	}
 	return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("mcp server: %w", err)}
 }

@@ -311,15 +311,17 @@ func (s *server) getLogs(ctx context.Context, req *mcp.CallToolRequest, in GetLo
 		return usage(fmt.Sprintf("limit must be 1 to %d, not %d: narrow the log with status or url", maxLogs, n))
 	}
 	args := slicesOf([]string{"logs", "--kind=" + in.Kind}, optional("status", in.Status), optional("url", in.URL))
-	for flag, on := range map[string]bool{"warnings": in.Warnings, "info": in.Info, "full": in.Full} {
-		if on {
-			args = append(args, "--"+flag)
+	for _, f := range []struct {
+		flag string
+		on   bool
+	}{{"warnings", in.Warnings}, {"info", in.Info}, {"full", in.Full}} {
+		if f.on {
+			args = append(args, "--"+f.flag)
 		}
 	}
-	res, out, err := s.callKeep(ctx, req, append(args, "--", in.TestCaseRun), n, func(field string, kept, total int) string {
+	return s.callKeep(ctx, req, append(args, "--", in.TestCaseRun), n, func(string, int, int) string {
 		return "get_logs with a larger limit (at most 200), or narrowed by status or url, shows others"
 	})
-	return res, out, err
 }
 
 func (s *server) tunnelStatus(ctx context.Context, req *mcp.CallToolRequest, in TunnelStatusInput) (*mcp.CallToolResult, Result, error) {
