@@ -49,16 +49,16 @@ func TestConfigSnippetNeverHasTheKey(t *testing.T) {
 	e.Run("mcp", "config", "--client", "emacs").Expect(t, 2)
 }
 
-// TestStdoutCarriesFramesOnly: `testctl mcp` over stdio, driven by the
-// SDK's client, writes nothing on stdout but protocol messages, while its
-// tools run commands that print documents, progress and warnings.
-func TestStdoutCarriesFramesOnly(t *testing.T) {
-	e := cmdtest.New(t)
+// stdio serves `testctl ARGS…` (an mcp command line) in-process on pipes
+// and connects the SDK's client to it; end closes the client and returns
+// every line the server wrote on stdout and its result.
+func stdio(t *testing.T, e *cmdtest.Env, args ...string) (cs *mcp.ClientSession, end func() ([]string, cmdtest.Result)) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	clientR, clientW := io.Pipe()
 	var frames []string
 	read := make(chan struct{})
-	clientR, clientW := io.Pipe()
 	go func() { // every line the server writes is kept, then handed to the client
 		defer close(read)
 		defer clientW.Close()
@@ -71,7 +71,7 @@ func TestStdoutCarriesFramesOnly(t *testing.T) {
 	}()
 	done := make(chan cmdtest.Result)
 	go func() {
-		r := e.RunWith(cmdtest.RunOptions{In: inR, Stdout: outW}, "mcp", "--read-only")
+		r := e.RunWith(cmdtest.RunOptions{In: inR, Stdout: outW}, args...)
 		outW.Close()
 		done <- r
 	}()
@@ -80,6 +80,21 @@ func TestStdoutCarriesFramesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cs, func() ([]string, cmdtest.Result) {
+		_ = cs.Close()
+		inW.Close()
+		r := <-done
+		<-read
+		return frames, r
+	}
+}
+
+// TestStdoutCarriesFramesOnly: `testctl mcp` over stdio, driven by the
+// SDK's client, writes nothing on stdout but protocol messages, while its
+// tools run commands that print documents, progress and warnings.
+func TestStdoutCarriesFramesOnly(t *testing.T) {
+	e := cmdtest.New(t)
+	cs, end := stdio(t, e, "mcp", "--read-only")
 	id := e.StartRun(t, "pln-failing_sandbox")
 	for _, p := range []*mcp.CallToolParams{
 		{Name: "wait_run", Arguments: map[string]any{"run_ids": []string{id}}},
@@ -91,10 +106,7 @@ func TestStdoutCarriesFramesOnly(t *testing.T) {
 			t.Fatalf("%s: %v", p.Name, err)
 		}
 	}
-	_ = cs.Close()
-	inW.Close()
-	r := <-done
-	<-read
+	frames, r := end()
 	if r.Code != 0 {
 		t.Errorf("exit %d when the client closed: %s", r.Code, r.Stderr)
 	}
@@ -110,4 +122,23 @@ func TestStdoutCarriesFramesOnly(t *testing.T) {
 		}
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "serving the Model Context Protocol on stdio")
+}
+
+// TestGlobalFlagsApply: the flags before mcp choose the service of every
+// tool, as for any command: here --base-url over a variable that points
+// nowhere.
+func TestGlobalFlagsApply(t *testing.T) {
+	e := cmdtest.New(t)
+	url := e.Getenv("TESTCTL_BASE_URL")
+	e.Setenv("TESTCTL_BASE_URL", "http://127.0.0.1:1")
+	cs, end := stdio(t, e, "--base-url", url, "mcp")
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_runs", Arguments: map[string]any{"limit": 1}})
+	if err != nil || res.IsError {
+		t.Fatalf("list_runs through --base-url: %v %+v", err, res)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if !strings.HasPrefix(text, "Verdict: ok") {
+		t.Errorf("%s", text)
+	}
+	end()
 }
