@@ -322,8 +322,12 @@ func TestReadTools(t *testing.T) {
 		t.Errorf("tunnel_status: %s", tunnel.text)
 	}
 	failed := a.call(t, ctx, "get_run", map[string]any{"run_id": id, "test_cases": "failed"})
-	if failed.isError || failed.data.Data == nil {
+	if failed.isError || failed.data.Data == nil || !strings.Contains(failed.text, "Run "+id+": COMPLETED · FAILED — 2 failed · 1 skipped. Its verdict: failed (run wait would exit 1)") {
 		t.Errorf("get_run: %s", failed.text)
+	}
+	going := e.StartRun(t, "pln-slow_sandbox")
+	if r := a.call(t, ctx, "get_run", map[string]any{"run_id": going}); !strings.Contains(r.text, "It goes on: call wait_run") {
+		t.Errorf("get_run of a run that goes on: %s", r.text)
 	}
 	missing := a.call(t, ctx, "get_run", map[string]any{"run_id": "rzzzzz"})
 	if !missing.isError || missing.data.Verdict != "not-found" {

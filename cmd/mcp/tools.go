@@ -252,7 +252,14 @@ func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRun
 	more := func(field string, kept, total int) string {
 		return "get_run with test_cases \"failed\" returns only those that did not pass"
 	}
-	return s.call(ctx, req, append(args, "--", in.RunID), readKind, []string{in.RunID}, more)
+	inv := s.invoke(ctx, append(args, "--", in.RunID), nil)
+	res, out := s.build(inv, readKind, []string{in.RunID}, more)
+	if head := runState(inv.stdout); head != "" && !res.IsError {
+		tc := res.Content[0].(*mcp.TextContent)
+		first, rest, _ := strings.Cut(tc.Text, "\n")
+		tc.Text = first + "\n" + s.redact(head) + "\n" + rest
+	}
+	return res, out, nil
 }
 
 func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in RunReportInput) (*mcp.CallToolResult, Result, error) {
