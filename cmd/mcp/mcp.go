@@ -21,6 +21,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // Options are the flags of `testctl mcp`.
@@ -105,11 +106,18 @@ func portOf(addr string) string {
 }
 
 func run(ctx context.Context, f *cmdutil.Factory, exec Exec, opts *Options) error {
-	// The config is loaded once, now: a broken one fails here with its
-	// code, and --sandbox starts the one sandbox every call shares.
-	if _, err := f.Config(); err != nil {
-		return err
-	}
+	// The config is loaded once, for every call (and --sandbox starts the
+	// one sandbox they share), while the server answers initialize: a
+	// broken one is said on stderr now, and by every tool it fails.
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		if _, err := f.Config(); err != nil {
+			fmt.Fprintf(f.IOStreams.ErrOut, "testctl mcp: error: %s\n", termtext.Sanitize(err.Error()))
+		}
+	}()
+	// The factory's cleanup stops the sandbox the load may be starting.
+	defer func() { <-loaded }()
 	srv := NewServer(f, exec, opts.ReadOnly)
 	if opts.HTTP != "" {
 		return serveHTTP(ctx, f, srv, opts.HTTP)

@@ -28,14 +28,37 @@ type server struct {
 // NewServer is the MCP server of testctl on f, its tools running the
 // commands of the tree through exec (cmd/root.Run); readOnly offers no
 // tool that starts, reruns or creates.
+//
+// The tools are registered in the background: inferring their schemas is
+// most of the server's start-up, and the answer to initialize needs none
+// of them. A request that does (tools/list, tools/call) waits for them.
 func NewServer(f *cmdutil.Factory, exec Exec, readOnly bool) *mcp.Server {
 	s := &server{f: f, exec: exec, serviceArgs: f.Globals.ServiceFlags()}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "testctl", Title: "testctl", Version: f.AppVersion}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// No logging capability: logs go to stderr, never to the client.
-		Capabilities: &mcp.ServerCapabilities{},
+		// The tools are the same for the server's life: no list_changed.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		// Every tool has the same output type: its schema is inferred once.
+		SchemaCache: mcp.NewSchemaCache(),
 	})
-	s.addTools(srv, readOnly)
+	ready := make(chan struct{})
+	go func() {
+		defer close(ready)
+		s.addTools(srv, readOnly)
+	}()
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if strings.HasPrefix(method, "tools/") {
+				select {
+				case <-ready:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	return srv
 }
 
