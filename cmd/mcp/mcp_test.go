@@ -362,3 +362,27 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		t.Errorf("%d writes reached the service", n)
 	}
 }
+
+// TestStartRunCodehostAndApps: codehost attaches the CI's metadata when
+// asked, and apps override an application, as run start's flags do.
+func TestStartRunCodehostAndApps(t *testing.T) {
+	e := cmdtest.New(t)
+	for k, v := range map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "agent-fix",
+		"CI_COMMIT_SHA": "2222222", "CI_COMMIT_MESSAGE": "Reject expired coupons", "CI_PROJECT_PATH": "acme/shop"} {
+		e.Setenv(k, v)
+	}
+	a := connect(t, e, false)
+	r := a.call(t, context.Background(), "start_run", map[string]any{"plans": []string{"pln-passing_sandbox"}, "codehost": true,
+		"apps": []string{"app_sandbox-web,url=https://pr-42.preview.example.com"}, "wait": false})
+	if r.isError || len(r.data.RunIDs) != 1 {
+		t.Fatalf("%+v\n%s", r.data, r.text)
+	}
+	list := e.Run("run", "list", "--branch", "agent-fix", "-o", "json").Expect(t, 0)
+	cmdtest.Contains(t, "the run list", list.Stdout, r.data.RunIDs[0], `"trigger": "CODEHOST"`, `"commitHash": "2222222"`)
+
+	bad := a.call(t, context.Background(), "start_run", map[string]any{"plans": []string{"pln-passing_sandbox"},
+		"apps": []string{"web,url=https://x.example.com"}})
+	if !bad.isError || bad.data.ExitCode != 2 {
+		t.Errorf("a malformed app override: %+v\n%s", bad.data, bad.text)
+	}
+}
