@@ -50,7 +50,7 @@ func TestResultsAreBounded(t *testing.T) {
 // reaches the agent without control characters or bidi overrides, and the
 // key never does, in the document or the text.
 func TestServiceTextIsSanitisedAndTheKeyRedacted(t *testing.T) {
-	s := &server{apiKey: "tk_live_secret123"}
+	s := &server{apiKey: "tk_live_secret123", keyRead: true}
 	inv := invocation{
 		stdout: `{"shortId":"r1a2b3","url":"https://x/runs/r1a2b3","runTestCases":[],"name":"a\u001b[31mred\u202egnp.exe","note":"key tk_live_secret123"}`,
 		stderr: "error: the service said \x1b]0;title\x07 tk_live_secret123 \u202eevil\n",
@@ -72,7 +72,7 @@ func TestServiceTextIsSanitisedAndTheKeyRedacted(t *testing.T) {
 // TestCancelledWaitSaysHowToResume: the text of a wait a cancelled request
 // ended names the call that takes it up.
 func TestCancelledWaitSaysHowToResume(t *testing.T) {
-	s := &server{apiKey: "k-unused-here"}
+	s := &server{keyRead: true}
 	res, out := s.build(invocation{stderr: "✓ Started run r9x8y7 (5 tests): https://x/runs/r9x8y7\ninterrupted\n", code: exitcode.Interrupted}, verdictKind, nil, nil)
 	b := []byte(res.Content[0].(*mcp.TextContent).Text)
 	if res.IsError || out.Verdict != "interrupted" || !strings.Contains(string(b), `call wait_run with run_ids ["r9x8y7"]`) {

@@ -21,8 +21,9 @@ type server struct {
 	exec        Exec
 	serviceArgs []string
 
-	keyMu  sync.Mutex
-	apiKey string
+	keyMu   sync.Mutex
+	keyRead bool
+	apiKey  string
 }
 
 // NewServer is the MCP server of testctl on f, its tools running the
@@ -68,11 +69,14 @@ fix the code → rerun_failed. A verdict is one word first in every result: pass
 A run goes on when a wait ends early: wait_run resumes it.`
 
 // key is the API key the server uses, to redact it from every result; a
-// server without one (none configured yet) has nothing to redact.
+// server without one has nothing to redact. It is read once: the config is
+// the server's for its life, and a missing key must not ask the keyring
+// again at every result.
 func (s *server) key() string {
 	s.keyMu.Lock()
 	defer s.keyMu.Unlock()
-	if s.apiKey == "" {
+	if !s.keyRead {
+		s.keyRead = true
 		if c, err := s.f.APIClient(); err == nil {
 			s.apiKey = c.APIKey
 		}
