@@ -9,6 +9,7 @@ import (
 	completioncmd "github.com/testctl/testctl/cmd/completion"
 	configcmd "github.com/testctl/testctl/cmd/config"
 	logscmd "github.com/testctl/testctl/cmd/logs"
+	mcpcmd "github.com/testctl/testctl/cmd/mcp"
 	runcmd "github.com/testctl/testctl/cmd/run"
 	sandboxcmd "github.com/testctl/testctl/cmd/sandbox"
 	testcasecmd "github.com/testctl/testctl/cmd/testcase"
@@ -64,6 +65,7 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(logscmd.NewCmdLogs(f, nil))
 	cmd.AddCommand(tunnelcmd.NewCmdTunnel(f))
 	cmd.AddCommand(apicmd.NewCmdAPI(f, nil))
+	cmd.AddCommand(mcpcmd.NewCmdMCP(f, Run, nil))
 	addHelpTopics(cmd)
 	return cmd
 }
