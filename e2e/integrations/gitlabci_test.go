@@ -198,13 +198,16 @@ func TestGitLabCITagPipeline(t *testing.T) {
 			git(t, dir, "checkout", "-q", "--detach", "v1.2.3")
 		},
 	})
-	if why := codehostRefusal(res.Log); res.Jobs["testctl"] == 2 && why != "" {
-		t.Skipf("needs fix-codehost: --codehost exits 2 in a tag pipeline (issue 30, point 1): %s", why)
-	}
 	if res.Code != 0 || res.Jobs["testctl"] != 0 {
 		t.Fatalf("tag pipeline: gitlab-ci-local exit %d, jobs %v\n%s", res.Code, res.Jobs, res.Log)
 	}
-	if later := readJSONFile(t, filepath.Join(res.Out, "later.json")); later["TESTCTL_RUN_SHORT_ID"] == "" {
-		t.Errorf("the later job read %v: want the run's id", later)
+	later := readJSONFile(t, filepath.Join(res.Out, "later.json"))
+	id := later["TESTCTL_RUN_SHORT_ID"]
+	if id == "" {
+		t.Fatalf("the later job read %v: want the run's id", later)
+	}
+	// The tag's name is the branch docs/ci.md says is sent.
+	if run := listedRun(t, sb, id); run["trigger"] != "CODEHOST" || run["branch"] != "v1.2.3" {
+		t.Errorf("the tag pipeline's run: trigger %v, branch %v; want CODEHOST, v1.2.3", run["trigger"], run["branch"])
 	}
 }
