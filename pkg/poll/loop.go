@@ -140,7 +140,11 @@ func (l *Loop) poll(ctx context.Context, t *Target, at time.Time) error {
 		t.parked = o.Until
 		return nil
 	}
-	l.schedule(t, at.Add(l.Interval))
+	next := l.Interval
+	if o.Sooner > 0 {
+		next = min(next, o.Sooner)
+	}
+	l.schedule(t, at.Add(next))
 	return nil
 }
 

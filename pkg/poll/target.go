@@ -21,6 +21,11 @@ type Outcome struct {
 	// closed (a rerun being started, which may take the service's
 	// visibility delay), while the other targets go on.
 	Until <-chan struct{}
+	// Sooner, when shorter than the interval, makes the next poll of a
+	// target that answered come that much later instead: the caller knows
+	// its end is near. It never shortens a wait after a failure, whose
+	// Retry-After and backoff stand.
+	Sooner time.Duration
 }
 
 // PollFunc asks about a target once.
