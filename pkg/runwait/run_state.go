@@ -23,8 +23,8 @@ type runState struct {
 	detail *api.RunDetail // the latest answer, nil until the first one
 	status string         // the run status last reported to the user
 	// finished holds, for each test case reported as ended, what it ended
-	// as (status and result): a test case the service later reports
-	// otherwise ended again.
+	// as (status, result and its title): a test case the service later
+	// reports otherwise ended again.
 	finished map[string]string
 	notFound bool // the last poll was a 404 (within the not-visible grace)
 	// finishedAfter is the wait's elapsed time at the final status;
@@ -84,7 +84,7 @@ func (s *runState) observe(d *api.RunDetail) (statusChanged bool, ended []api.Ru
 			delete(s.finished, key) // running again: its next end is news
 			continue
 		}
-		if as := tc.Status + "/" + tc.Result; s.finished[key] != as {
+		if as := tc.Status + "/" + tc.Result + "/" + tc.ResultTitle; s.finished[key] != as {
 			s.finished[key] = as
 			ended = append(ended, tc)
 		}
