@@ -197,9 +197,9 @@ func TestEvidenceOfATestCaseRetriedWithinTheRunIsReadAgain(t *testing.T) {
 }
 
 // Once every test case of a run has ended and the run has not, it is polled
-// once a second later rather than an interval later, so the verdict follows
-// the run's end within about a second; once per run, never sooner than a
-// Retry-After.
+// once a second later, so the verdict follows the run's end within about a
+// second; once per run, the regular polls kept on their schedule, never
+// sooner than a Retry-After.
 func TestRunPolledSoonerOnceEveryTestCaseHasEnded(t *testing.T) {
 	done := []map[string]any{tc("r1-1", "COMPLETED", "PASSED", ""), tc("r1-2", "COMPLETED", "PASSED", "")}
 	tests := []struct {
@@ -217,7 +217,7 @@ func TestRunPolledSoonerOnceEveryTestCaseHasEnded(t *testing.T) {
 			{status: "RUNNING", cases: done},
 			{status: "RUNNING", cases: done},
 			{status: "COMPLETED", result: "PASSED", cases: done},
-		}, []time.Duration{time.Second, 5 * time.Second, 5 * time.Second}},
+		}, []time.Duration{time.Second, 4 * time.Second, 5 * time.Second}},
 		{"never against a Retry-After", []scriptStep{
 			{status: "RUNNING", cases: done},
 			{failWith: http.StatusServiceUnavailable},
