@@ -136,13 +136,15 @@ stat_of() {
 peak() { # peak RSS (MB, from GNU time) and wall (s) of a command: "MB s"
   local t0 t1 rss=n/a
   t0=$(now)
+  # A command may exit non-zero by design (a failed run's verdict).
   if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$work/out" 2>"$work/err"
+    /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$work/out" 2>"$work/err" || true
   else
-    "$@" >"$work/out" 2>"$work/err"
+    "$@" >"$work/out" 2>"$work/err" || true
   fi
   t1=$(now)
-  [ ! -s "$work/rss" ] || rss=$(awk '{ printf "%.1f", $1 / 1024 }' "$work/rss")
+  # The last line: GNU time says first when the command exited non-zero.
+  [ ! -s "$work/rss" ] || rss=$(awk 'END { printf "%.1f", $1 / 1024 }' "$work/rss")
   echo "$rss $(calc "$t1 - $t0" 3)"
 }
 
