@@ -83,3 +83,64 @@ func TestReportSendsItsEvidenceInOneWave(t *testing.T) {
 		}
 	}
 }
+
+// together holds each request it is given until one of each kind has come
+// (a guard of a few seconds: a kind that comes only after another was
+// answered fails the test).
+type together struct {
+	t     *testing.T
+	next  http.Handler
+	kinds map[string]func(*http.Request) bool
+
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (g *together) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	kind := ""
+	for k, is := range g.kinds {
+		if is(r) {
+			kind = k
+		}
+	}
+	if kind != "" {
+		g.mu.Lock()
+		g.seen[kind] = true
+		deadline := time.Now().Add(5 * time.Second)
+		for len(g.seen) < len(g.kinds) && time.Now().Before(deadline) {
+			g.mu.Unlock()
+			time.Sleep(time.Millisecond)
+			g.mu.Lock()
+		}
+		if len(g.seen) < len(g.kinds) {
+			g.t.Errorf("%s came alone: the reads of a report wait for one another (%v)", kind, g.seen)
+			g.kinds = map[string]func(*http.Request) bool{} // said once
+		}
+		g.mu.Unlock()
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// In CI a report also reads the run list (the runs' URLs and times) and,
+// for --html, the plan's history: they go out with the evidence, not
+// before or after it, each a round trip to the service.
+func TestReportReadsTheRunListBesideTheEvidence(t *testing.T) {
+	e := cmdtest.New(t)
+	id := ended(t, e, sandbox.PlanFailing)
+	target, _ := url.Parse(e.Getenv("TESTCTL_BASE_URL"))
+	gate := &together{t: t, next: httputil.NewSingleHostReverseProxy(target), seen: map[string]bool{},
+		kinds: map[string]func(*http.Request) bool{
+			"the run list": func(r *http.Request) bool {
+				return r.URL.Path == "/v1/run" && r.URL.Query().Get("testPlanShortId") == ""
+			},
+			"the history": func(r *http.Request) bool {
+				return r.URL.Path == "/v1/run" && r.URL.Query().Get("testPlanShortId") != ""
+			},
+			"the evidence": func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/logs") },
+		}}
+	srv := httptest.NewServer(gate)
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	e.GitHubActions()
+	e.Run("run", "report", id, "--html", e.Dir+"/report.html").Expect(t, 1)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -47,17 +48,28 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	}
 	work, done := reportWork(ctx)
 	defer done()
-	nameRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	// The run list (the runs' URLs and times), the evidence and the plans'
+	// history are read all at once: none needs another, and each is a
+	// round trip to the service.
+	namePlans(recs)
+	var describe func([]verdict.Record)
+	var reads sync.WaitGroup
+	reads.Go(func() {
+		describe = listRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	})
 	v := verdict.Decide(recs, o.verdictOptions())
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary
 	if ctx.Err() == nil { // not needed once a signal ended the wait: the runs go on
-		ev, left = gatherEvidence(work, d.Client, early, v, o.Evidence)
+		reads.Go(func() { ev, left = gatherEvidence(work, d.Client, early, v, o.Evidence) })
 		if o.HTMLFile != "" {
-			history = planHistory(work, d.Client, v)
+			reads.Go(func() { history = planHistory(work, d.Client, v) })
 		}
 	}
+	reads.Wait()
+	describe(recs)
+	v = verdict.Decide(recs, o.verdictOptions())
 	res := d.Resume
 	res.Timeout = o.Timeout
 	err := report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
