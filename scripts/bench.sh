@@ -449,36 +449,58 @@ say "latency: run report against run get, 10 failed test cases, $LAT per answer"
 start_sandbox lat --failing-test-cases 10 --speed 100 --latency "$LAT"
 sid=$(TESTCTL_BASE_URL=$URL_lat timeout 120 "$T" run start --plan pln-regressions_sandbox --wait --evidence 0 --interval 200ms -q 2>/dev/null | head -n 1 || true)
 [ -n "$sid" ] || { echo "bench: the regressions run did not start" >&2; exit 1; }
+# Every binary's commands in one measure, so that their rounds alternate
+# and a change of load hits them alike.
+cmds=()
 for b in "${bins[@]}"; do
-  mapfile -t m < <(measure "env TESTCTL_BASE_URL=$URL_lat $b run report $sid" "env TESTCTL_BASE_URL=$URL_lat $b run get $sid -o json")
-  row "latency: $(label "$b") run get, 10 failed test cases (baseline)" "-" "$(ms "${m[1]}" 0) ms" "1.00" "-"
-  r=$(calc "${m[0]} / ${m[1]}")
-  row "latency: $(label "$b") run report, 10 failed test cases" "<= 2.2x run get" "$(ms "${m[0]}" 0) ms" "$r" "$(yes_if "$r <= 2.2")"
+  cmds+=("env TESTCTL_BASE_URL=$URL_lat $b run report $sid" "env TESTCTL_BASE_URL=$URL_lat $b run get $sid -o json")
+done
+mapfile -t m < <(measure "${cmds[@]}")
+i=0
+for b in "${bins[@]}"; do
+  row "latency: $(label "$b") run get, 10 failed test cases (baseline)" "-" "$(ms "${m[i + 1]}" 0) ms" "1.00" "-"
+  r=$(calc "${m[i]} / ${m[i + 1]}")
+  row "latency: $(label "$b") run report, 10 failed test cases" "<= 2.2x run get" "$(ms "${m[i]}" 0) ms" "$r" "$(yes_if "$r <= 2.2")"
+  i=$((i + 2))
 done
 
 say "latency: run report of 50 failed test cases, --evidence 50: time and peak RSS"
 start_sandbox lat50 --failing-test-cases 50 --speed 100 --latency "$LAT"
 sid50=$(TESTCTL_BASE_URL=$URL_lat50 timeout 120 "$T" run start --plan pln-regressions_sandbox --wait --evidence 0 --interval 200ms -q 2>/dev/null | head -n 1 || true)
 [ -n "$sid50" ] || { echo "bench: the regressions run of 50 did not start" >&2; exit 1; }
+cmds=()
 for b in "${bins[@]}"; do
-  mapfile -t m < <(measure "env TESTCTL_BASE_URL=$URL_lat50 $b run get $sid50 -o json" "env TESTCTL_BASE_URL=$URL_lat50 $b run report $sid50 --evidence 50")
+  cmds+=("env TESTCTL_BASE_URL=$URL_lat50 $b run get $sid50 -o json" "env TESTCTL_BASE_URL=$URL_lat50 $b run report $sid50 --evidence 50")
+done
+mapfile -t m < <(measure "${cmds[@]}")
+i=0
+for b in "${bins[@]}"; do
   read -r rss _ < <(TESTCTL_BASE_URL=$URL_lat50 peak timeout 60 "$b" run report "$sid50" --evidence 50)
   read -r rss10 _ < <(TESTCTL_BASE_URL=$URL_lat peak timeout 60 "$b" run report "$sid")
-  row "latency: $(label "$b") run report, 50 failed, --evidence 50" "-" "$(ms "${m[1]}" 0) ms" "$(calc "${m[1]} / ${m[0]}")" "-"
+  row "latency: $(label "$b") run report, 50 failed, --evidence 50" "-" "$(ms "${m[i + 1]}" 0) ms" "$(calc "${m[i + 1]} / ${m[i]}")" "-"
   row "latency: $(label "$b") peak RSS, 50 failed vs 10" "flat" "$rss MB vs $rss10 MB" "-" "-"
+  i=$((i + 2))
 done
 
 # run start --wait on the same plan with and without the evidence: the
 # difference is what the failure story costs after the run has ended. The
-# plan's failed test cases end one after another, the last with the run.
+# plan's failed test cases end one after another over half a second
+# (--speed 10), the last with the run, and the wait polls every 250 ms.
 say "latency: run start --wait --evidence 10 against --evidence 0"
+start_sandbox latw --failing-test-cases 10 --speed 10 --latency "$LAT"
+cmds=()
 for b in "${bins[@]}"; do
-  mapfile -t m < <(measure "env TESTCTL_BASE_URL=$URL_lat $b run start --plan pln-regressions_sandbox --wait --interval 500ms --evidence 0 -q" \
-    "env TESTCTL_BASE_URL=$URL_lat $b run start --plan pln-regressions_sandbox --wait --interval 500ms --evidence 10 -q" \
+  cmds+=("env TESTCTL_BASE_URL=$URL_latw $b run start --plan pln-regressions_sandbox --wait --interval 250ms --evidence 0 -q"
+    "env TESTCTL_BASE_URL=$URL_latw $b run start --plan pln-regressions_sandbox --wait --interval 250ms --evidence 10 -q"
     "env TESTCTL_BASE_URL=$URL_lat $b run get $sid -o json")
-  row "latency: $(label "$b") run start --wait --evidence 0 (baseline)" "-" "$(ms "${m[0]}" 0) ms" "1.00" "-"
-  d=$(calc "${m[1]} - ${m[0]}" 6)
-  row "latency: $(label "$b") --evidence 10 costs, against one run get" "<= 1 request" "$(ms "$d" 0) ms" "$(calc "$d / ${m[2]}")" "$(yes_if "$d <= ${m[2]}")"
+done
+mapfile -t m < <(measure "${cmds[@]}")
+i=0
+for b in "${bins[@]}"; do
+  row "latency: $(label "$b") run start --wait --evidence 0 (baseline)" "-" "$(ms "${m[i]}" 0) ms" "1.00" "-"
+  d=$(calc "${m[i + 1]} - ${m[i]}" 6)
+  row "latency: $(label "$b") --evidence 10 costs, against one run get" "<= 1 request" "$(ms "$d" 0) ms" "$(calc "$d / ${m[i + 2]}")" "$(yes_if "$d <= ${m[i + 2]}")"
+  i=$((i + 3))
 done
 RUNS=$save_runs
 fi
