@@ -140,13 +140,6 @@ func (r *Reader) Prefetch(t Target) {
 	})
 }
 
-// Prefetched is how many test cases have had their logs read early.
-func (r *Reader) Prefetched() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.early)
-}
-
 // earlyFor is the early read of t, if one was made of it as it is now.
 func (r *Reader) earlyFor(t Target) *early {
 	r.mu.Lock()
