@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -37,22 +38,39 @@ const afterSignal = time.Second
 // signal); the reports are written with what is known, and the code is
 // the signal's.
 func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error {
+	return finish(ctx, d, o, recs, nil)
+}
+
+// finish is Finish with the evidence a wait read as the test cases ended
+// (nil: none was).
+func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early *evidence.Reader) error {
 	if len(recs) == 0 {
 		return &exitcode.Error{Code: exitcode.Service, Err: errors.New("there is no run to report on")}
 	}
 	work, done := reportWork(ctx)
 	defer done()
-	nameRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	// The run list (the runs' URLs and times), the evidence and the plans'
+	// history are read all at once: none needs another, and each is a
+	// round trip to the service.
+	namePlans(recs)
+	var describe func([]verdict.Record)
+	var reads sync.WaitGroup
+	reads.Go(func() {
+		describe = listRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	})
 	v := verdict.Decide(recs, o.verdictOptions())
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary
 	if ctx.Err() == nil { // not needed once a signal ended the wait: the runs go on
-		ev, left = gatherEvidence(work, d.Client, v, o.Evidence)
+		reads.Go(func() { ev, left = gatherEvidence(work, d.Client, early, v, o.Evidence) })
 		if o.HTMLFile != "" {
-			history = planHistory(work, d.Client, v)
+			reads.Go(func() { history = planHistory(work, d.Client, v) })
 		}
 	}
+	reads.Wait()
+	describe(recs)
+	v = verdict.Decide(recs, o.verdictOptions())
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
@@ -92,8 +110,9 @@ func reportWork(ctx context.Context) (context.Context, func()) {
 
 // gatherEvidence reads the evidence of at most n test cases that did not
 // pass, failures first across the runs, then the failed attempts of flaky
-// ones. A verdict where everything passed asks nothing.
-func gatherEvidence(ctx context.Context, c *api.Client, v verdict.Verdict, n int) (report.Evidence, int) {
+// ones, taking what early read as they ended. A verdict where everything
+// passed asks nothing.
+func gatherEvidence(ctx context.Context, c *api.Client, early *evidence.Reader, v verdict.Verdict, n int) (report.Evidence, int) {
 	var failed, flaky []evidence.Target
 	for _, r := range v.Runs {
 		plan := r.Plan.Title()
@@ -108,7 +127,11 @@ func gatherEvidence(ctx context.Context, c *api.Client, v verdict.Verdict, n int
 	if len(targets) == 0 {
 		return nil, left
 	}
-	return report.NewEvidence(evidence.Gather(ctx, c.WithRetries(0), targets, evidence.Options{Issues: knownIssues(v)})), left
+	if early == nil {
+		early = evidence.NewReader(ctx, c, evidence.Options{})
+		defer early.Close()
+	}
+	return report.NewEvidence(early.Gather(ctx, targets, knownIssues(v))), left
 }
 
 // knownIssues are the issues of the runs whose detail was read with them
