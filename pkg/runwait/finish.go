@@ -55,8 +55,12 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	namePlans(recs)
 	var describe func([]verdict.Record)
 	var reads sync.WaitGroup
+	// These reads are extras for the reports: one attempt each, so that a
+	// service that made the wait give up is not retried, nor announced as
+	// retried, once more after it.
+	extras := d.Client.WithRetries(0)
 	reads.Go(func() {
-		describe = listRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+		describe = listRuns(work, extras, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
 	})
 	v := verdict.Decide(recs, o.verdictOptions())
 	var ev report.Evidence
@@ -65,7 +69,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	if ctx.Err() == nil { // not needed once a signal ended the wait: the runs go on
 		reads.Go(func() { ev, left = gatherEvidence(work, d.Client, early, v, o.Evidence) })
 		if o.HTMLFile != "" {
-			reads.Go(func() { history = planHistory(work, d.Client, v) })
+			reads.Go(func() { history = planHistory(work, extras, v) })
 		}
 	}
 	reads.Wait()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -97,8 +98,8 @@ func (v *lineView) notice(msg string)                             { v.println(ms
 
 // retrying prints one line when a streak begins, not one per retry.
 func (v *lineView) retrying(s *runState, _ time.Duration, err error) {
-	v.println(fmt.Sprintf("warning: %s: %s; retrying (the wait goes on until --timeout)",
-		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(report.FirstLine(err.Error()))))
+	v.println(fmt.Sprintf("warning: %s: %s; retrying with backoff; the wait gives this run up after %d failed requests in a row, or at --timeout",
+		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(report.FirstLine(err.Error())), poll.MaxConsecutiveFailures))
 }
 func (v *lineView) tick([]*runState, time.Duration) {}
 func (v *lineView) stop()                           {}
