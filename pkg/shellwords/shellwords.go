@@ -31,8 +31,8 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("the %s quote at character %d is never closed: close it, or escape it with a backslash", name, e.Offset+1)
 }
 
-// Split returns the words of line. A line of blanks has none; "" and ''
-// are an empty word each.
+// Split returns the words of line. A line of blanks has none; an empty
+// pair of quotes, single or double, is an empty word.
 func Split(line string) ([]string, error) {
 	var words []string
 	var w strings.Builder
