@@ -11,6 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -43,6 +44,7 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	defer done()
 	nameRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
 	v := verdict.Decide(recs, o.verdictOptions())
+	d.Step.SetRuns(stepRuns(v.Runs))
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary
@@ -56,7 +58,7 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	res.Timeout = o.Timeout
 	err := report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
-		NoData: d.NoData}, v)
+		NoData: d.NoData, Step: d.Step}, v)
 	if code := cmdutil.InterruptCode(ctx); ctx.Err() != nil && code > exitcode.Of(err) {
 		// A signal during the reports: the job is being cancelled, and
 		// says so, whatever the verdict of the runs that had ended. An
@@ -67,6 +69,17 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 		return &exitcode.Error{Code: code}
 	}
 	return err
+}
+
+// stepRuns are the runs of a CI step's outputs: those that started.
+func stepRuns(runs []verdict.Run) []stepoutputs.Run {
+	out := make([]stepoutputs.Run, 0, len(runs))
+	for _, r := range runs {
+		if !r.NotStarted {
+			out = append(out, stepoutputs.Run{ShortID: r.ShortID, URL: r.URL})
+		}
+	}
+	return out
 }
 
 // reportWork is the context of the work done for the reports: it outlives
