@@ -181,8 +181,39 @@ func TestActionArgsAreSplitNotEvaluated(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(res.Workspace, "pwned")); err == nil {
 		t.Error("a command substitution in args was run")
 	}
-	if !strings.Contains(res.Log, "--commit-message two words $(touch pwned) --branch feature/x") {
+	// The command line is printed quoted, as a shell would take it again.
+	if !strings.Contains(res.Log, "--commit-message 'two words $(touch pwned)' --branch feature/x") {
 		t.Errorf("args were not split into words as given:\n%s", res.Log)
+	}
+}
+
+// An args no shell could split is refused before anything starts, naming
+// the input; the outputs a later step reads say why. One of blanks only
+// (a YAML block left empty) is no argument: bash passed one empty argument,
+// which run start refused.
+func TestActionArgsWithUnbalancedQuotesIsUsageAndBlankArgsIsNone(t *testing.T) {
+	rel, sb := newRelease(t), startSandbox(t)
+	cache := t.TempDir()
+	in := sandboxInputs(rel, sb, "pln-passing_sandbox")
+	in["wait"], in["codehost"] = "false", "false"
+	in["args"] = `--commit-message "it's`
+	res := runAction(t, actionJob{Inputs: in, ToolCache: cache})
+	if res.Code != 2 || !strings.Contains(res.Log, "input args: the double quote at character 18 is never closed") {
+		t.Fatalf("exit %d: want 2 and the unbalanced quote named\n%s", res.Code, res.Log)
+	}
+	wantOutputs(t, res, map[string]string{"verdict": "usage", "exit-code": "2", "run-short-id": ""})
+	if strings.Contains(res.Log, "Started run") {
+		t.Error("a run started despite the bad input")
+	}
+
+	in["args"] = " \n \t\n"
+	res = runAction(t, actionJob{Inputs: in, ToolCache: cache})
+	if res.Code != 0 {
+		t.Fatalf("blank args: exit %d, want 0\n%s", res.Code, res.Log)
+	}
+	wantOutputs(t, res, map[string]string{"verdict": "started", "exit-code": "0"})
+	if res.Outputs["run-short-id"] == "" {
+		t.Error("no run-short-id after a start without wait")
 	}
 }
 

@@ -39,6 +39,9 @@ func TestComponentJobPassesWithTheCommitsMetadata(t *testing.T) {
 	if id == "" || !strings.HasSuffix(res.Dotenv["TESTCTL_RUN_URL"], "/"+id) {
 		t.Errorf("dotenv %v: want the run's short id and URL", res.Dotenv)
 	}
+	if res.Dotenv["TESTCTL_EXIT_CODE"] != "0" || res.Dotenv["TESTCTL_VERDICT"] != "passed" {
+		t.Errorf("dotenv %v: want exit code 0, passed", res.Dotenv)
+	}
 	if _, err := os.Stat(filepath.Join(res.Dir, "testctl-junit.xml")); err != nil {
 		t.Errorf("JUnit report: %v", err)
 	}
@@ -60,20 +63,23 @@ func TestComponentJobFailsAndTimesOutWithTestctlsCodes(t *testing.T) {
 	if res.Code != 1 {
 		t.Fatalf("failing plan: exit %d, want 1\n%s", res.Code, res.Log)
 	}
+	if res.Dotenv["TESTCTL_EXIT_CODE"] != "1" || res.Dotenv["TESTCTL_VERDICT"] != "failed" {
+		t.Errorf("dotenv %v: want exit code 1, failed", res.Dotenv)
+	}
 	in := componentInputs(rel, sb, "pln-slow_sandbox")
 	in["timeout"] = "1s"
 	res = runGitLabJob(t, loadComponent(t, in).Job, projectVars, nil)
 	if res.Code != 7 {
 		t.Fatalf("slow plan with a 1s timeout: exit %d, want 7\n%s", res.Code, res.Log)
 	}
-	if res.Dotenv["TESTCTL_RUN_SHORT_ID"] == "" {
-		t.Errorf("no dotenv after a timeout: %v", res.Dotenv)
+	if res.Dotenv["TESTCTL_RUN_SHORT_ID"] == "" || res.Dotenv["TESTCTL_EXIT_CODE"] != "7" || res.Dotenv["TESTCTL_VERDICT"] != "timeout" {
+		t.Errorf("dotenv after a timeout %v: want the run, exit code 7, timeout", res.Dotenv)
 	}
 }
 
 // GitLab cancels a job with SIGTERM: testctl, exec'd by the script, ends
-// with 143 and leaves the partial JUnit report, and after_script still
-// gives later jobs the run's id.
+// with 143, leaves the partial JUnit report, and writes the dotenv report
+// with the run's id and the code it ends with.
 func TestComponentCancelledJobIs143WithPartialReports(t *testing.T) {
 	rel, sb := newRelease(t), startSandbox(t)
 	in := componentInputs(rel, sb, "pln-slow_sandbox")
@@ -90,8 +96,8 @@ func TestComponentCancelledJobIs143WithPartialReports(t *testing.T) {
 	if err != nil || !strings.Contains(string(junit), "<testsuite") {
 		t.Errorf("partial JUnit report: %v", err)
 	}
-	if res.Dotenv["TESTCTL_RUN_SHORT_ID"] == "" {
-		t.Errorf("no dotenv after a cancel: %v", res.Dotenv)
+	if res.Dotenv["TESTCTL_RUN_SHORT_ID"] == "" || res.Dotenv["TESTCTL_EXIT_CODE"] != "143" || res.Dotenv["TESTCTL_VERDICT"] != "terminated" {
+		t.Errorf("dotenv after a cancel %v: want the run, exit code 143, terminated", res.Dotenv)
 	}
 }
 
@@ -148,5 +154,28 @@ func TestComponentRefusesTheKeyInArgs(t *testing.T) {
 	}
 	if strings.Contains(res.Log, testKey) {
 		t.Error("the key given in args was printed")
+	}
+	if res.Dotenv["TESTCTL_EXIT_CODE"] != "2" || res.Dotenv["TESTCTL_VERDICT"] != "usage" {
+		t.Errorf("dotenv %v: a later job should see the usage error", res.Dotenv)
+	}
+}
+
+// A timeout that is no duration and args with a quote never closed are
+// usage errors that name the input, and the dotenv report says so.
+func TestComponentBadInputsAreUsageInTheDotenv(t *testing.T) {
+	rel, sb := newRelease(t), startSandbox(t)
+	for _, bad := range []struct{ input, value, want string }{
+		{"timeout", "30", `input timeout is "30", not a duration like 30m`},
+		{"args", `--branch 'x`, "input args: the single quote at character 10 is never closed"},
+	} {
+		in := componentInputs(rel, sb, "pln-passing_sandbox")
+		in[bad.input] = bad.value
+		res := runGitLabJob(t, loadComponent(t, in).Job, projectVars, nil)
+		if res.Code != 2 || !strings.Contains(res.Log, bad.want) {
+			t.Fatalf("%s %q: exit %d, want 2 and %q\n%s", bad.input, bad.value, res.Code, bad.want, res.Log)
+		}
+		if res.Dotenv["TESTCTL_EXIT_CODE"] != "2" || res.Dotenv["TESTCTL_VERDICT"] != "usage" || res.Dotenv["TESTCTL_RUN_SHORT_ID"] != "" {
+			t.Errorf("%s: dotenv %v: want exit code 2, usage, no run", bad.input, res.Dotenv)
+		}
 	}
 }
