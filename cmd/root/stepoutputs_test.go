@@ -115,3 +115,22 @@ func TestAnUnwritableDotenvIsExit8(t *testing.T) {
 		t.Errorf("outputs %v: want exit-code 8, verdict local", gh)
 	}
 }
+
+// A wait a signal ended (a cancelled job) still names the run in the
+// dotenv report, with the signal's code: the reports are written whatever
+// ended the wait.
+func TestASignalEndedWaitWritesTheDotenv(t *testing.T) {
+	e := cmdtest.New(t)
+	out := e.GitHubActions()
+	id := e.StartRun(t, "pln-slow_sandbox")
+	dotenv := filepath.Join(e.Dir, "testctl.env")
+	ctx := cmdtest.TerminateAt(e.Clock, e.Clock.Now().Add(20*time.Second))
+	e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id, "--interval", "1s", "--dotenv", dotenv).Expect(t, 143)
+	env := dotenvOf(t, dotenv)
+	if env["TESTCTL_EXIT_CODE"] != "143" || env["TESTCTL_VERDICT"] != "terminated" || env["TESTCTL_RUN_SHORT_ID"] != id {
+		t.Errorf("dotenv %v: want run %s, exit code 143, terminated", env, id)
+	}
+	if gh := cmdtest.ReadGitHubOutput(t, out); gh["exit-code"] != "143" || gh["run_short_id"] != id {
+		t.Errorf("outputs %v: want exit-code 143 and the run", gh)
+	}
+}
