@@ -18,6 +18,7 @@ import (
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/flagcheck"
 	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -106,7 +107,13 @@ func writeStepOutputs(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
 		fmt.Fprintf(f.IOStreams.ErrOut, "error: writing %s: %s\n", what, termtext.Sanitize(err.Error()))
 		code = max(code, exitcode.Local)
 	}
-	if path := cmd.Flags().Lookup(stepoutputs.DotenvFlag).Value.String(); path != "" {
+	path := cmd.Flags().Lookup(stepoutputs.DotenvFlag).Value.String()
+	if code == exitcode.Usage && flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, path) != nil {
+		// The usage error is that path (or may be, with another): a
+		// second error about it would turn exit 2 into 8.
+		path = ""
+	}
+	if path != "" {
 		cut, err := f.Step.WriteDotenv(path, stepoutputs.End{Code: code, Word: verdict.Word(code, started)})
 		if err != nil {
 			fail("the dotenv report", err)

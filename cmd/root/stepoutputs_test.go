@@ -134,3 +134,21 @@ func TestASignalEndedWaitWritesTheDotenv(t *testing.T) {
 		t.Errorf("outputs %v: want exit-code 143 and the run", gh)
 	}
 }
+
+// A --dotenv in a directory that does not exist is a usage error naming
+// it, and stays exit 2: nothing else tries to write it.
+func TestABadDotenvPathIsUsage(t *testing.T) {
+	e := cmdtest.New(t)
+	out := e.GitHubActions()
+	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--dotenv", filepath.Join(e.Dir, "missing", "testctl.env")).Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "--dotenv", "does not exist")
+	if strings.Contains(r.Stderr, "writing the dotenv report") {
+		t.Errorf("a second error about the same file:\n%s", r.Stderr)
+	}
+	if gh := cmdtest.ReadGitHubOutput(t, out); gh["exit-code"] != "2" || gh["verdict"] != "usage" {
+		t.Errorf("outputs %v: want exit-code 2, usage", gh)
+	}
+	if n := e.Requests("POST /v1/run"); n != 0 {
+		t.Errorf("%d runs started", n)
+	}
+}
