@@ -160,12 +160,23 @@ func TestReportOfAnUnknownRunSaysWhy(t *testing.T) {
 	}
 }
 
-// A plan's id given where a run's is expected gets the service's 404 and
-// how run ids look, with where to find them.
-func TestUnknownRunNamesWhatARunIDLooksLike(t *testing.T) {
+// A 404 for a run says what was given instead and the command it was
+// likely meant for: a plan's id gets its runs, a run test case's id its
+// run, a run's id where to look.
+func TestUnknownRunHintFitsWhatWasGiven(t *testing.T) {
 	e := cmdtest.New(t)
-	for _, args := range [][]string{{"run", "get", sandbox.PlanPassing}, {"run", "report", "r0a1b2"}} {
-		r := e.Run(args...).Expect(t, 5)
-		cmdtest.Contains(t, "stderr", r.Stderr, "404 Not Found", "Run short ids look like r0a1b2", "`testctl run list`")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "get", sandbox.PlanPassing}, []string{"pln-passing_sandbox is a test plan's id, not a run's", "`testctl run list --plan pln-passing_sandbox`"}},
+		{[]string{"run", "get", "r2an8m-2"}, []string{"r2an8m-2 is a test case of run r2an8m", "`testctl run get r2an8m`", "`testctl logs r2an8m-2 --kind network`"}},
+		{[]string{"run", "report", "r0a1b2"}, []string{"No run r0a1b2 in this project", "`testctl run list`"}},
+	} {
+		r := e.Run(c.args...).Expect(t, 5)
+		cmdtest.Contains(t, "stderr", r.Stderr, append([]string{"404 Not Found"}, c.want...)...)
+		if strings.Contains(r.Stderr, "Run short ids look like") {
+			t.Errorf("%v: the generic hint:\n%s", c.args, r.Stderr)
+		}
 	}
 }

@@ -42,7 +42,9 @@ func NewCmdAPI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 		Use:   "api PATH",
 		Short: "Make a raw request to the service",
 		Long: `Send a request to the service and print the response body, for operations
-testctl has no command for (rerun, applications, environments, tunnels, …).
+testctl has no command for (applications and their environments, the badge, …).
+The commands (run, testcase, logs, tunnel) check their input, retry safely and
+never start a run twice: prefer them where they exist.
 
 PATH starts with /v1/ (or v1/); a full URL must be on the configured base URL.
 The API key is sent when one is configured, and not needed for the public
@@ -67,7 +69,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
   # Query parameters on a GET
   testctl api -X GET /v1/run -f limit=5 -f status=COMPLETED
 
-  # Rerun only the failed test cases of a run (JSON body {"failedOnly": true})
+  # Fields as a JSON body: the request ` + "`testctl run rerun r7k2p9 --failed-only`" + ` sends
   testctl api /v1/run/r7k2p9 -f failedOnly=true
 
   # A body from a file or standard input

@@ -75,9 +75,33 @@ func TestLoginNeedsAKey(t *testing.T) {
 func TestStatusNamesEnvSource(t *testing.T) {
 	e := cmdtest.New(t)
 	r := e.Run("auth", "status").Expect(t, 0)
-	cmdtest.Contains(t, "stdout", r.Stdout, "****-key", "TESTCTL_API_KEY")
-	r = e.Run("auth", "status", "--api-key", "flag-key-9876").Expect(t, 0)
-	cmdtest.Contains(t, "stdout", r.Stdout, "****9876", "--api-key")
+	cmdtest.Contains(t, "stdout", r.Stdout, "✓ API key ****-key", "TESTCTL_API_KEY", "accepted by the service")
+	r = e.Run("auth", "status", "--api-key", "flag-key-9876", "--no-verify").Expect(t, 0)
+	cmdtest.Contains(t, "stdout", r.Stdout, "****9876", "--api-key", "not checked (--no-verify)")
+}
+
+// A key that is set but refused gets no tick: status asks the service, as
+// `gh auth status` does, and exits 4; --no-verify sends nothing.
+func TestStatusChecksTheKey(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_API_KEY", "bad-key-0000")
+	before := e.Requests("GET /v1/run")
+	r := e.Run("auth", "status").Expect(t, 4)
+	cmdtest.Contains(t, "stdout", r.Stdout, "✗ API key ****0000")
+	cmdtest.Contains(t, "stderr", r.Stderr, "error: the service rejected the key from the environment (TESTCTL_API_KEY) (HTTP 401", "testctl auth login")
+	if strings.Contains(r.Output(), "bad-key-0000") || strings.Contains(r.Stdout, "✓") {
+		t.Errorf("the key is shown, or ticked:\n%s", r.Output())
+	}
+	if got := e.Requests("GET /v1/run") - before; got != 1 {
+		t.Errorf("%d requests to check the key, want 1", got)
+	}
+	r = e.Run("auth", "status", "-o", "json").Expect(t, 4)
+	cmdtest.Contains(t, "stdout", r.Stdout, `"keyCheck": "rejected"`)
+	r = e.Run("auth", "status", "--no-verify", "-o", "json").Expect(t, 0)
+	cmdtest.Contains(t, "stdout", r.Stdout, `"keyCheck": "skipped"`)
+	if got := e.Requests("GET /v1/run") - before; got != 2 {
+		t.Errorf("--no-verify sent a request (%d in all, want 2)", got)
+	}
 }
 
 // Ctrl-C at the hidden prompt ends the command at once, as an interruption.

@@ -159,26 +159,41 @@ func serviceFlags(cfg *config.Config) (values map[string]string, also string, er
 	return values, strings.Join(names, " and "), nil
 }
 
-// verifyKey makes the cheapest authenticated call. A 400 means the key was
-// accepted but needs a project (organization scope), which is fine to store.
+// verifyKey checks the key before login stores it (see checkKey).
 func verifyKey(ctx context.Context, f *cmdutil.Factory, key string) error {
-	client, err := f.PublicAPIClient()
-	if err != nil {
-		return err
+	orgScoped, err := checkKey(ctx, f, key)
+	if err == nil {
+		if orgScoped {
+			fmt.Fprintf(f.IOStreams.ErrOut, "%s the key looks organization-scoped: set a project with `%s`\n", f.IOStreams.ErrStyles().WarningIcon(), f.Globals.ConfigSetCommand("project", "proj_…"))
+		}
+		return nil
 	}
-	client.APIKey = key
-	_, err = client.ListRuns(ctx, api.ListRunsOptions{Limit: 1})
-	var he *api.HTTPError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &he) && he.StatusCode == http.StatusBadRequest:
-		fmt.Fprintf(f.IOStreams.ErrOut, "%s the key looks organization-scoped: set a project with `testctl config set project proj_…`\n", f.IOStreams.ErrStyles().WarningIcon())
-		return nil
-	case errors.As(err, &he) && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden):
+	if he, ok := rejected(err); ok {
 		return &exitcode.AuthError{Err: fmt.Errorf("the service rejected this key (HTTP %d%s); nothing was stored", he.StatusCode, messageSuffix(he))}
 	}
 	return fmt.Errorf("could not check the key (nothing was stored; --no-verify skips the check): %w", err)
+}
+
+// checkKey makes the cheapest authenticated call with key. A 400 means the
+// key was accepted but needs a project (organization scope): orgScoped, no
+// error. A key the service refuses is an error rejected recognises.
+func checkKey(ctx context.Context, f *cmdutil.Factory, key string) (orgScoped bool, err error) {
+	client, err := f.PublicAPIClient()
+	if err != nil {
+		return false, err
+	}
+	client.APIKey = key
+	_, err = client.ListRuns(ctx, api.ListRunsOptions{Limit: 1})
+	if he, ok := errors.AsType[*api.HTTPError](err); ok && he.StatusCode == http.StatusBadRequest {
+		return true, nil
+	}
+	return false, err
+}
+
+// rejected reports whether err is the service refusing the key (401, 403).
+func rejected(err error) (*api.HTTPError, bool) {
+	he, ok := errors.AsType[*api.HTTPError](err)
+	return he, ok && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden)
 }
 
 func messageSuffix(he *api.HTTPError) string {

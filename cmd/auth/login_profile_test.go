@@ -59,3 +59,15 @@ func TestLoginRejectsABadProjectFlagBeforeReadingTheKey(t *testing.T) {
 		t.Error("the config was written")
 	}
 }
+
+// The settings a login under --profile suggests next carry that profile:
+// pasted, they change the profile just logged in, not the default one.
+func TestHintsAfterALoginUnderAProfileNameIt(t *testing.T) {
+	e := cmdtest.New(t)
+	e.Setenv("TESTCTL_API_KEY", "")
+	r := e.RunWith(cmdtest.RunOptions{Stdin: sandbox.OrgKey + "\n"}, "auth", "login", "--profile", "org").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "`testctl config set project proj_… --profile org`")
+	e.Setenv("TESTCTL_BASE_URL", "")
+	r = e.Run("run", "list", "--profile", "org").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, `testctl config set base_url https://… --profile org (saved in profile "org")`)
+}

@@ -13,7 +13,12 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
 		Long: `Print the completion script for a shell. Completion covers commands, flags,
-enum values, profile names and, when a key is configured, recent run ids.`,
+enum values, profile names and, when a key is configured, recent run ids.
+
+bash needs the bash-completion package (version 2): apt install bash-completion,
+dnf install bash-completion, or brew install bash-completion@2 (then follow
+what brew prints to load it). zsh needs compinit in ~/.zshrc:
+autoload -U compinit; compinit.`,
 		Example: `  # bash, current shell / permanently
   source <(testctl completion bash)
   testctl completion bash > /etc/bash_completion.d/testctl

@@ -94,3 +94,46 @@ func TestUnusableConfigExits8(t *testing.T) {
 	r = e.Run("config", "set", "project", "proj_a1b2").Expect(t, 8)
 	cmdtest.Contains(t, "unwritable", r.Stderr, "the config file", "not a directory")
 }
+
+// Config mistakes are said where they are: a misspelt key or a setting
+// outside any profile is warned about with its line and the key meant, a
+// syntax error names the line to fix, a switch to a profile the file lacks
+// is refused, and --sandbox, which needs nothing from the file, goes on.
+func TestConfigMistakesAreNamedWhereTheyAre(t *testing.T) {
+	e := cmdtest.New(t)
+	path := e.Getenv("TESTCTL_CONFIG")
+	write := func(content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("base_url: https://top.example.com\nprofiles:\n  default:\n    baseurl: https://x.example.com\n    output: json\n")
+	r := e.Run("config", "get", "output").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr,
+		path+": line 1: base_url is outside any profile, so no command reads it",
+		path+`: line 4: unknown key baseurl in profile "default" is ignored: did you mean base_url?`)
+	if strings.Count(r.Stderr, "warning:") != 2 {
+		t.Errorf("want two warnings, each once:\n%s", r.Stderr)
+	}
+
+	// yaml.v3 says "line 2", where the profiles block began.
+	write("current_profile: default\nprofiles:\n  default:\n    project: proj_a1b2\n   base_url: https://x.example.com\n")
+	r = e.Run("run", "list").Expect(t, 8)
+	cmdtest.Contains(t, "stderr", r.Stderr, "yaml: line 5: did not find expected key")
+	r = e.Run("--sandbox", "run", "list", "--limit", "1").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "warning: reading the config file "+path, "going on without it")
+
+	write("profiles:\n  default:\n    project: proj_a1b2\n  org:\n    project: proj_org\n")
+	r = e.Run("config", "set", "current_profile", "nope").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, `no profile "nope"`, "known: default, org", "--profile nope")
+	data, _ := os.ReadFile(path)
+	if strings.Contains(string(data), "nope") {
+		t.Errorf("the refused profile was written:\n%s", data)
+	}
+	e.Run("config", "set", "current_profile", "org").Expect(t, 0)
+	e.Run("config", "set", "current_profile", "default").Expect(t, 0)
+}

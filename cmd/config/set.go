@@ -3,6 +3,8 @@ package config
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -54,6 +56,16 @@ func setRun(ctx context.Context, f *cmdutil.Factory, opts *SetOptions) error {
 	cfg, err := f.Config()
 	if err != nil {
 		return err
+	}
+	// Switching to a profile the file does not hold would succeed here and
+	// make the next command fail on settings it cannot find.
+	if opts.Key == config.KeyCurrentProfile && config.ProfileKey(opts.Value) != config.DefaultProfile && !slices.Contains(cfg.ProfileNames(), config.ProfileKey(opts.Value)) {
+		known := "none yet"
+		if names := cfg.ProfileNames(); len(names) > 0 {
+			known = strings.Join(names, ", ")
+		}
+		return exitcode.FlagErrorf("no profile %q in %s (known: %s): create it first, e.g. `testctl config set base_url https://… --profile %s` or `testctl auth login --profile %s`",
+			opts.Value, cfg.Path(), known, cmdutil.ShellQuote(opts.Value), cmdutil.ShellQuote(opts.Value))
 	}
 	if err := cfg.Set(ctx, opts.Key, opts.Value); err != nil {
 		return err

@@ -107,7 +107,7 @@ func (w *wiring) loadConfig() (*config.Config, error) {
 	}
 	cfg, err := config.Load(config.Options{
 		Flags: w.f.Globals.FlagSet, LookupEnv: w.opts.LookupEnv, Warn: w.f.IOStreams.ErrOut, Keyring: store,
-		LockWait: lockWait, Command: w.f.Command,
+		LockWait: lockWait, Command: w.f.Command, BrokenFileOK: w.f.Globals.Sandbox,
 	})
 	if err != nil {
 		return nil, err // a *config.FileError: exit 8
@@ -174,11 +174,11 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	}
 	base := cfg.Get(config.KeyBaseURL)
 	if base == "" {
-		return nil, exitcode.UsageErrorf("no base URL configured. Set one of:\n" +
-			"  --base-url https://…                  (this command only)\n" +
-			"  TESTCTL_BASE_URL=https://…            (environment)\n" +
-			"  testctl config set base_url https://… (saved in the active profile)\n" +
-			"or try everything against the embedded emulator with --sandbox")
+		return nil, exitcode.UsageErrorf("no base URL configured. Set one of:\n"+
+			"  --base-url https://…                  (this command only)\n"+
+			"  TESTCTL_BASE_URL=https://…            (environment)\n"+
+			"  %s (saved in profile %q)\n"+
+			"or try everything against the embedded emulator with --sandbox", w.f.Globals.ConfigSetCommand("base_url", "https://…"), cfg.Profile())
 	}
 	if err := config.ValidateBaseURL(base); err != nil {
 		return nil, exitcode.UsageErrorf("invalid base URL (from %s): %v", cfg.Origin(config.KeyBaseURL), err)

@@ -20,7 +20,6 @@ import (
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
-	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // NewCmdRoot returns the testctl command with every subcommand.
@@ -64,7 +63,7 @@ Try every command without an account against the embedded emulator:
 	cmdutil.AddGlobalFlags(cmd.PersistentFlags(), f.Globals)
 	_ = cmd.RegisterFlagCompletionFunc("output", completion.CompleteEnum("table", "json", "yaml"))
 	_ = cmd.RegisterFlagCompletionFunc("profile", completion.CompleteProfiles(f))
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitcode.FlagError{Err: err} })
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.FlagError(err) })
 
 	cmd.AddCommand(configcmd.NewCmdConfig(f))
 	cmd.AddCommand(authcmd.NewCmdAuth(f))

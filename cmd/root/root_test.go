@@ -145,3 +145,45 @@ func TestEnumAndRunIDCompletionAcrossCommands(t *testing.T) {
 		t.Errorf("completion without a key: stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
 }
+
+// A flag value Go can't parse gets what such a value looks like, not Go's
+// parser message; exit 2, nothing sent.
+func TestBadFlagValuesSayWhatAValueLooksLike(t *testing.T) {
+	e := cmdtest.New(t)
+	before := e.Requests("GET /v1/run/{shortId}")
+	for _, c := range []struct{ args, want []string }{
+		{[]string{"run", "wait", "r0a1b2", "--timeout", "5"}, []string{`invalid --timeout "5": a duration with its unit, like 30s, 10m or 1h30m`}},
+		{[]string{"run", "wait", "r0a1b2", "--interval=soon"}, []string{`invalid --interval "soon": a duration`}},
+		{[]string{"run", "list", "--limit", "x"}, []string{`invalid --limit "x": a whole number`}},
+	} {
+		r := e.Run(c.args...).Expect(t, 2)
+		cmdtest.Contains(t, "stderr", r.Stderr, c.want...)
+		if strings.Contains(r.Stderr, "time:") || strings.Contains(r.Stderr, "strconv") {
+			t.Errorf("Go's parser message:\n%s", r.Stderr)
+		}
+	}
+	if n := e.Requests("GET /v1/run/{shortId}") - before; n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
+
+// `api --help` names what testctl has no command for: none of it may be a
+// command that exists (it once sent users to the raw API for reruns and
+// tunnels).
+func TestAPIHelpListsNoExistingCommandAsMissing(t *testing.T) {
+	e := cmdtest.New(t)
+	help := e.Run("api", "--help").Expect(t, 0).Stdout
+	start := strings.Index(help, "no command for (")
+	end := strings.Index(help[start:], ")")
+	if start < 0 || end < 0 {
+		t.Fatalf("no list of what has no command:\n%s", help)
+	}
+	listed := help[start+len("no command for (") : start+end]
+	e.Run("run", "rerun", "--help").Expect(t, 0)
+	e.Run("tunnel", "status", "--help").Expect(t, 0)
+	for _, word := range []string{"rerun", "tunnel", "run", "test case", "logs"} {
+		if strings.Contains(listed, word) {
+			t.Errorf("api --help says testctl has no command for %q, which has one: %q", word, listed)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/sandbox"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // DefaultAddr is where `testctl sandbox` listens unless told otherwise.
@@ -159,8 +160,8 @@ func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		}
 		return n
 	}
-	fmt.Fprintf(errOut, "Sandbox stopped after %d requests (%d runs started, %d faults injected, of which %d lost the answer of a write carried out).\n",
-		sum(st.Requests), st.RunsStarted, st.FaultsInjected, sum(st.LostAnswers))
+	fmt.Fprintf(errOut, "Sandbox stopped after %s (%s started, %s injected, of which %d lost the answer of a write carried out).\n",
+		termtext.Plural(sum(st.Requests), "request"), termtext.Plural(st.RunsStarted, "run"), termtext.Plural(st.FaultsInjected, "fault"), sum(st.LostAnswers))
 	if err != nil {
 		return fmt.Errorf("stopping the sandbox: %w", err)
 	}

@@ -133,7 +133,7 @@ func TestServesUntilCancelled(t *testing.T) {
 	}
 	for _, want := range []string{inst.BaseURL, inst.LegacyBaseURL, sandbox.ProjectKey, sandbox.OrgKey, sandbox.ProjectShortID,
 		"export TESTCTL_BASE_URL=" + inst.BaseURL, "TESTCTL_API_KEY=" + sandbox.ProjectKey, "pln-passing_sandbox", "pln-flaky_sandbox",
-		"Sandbox stopped after 2 requests"} {
+		"Sandbox stopped after 2 requests (0 runs started, 0 faults injected"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // HTTPError is a non-2xx answer of the service.
@@ -126,9 +128,25 @@ func excerpt(body []byte) string {
 	return strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "")), " ")
 }
 
-// runNotFoundHint completes a run's 404: a plan's id or a run test case's
-// given for a run's is the usual mistake.
-const runNotFoundHint = "Run short ids look like r0a1b2, not a plan's pln-… id nor a run test case's r0a1b2-3; `testctl run list` shows this project's recent runs."
+// runNotFoundHint completes a run's 404 by what was given in place of a
+// run's short id: a plan's id or a run test case's is the usual mistake,
+// and each gets the command it was likely meant for; an id shaped like a
+// run's gets where to look for it.
+func runNotFoundHint(path string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(path, "/v1/run/"), "/")
+	id, _, _ = strings.Cut(id, "?")
+	if unescaped, err := url.PathUnescape(id); err == nil {
+		id = unescaped
+	}
+	id = termtext.SanitizeLine(id)
+	if strings.HasPrefix(id, "pln-") || strings.HasPrefix(id, "pln_") {
+		return fmt.Sprintf("%s is a test plan's id, not a run's: `testctl run list --plan %s` lists its runs, `testctl run start --plan %s` starts one.", id, id, id)
+	}
+	if run, n, ok := strings.Cut(id, "-"); ok && run != "" && n != "" && strings.Trim(n, "0123456789") == "" {
+		return fmt.Sprintf("%s is a test case of run %s: `testctl run get %s` shows the run, `testctl logs %s --kind network` the test case's requests.", id, run, run, id)
+	}
+	return fmt.Sprintf("No run %s in this project: check the project (--project) and the base URL; `testctl run list` shows this project's recent runs.", id)
+}
 
 // orgKeyHint completes the service's "projectShortId is required", which
 // names its own wire field, with the ways testctl takes a project.
@@ -142,7 +160,7 @@ func hintFor(status int, path, message string) string {
 		return orgKeyHint
 	}
 	if status == http.StatusNotFound && strings.HasPrefix(path, "/v1/run/") {
-		return runNotFoundHint
+		return runNotFoundHint(path)
 	}
 	switch status {
 	case http.StatusUnauthorized:

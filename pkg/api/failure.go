@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"time"
 )
@@ -17,7 +18,15 @@ import (
 func permanent(err error) bool {
 	_, redirect := errors.AsType[*RedirectError](err)
 	return errors.Is(err, errBodyTooLarge) || redirect || untrustedCertificate(err) != nil ||
-		unresolvedHost(err) != ""
+		unresolvedHost(err) != "" || plainHTTP(err)
+}
+
+// plainHTTP reports whether an https:// request was answered in plain HTTP
+// (a sandbox or proxy without TLS): a wrong scheme in the base URL, which
+// no retry can fix.
+func plainHTTP(err error) bool {
+	_, header := errors.AsType[tls.RecordHeaderError](err)
+	return errors.Is(err, http.ErrSchemeMismatch) || header
 }
 
 // untrustedCertificate returns the verification failure when the server's
@@ -52,6 +61,17 @@ func cause(err error) string {
 	}
 	if host := unresolvedHost(err); host != "" {
 		return fmt.Sprintf("the host name %s does not resolve: check the base URL", host)
+	}
+	if plainHTTP(err) {
+		msg := "the server answered in plain HTTP, not HTTPS: check the base URL's scheme"
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			if u, perr := url.Parse(ue.URL); perr == nil && u.Scheme == "https" {
+				if ip := net.ParseIP(u.Hostname()); (ip != nil && ip.IsLoopback()) || u.Hostname() == "localhost" {
+					msg += fmt.Sprintf(" (a local sandbox serves http://%s)", u.Host)
+				}
+			}
+		}
+		return msg
 	}
 	if cert := untrustedCertificate(err); cert != nil {
 		return "the server's certificate is not trusted: " + cert.Error()

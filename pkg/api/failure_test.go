@@ -106,3 +106,27 @@ func TestFinalErrorSaysHowHardItTried(t *testing.T) {
 		t.Errorf("a single attempt is counted: %v", err)
 	}
 }
+
+// An https:// base URL on a plain-HTTP server (a local sandbox) fails the
+// same way every time: not retried, and the message names the scheme, with
+// the http:// address for a loopback host.
+func TestPlainHTTPAnswerToHTTPSIsPermanent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer srv.Close()
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	fake := clock.NewFake(time.Now())
+	c := &Client{BaseURL: "https://" + host, APIKey: "secret-key-1234", HTTPClient: &http.Client{Transport: &http.Transport{}},
+		Clock: fake, Retry: DefaultRetryPolicy}
+	_, err := c.GetRun(context.Background(), "abc", GetRunOptions{})
+	if exitCodeOf(err) != 6 || IsTransient(err) {
+		t.Fatalf("got %v (transient %v), want a permanent failure with exit 6", err, IsTransient(err))
+	}
+	want := "GET /v1/run/abc: the server answered in plain HTTP, not HTTPS: check the base URL's scheme (a local sandbox serves http://" + host + ")"
+	if err.Error() != want {
+		t.Errorf("got  %q\nwant %q", err, want)
+	}
+	if _, sleeps := fake.Slept(); sleeps != 0 {
+		t.Errorf("%d retries of a plain-HTTP answer", sleeps)
+	}
+}

@@ -26,7 +26,7 @@ func Group(cmd *cobra.Command, verbs ...*cobra.Command) *cobra.Command {
 				return unknownVerb(c, args)
 			}
 		}
-		return &exitcode.FlagError{Err: err}
+		return FlagError(err)
 	})
 	cmd.AddCommand(verbs...)
 	return cmd

@@ -70,3 +70,20 @@ func WaitCommand(args, ids []string) string {
 	}
 	return strings.Join(append(words, quoted...), " ")
 }
+
+// ConfigSetCommand is `testctl config set KEY VALUE` as a hint to paste:
+// with the --profile and --config-file this command line was given, so that
+// following it changes the profile the user is working on, not the default
+// one (after `auth login --profile org`, `config set project …` alone
+// would set the default profile's project).
+func (g *GlobalFlags) ConfigSetCommand(key, value string) string {
+	words := []string{"testctl", "config", "set", key, value}
+	if g != nil && g.FlagSet != nil {
+		for _, name := range []string{"profile", "config-file"} {
+			if fl := g.FlagSet.Lookup(name); fl != nil && fl.Changed {
+				words = append(words, "--"+name, ShellQuote(fl.Value.String()))
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}

@@ -159,13 +159,14 @@ func TestResolveCodehostExplicitWins(t *testing.T) {
 	env := map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_BRANCH": "develop",
 		"CI_COMMIT_SHA": "def456", "CI_COMMIT_MESSAGE": "Bump", "CI_PROJECT_PATH": "acme/shop"}
 	g := &fakeGit{}
-	got, src := Resolve(context.Background(), lookupIn(env), g.run, Meta{Branch: "override"})
-	if got != (Meta{"jdoe", "override", "def456", "Bump", "acme/shop"}) || src != "GitLab CI" || len(g.asked) != 0 {
-		t.Errorf("got %+v from %q, git asked %v", got, src, g.asked)
+	d := Resolve(context.Background(), lookupIn(env), g.run, Meta{Branch: "override"})
+	if d.Meta != (Meta{"jdoe", "override", "def456", "Bump", "acme/shop"}) || d.Source != "GitLab CI" || len(g.asked) != 0 {
+		t.Errorf("got %+v, git asked %v", d, g.asked)
 	}
-	got, src = Resolve(context.Background(), lookupIn(nil), g.run, Meta{})
-	if got.MissingFlags() == nil || src != "" {
-		t.Errorf("outside CI and git: %+v from %q", got, src)
+	d = Resolve(context.Background(), lookupIn(nil), g.run, Meta{})
+	got := d.Meta
+	if got.MissingFlags() == nil || d.Source != "" || d.InCI || !d.NoCheckout {
+		t.Errorf("outside CI and git: %+v", d)
 	}
 	if m := strings.Join(got.MissingFlags(), " "); m != "--actor --branch --commit --commit-message --repository" {
 		t.Errorf("MissingFlags = %s", m)
@@ -226,5 +227,116 @@ func TestRunGitDoesNotPassTestctlsVariables(t *testing.T) {
 func TestPatternsCompile(t *testing.T) {
 	for _, rx := range []func() *regexp.Regexp{commitPattern} {
 		rx()
+	}
+}
+
+// writeEvent writes a GitHub event file and returns its path.
+func writeEvent(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The events and pipelines whose metadata is incomplete: what each gives.
+func TestDetectCIPerEvent(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Meta
+	}{
+		{"GitHub tag push", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_ACTOR": "octocat",
+			"GITHUB_REF": "refs/tags/v1.2.3", "GITHUB_REF_NAME": "v1.2.3", "GITHUB_REF_TYPE": "tag", "GITHUB_SHA": "abc123", "GITHUB_REPOSITORY": "acme/shop",
+			"GITHUB_EVENT_PATH": writeEvent(t, `{"ref":"refs/tags/v1.2.3","head_commit":{"id":"abc123","message":"Release 1.2.3"}}`)},
+			Meta{"octocat", "v1.2.3", "abc123", "Release 1.2.3", "acme/shop"}},
+		{"GitHub ref name only", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_REF_NAME": "v2", "GITHUB_REF_TYPE": "tag", "GITHUB_SHA": "abc"},
+			Meta{Branch: "v2", Commit: "abc"}},
+		{"GitHub workflow_dispatch", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "workflow_dispatch",
+			"GITHUB_REF": "refs/heads/main", "GITHUB_SHA": "abc", "GITHUB_EVENT_PATH": writeEvent(t,
+				`{"ref":"refs/heads/main","inputs":{"x":"1"},"repository":{"full_name":"acme/shop","default_branch":"main"},"sender":{"login":"hubot"}}`)},
+			Meta{"hubot", "main", "abc", "", "acme/shop"}},
+		{"GitHub schedule without a ref", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "schedule", "GITHUB_SHA": "abc",
+			"GITHUB_ACTOR": "octocat", "GITHUB_REPOSITORY": "acme/shop",
+			"GITHUB_EVENT_PATH": writeEvent(t, `{"schedule":"0 3 * * *","repository":{"default_branch":"trunk"}}`)},
+			Meta{"octocat", "trunk", "abc", "", "acme/shop"}},
+		{"GitHub the ref of a push's event", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_SHA": "abc",
+			"GITHUB_EVENT_PATH": writeEvent(t, `{"ref":"refs/heads/dev","head_commit":{"id":"abc","message":"m"}}`)},
+			Meta{Branch: "dev", Commit: "abc", CommitMessage: "m"}},
+		{"GitHub pull request head ref from the event", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_REF": "refs/pull/7/merge", "GITHUB_SHA": "merge1",
+			"GITHUB_EVENT_PATH": writeEvent(t, `{"pull_request":{"title":"Add coupons","head":{"ref":"coupons","sha":"feedface"}}}`)},
+			Meta{Branch: "coupons", Commit: "feedface", CommitMessage: "Add coupons"}},
+		{"GitHub merge queue", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_REF": "refs/heads/gh-readonly-queue/main/pr-7-abc", "GITHUB_SHA": "mg1",
+			"GITHUB_EVENT_PATH": writeEvent(t, `{"merge_group":{"head_sha":"mg1","head_commit":{"message":"Merge pull request #7"}}}`)},
+			Meta{Branch: "gh-readonly-queue/main/pr-7-abc", Commit: "mg1", CommitMessage: "Merge pull request #7"}},
+		{"GitLab tag pipeline", map[string]string{"GITLAB_CI": "true", "GITLAB_USER_LOGIN": "jdoe", "CI_COMMIT_TAG": "v1.2.3",
+			"CI_COMMIT_REF_NAME": "v1.2.3", "CI_COMMIT_SHA": "def456", "CI_COMMIT_TITLE": "Release", "CI_PROJECT_PATH": "acme/shop"},
+			Meta{"jdoe", "v1.2.3", "def456", "Release", "acme/shop"}},
+		{"GitLab ref name only", map[string]string{"GITLAB_CI": "true", "CI_COMMIT_REF_NAME": "nightly", "CI_COMMIT_SHA": "d"},
+			Meta{Branch: "nightly", Commit: "d"}},
+		{"GitLab merged results", map[string]string{"GITLAB_CI": "true", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": "coupons",
+			"CI_MERGE_REQUEST_SOURCE_BRANCH_SHA": "head1", "CI_COMMIT_SHA": "merged1", "CI_COMMIT_MESSAGE": "Merge branch 'coupons'",
+			"CI_MERGE_REQUEST_TITLE": "Add coupons"},
+			Meta{Branch: "coupons", Commit: "head1", CommitMessage: "Add coupons"}},
+		{"Azure tag", map[string]string{"TF_BUILD": "True", "BUILD_SOURCEBRANCH": "refs/tags/v3", "BUILD_SOURCEVERSION": "a"},
+			Meta{Branch: "v3", Commit: "a"}},
+		{"CircleCI tag", map[string]string{"CIRCLECI": "true", "CIRCLE_TAG": "v4", "CIRCLE_SHA1": "c"}, Meta{Branch: "v4", Commit: "c"}},
+		{"Bitbucket tag", map[string]string{"BITBUCKET_BUILD_NUMBER": "1", "BITBUCKET_TAG": "v5", "BITBUCKET_COMMIT": "b"}, Meta{Branch: "v5", Commit: "b"}},
+		{"Jenkins tag", map[string]string{"JENKINS_URL": "https://ci/", "TAG_NAME": "v6", "GIT_COMMIT": "j"}, Meta{Branch: "v6", Commit: "j"}},
+		{"Buildkite tag", map[string]string{"BUILDKITE": "true", "BUILDKITE_TAG": "v7", "BUILDKITE_COMMIT": "k"}, Meta{Branch: "v7", Commit: "k"}},
+	}
+	for _, tt := range tests {
+		if _, got := DetectCI(lookupIn(tt.env)); got != tt.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Any CI says so, recognised or not; only CI=false or 0 does not.
+func TestResolveInCI(t *testing.T) {
+	g := &fakeGit{}
+	for env, want := range map[string]bool{"CI=true": true, "CI=1": true, "CI=woodpecker": true, "CI=false": false, "CI=0": false, "CI=": false,
+		"GITLAB_CI=true": true} {
+		k, v, _ := strings.Cut(env, "=")
+		if d := Resolve(context.Background(), lookupIn(map[string]string{k: v}), g.run, Meta{}); d.InCI != want {
+			t.Errorf("%s: InCI %v", env, d.InCI)
+		}
+	}
+	d := Resolve(context.Background(), lookupIn(map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "schedule"}), g.run, Meta{})
+	if d.CI != "GitHub Actions" || d.Event != "schedule" || !d.NoCheckout {
+		t.Errorf("%+v", d)
+	}
+}
+
+// A detached HEAD at a tag (a tag's checkout) names the tag; at no tag,
+// nothing.
+func TestFromGitDetachedHEAD(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "user.name", "Repo User")
+	git("config", "user.email", "u@example.com")
+	git("commit", "-q", "--allow-empty", "-m", "Release 1.2.3")
+	git("tag", "v1.2.3")
+	git("tag", "v1.10.0")
+	git("commit", "-q", "--allow-empty", "-m", "After")
+	t.Chdir(dir)
+	git("checkout", "-q", "--detach", "v1.2.3")
+	if got := FromGit(context.Background(), RunGit, Meta{}); got.Branch != "v1.10.0" || got.CommitMessage != "Release 1.2.3" {
+		t.Errorf("at two tags: %+v", got)
+	}
+	git("checkout", "-q", "--detach", "main")
+	if got := FromGit(context.Background(), RunGit, Meta{}); got.Branch != "" || got.CommitMessage != "After" {
+		t.Errorf("at no tag: %+v", got)
 	}
 }

@@ -66,7 +66,7 @@ func FuzzDetectCI(f *testing.F) {
 			t.Fatalf("DetectCI recognised %q, want %q", name, p.name)
 		}
 		noGit := func(context.Context, ...string) (string, error) { return "", os.ErrNotExist }
-		resolved, _ := Resolve(context.Background(), lookup, noGit, Meta{})
+		resolved := Resolve(context.Background(), lookup, noGit, Meta{}).Meta
 		for _, c := range []Meta{got, resolved} {
 			for field, v := range map[string]string{"actor": c.Actor, "branch": c.Branch, "commit": c.Commit,
 				"commit message": c.CommitMessage, "repository": c.Repository} {

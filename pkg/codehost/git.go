@@ -58,25 +58,30 @@ func FromGit(ctx context.Context, git GitFunc, known Meta) Meta {
 		return out
 	}
 	c := known
-	if c.Branch == "" {
-		if b := run("rev-parse", "--abbrev-ref", "HEAD"); b != "HEAD" { // HEAD: detached
-			c.Branch = b
-		}
-	}
 	if c.Commit == "" {
 		c.Commit = run("rev-parse", "HEAD")
 	}
-	if c.CommitMessage == "" {
-		// The message of the commit being reported, which CI may have
-		// named; a hash is the only caller-supplied argument and is checked
-		// so that it cannot be read as an option.
-		rev := "HEAD"
-		if commitPattern().MatchString(c.Commit) {
-			rev = c.Commit
+	// The commit being reported, which CI may have named; a hash is the
+	// only caller-supplied argument and is checked so that it cannot be
+	// read as an option.
+	rev := "HEAD"
+	if commitPattern().MatchString(c.Commit) {
+		rev = c.Commit
+	}
+	// Only HEAD's own commit, or the one CI named, is described: never
+	// HEAD's details for another commit.
+	describable := known.Commit == "" || rev != "HEAD"
+	if c.Branch == "" {
+		if b := run("rev-parse", "--abbrev-ref", "HEAD"); b != "HEAD" { // HEAD: detached
+			c.Branch = b
+		} else if describable {
+			// A detached HEAD (a tag's checkout) names its tag, a ref as a
+			// branch is; the highest version when several point at it.
+			c.Branch, _, _ = strings.Cut(run("tag", "--points-at", rev, "--sort=-v:refname"), "\n")
 		}
-		if known.Commit == "" || rev != "HEAD" {
-			c.CommitMessage = run("log", "-1", "--format=%B", rev, "--")
-		}
+	}
+	if c.CommitMessage == "" && describable {
+		c.CommitMessage = run("log", "-1", "--format=%B", rev, "--")
 	}
 	if c.Actor == "" {
 		c.Actor = run("config", "user.name")
@@ -90,11 +95,29 @@ func FromGit(ctx context.Context, git GitFunc, known Meta) Meta {
 	return c
 }
 
+// Detection is what Resolve found, and what a message about a field it
+// could not find needs to say.
+type Detection struct {
+	Meta Meta
+	// Source says where the detected fields came from, for the user
+	// ("GitHub Actions", "local git", "GitHub Actions and local git", or ""
+	// when nothing was detected).
+	Source string
+	// CI is the CI service recognised ("" for none); InCI is true under
+	// any CI service, recognised or only saying so with CI=true.
+	CI   string
+	InCI bool
+	// Event is what started the pipeline, when the CI says so
+	// (GITHUB_EVENT_NAME, GitLab's CI_PIPELINE_SOURCE).
+	Event string
+	// NoCheckout is true when a field is still missing and git found no
+	// repository here: checking one out would give more.
+	NoCheckout bool
+}
+
 // Resolve gathers the metadata of --codehost: explicit flags first,
-// then the CI service's variables, then local git. source says where the
-// detected fields came from, for the user ("GitHub Actions", "local git",
-// "GitHub Actions and local git", or "" when nothing was detected).
-func Resolve(ctx context.Context, lookup func(string) (string, bool), git GitFunc, explicit Meta) (Meta, string) {
+// then the CI service's variables, then local git.
+func Resolve(ctx context.Context, lookup func(string) (string, bool), git GitFunc, explicit Meta) Detection {
 	provider, ci := DetectCI(lookup)
 	c := explicit.Fill(ci)
 	before := c
@@ -106,5 +129,25 @@ func Resolve(ctx context.Context, lookup func(string) (string, bool), git GitFun
 	if c != before {
 		sources = append(sources, "local git")
 	}
-	return c, strings.Join(sources, " and ")
+	d := Detection{Meta: c, Source: strings.Join(sources, " and "), CI: provider, InCI: provider != "" || ciVariableSet(lookup)}
+	for _, k := range []string{"GITHUB_EVENT_NAME", "CI_PIPELINE_SOURCE"} {
+		if v, ok := lookup(k); ok && d.Event == "" {
+			d.Event = strings.TrimSpace(v)
+		}
+	}
+	if len(c.MissingFlags()) > 0 {
+		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+		defer cancel()
+		_, err := git(ctx, "rev-parse", "--git-dir")
+		d.NoCheckout = err != nil
+	}
+	return d
+}
+
+// ciVariableSet reports whether CI says a CI service runs the command,
+// as most set it (true, 1, or the service's name), short of false or 0.
+func ciVariableSet(lookup func(string) (string, bool)) bool {
+	v, _ := lookup("CI")
+	v = strings.TrimSpace(v)
+	return v != "" && !strings.EqualFold(v, "false") && v != "0"
 }

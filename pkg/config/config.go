@@ -56,6 +56,9 @@ type Options struct {
 	LookupEnv func(string) (string, bool) // required
 	Warn      io.Writer                   // where warnings about the file go
 	Keyring   *keyring.Store              // where `auth login` keeps keys; nil: none
+	// BrokenFileOK: a file that can't be read or parsed is warned about
+	// and read as empty (--sandbox needs nothing from it), not an error.
+	BrokenFileOK bool
 	// LockWait bounds a write's wait for the file's lock; 0 is
 	// DefaultLockWait.
 	LockWait time.Duration
@@ -81,10 +84,20 @@ func Load(opts Options) (*Config, error) {
 			c.ownDir = filepath.Clean(def) == filepath.Clean(c.path)
 		}
 		file, mode, err := readFile(c.path)
+		if err != nil && opts.BrokenFileOK && opts.Warn != nil {
+			// Writes read the file again under its lock, and fail on it.
+			fmt.Fprintf(opts.Warn, "warning: %v; going on without it\n", err)
+			file, err = &File{}, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		c.file = file
+		if opts.Warn != nil {
+			for _, w := range file.warnings {
+				fmt.Fprintf(opts.Warn, "warning: %s: %s\n", c.path, w)
+			}
+		}
 		if mode&0o077 != 0 && file.holdsKey() && opts.Warn != nil {
 			fmt.Fprintf(opts.Warn, "warning: %s holds an API key and is readable by others (mode %04o); run: chmod 600 %s\n", c.path, mode, c.path)
 		}

@@ -21,6 +21,9 @@ import (
 type File struct {
 	CurrentProfile string                       `yaml:"current_profile,omitempty"`
 	Profiles       map[string]map[string]string `yaml:"profiles,omitempty"`
+
+	// warnings are what the file holds that no setting reads (see lint).
+	warnings []string
 }
 
 // FileError is a config file that could not be read or written. It is the
@@ -87,9 +90,29 @@ func readFile(path string) (*File, fs.FileMode, error) {
 	}
 	f, err := decodeFile(data)
 	if err != nil {
-		return nil, 0, &FileError{Op: "reading", Path: path, Err: fmt.Errorf("not valid YAML (fix it, or move it away to start afresh): %w", err)}
+		return nil, 0, &FileError{Op: "reading", Path: path, Err: fmt.Errorf("not valid YAML (fix it, or move it away to start afresh): %w", relocate(err, data))}
 	}
+	f.warnings = lint(data)
 	return f, info.Mode().Perm(), nil
+}
+
+// relocate puts a syntax error on the line to fix (see errorLine) when
+// yaml.v3 reported it where the block it breaks began.
+func relocate(err error, data []byte) error {
+	var reported int
+	rest, ok := strings.CutPrefix(err.Error(), "yaml: line ")
+	if !ok {
+		return err
+	}
+	if _, scanErr := fmt.Sscanf(rest, "%d:", &reported); scanErr != nil {
+		return err
+	}
+	line := errorLine(data)
+	if line <= reported {
+		return err
+	}
+	_, msg, _ := strings.Cut(rest, ": ")
+	return fmt.Errorf("yaml: line %d: %s", line, msg)
 }
 
 // decodeFile parses the file, folding names to lower case as the viper that

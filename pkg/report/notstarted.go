@@ -30,3 +30,14 @@ func WriteStartRefused(getenv func(string) string, stderr io.Writer, what string
 	}
 	return nil
 }
+
+// WriteWarningAnnotation raises a ::warning annotation when a step runs
+// under GitHub Actions (a start that went on without something it looked
+// for), so it shows on the workflow run's page and not only in the log.
+// title and msg are sanitised and escaped as the runner reads them.
+func WriteWarningAnnotation(getenv func(string) string, stderr io.Writer, title, msg string) {
+	if getenv("GITHUB_ACTIONS") != "true" {
+		return
+	}
+	fmt.Fprintf(stderr, "::warning title=%s::%s\n", escapeProperty(title), escapeData(msg))
+}

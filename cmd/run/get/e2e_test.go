@@ -28,12 +28,17 @@ func TestGetShowsStatusAndTestCases(t *testing.T) {
 	e := cmdtest.New(t)
 	id := finishedRun(t, e, "pln-failing_sandbox")
 	r := e.Run("run", "get", id).Expect(t, 0)
+	// stdout is the table from its header (`run get ID | cut -f1`); the
+	// run's status, plan and URL are on stderr.
 	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
-	if lines[0] != "Run "+id+": COMPLETED, FAILED" || lines[1] != "" || lines[2] != "SHORT ID\tNAME\tSTATUS\tRESULT\tRESULT TITLE" {
+	if lines[0] != "SHORT ID\tNAME\tSTATUS\tRESULT\tRESULT TITLE" {
 		t.Fatalf("stdout:\n%s", r.Stdout)
 	}
-	if len(lines) != 3+7 {
-		t.Errorf("%d test case rows, want 7:\n%s", len(lines)-3, r.Stdout)
+	if len(lines) != 1+7 {
+		t.Errorf("%d test case rows, want 7:\n%s", len(lines)-1, r.Stdout)
+	}
+	if want := "Run " + id + " (pln-failing_sandbox): COMPLETED, FAILED\n  https://app.sandbox.testctl.invalid/runs/" + id + "\n"; r.Stderr != want {
+		t.Errorf("stderr %q, want %q", r.Stderr, want)
 	}
 	cmdtest.Contains(t, "stdout", r.Stdout, "Apply an expired coupon\tCOMPLETED\tFAILED\tExpired coupon SPRING-2019 was accepted")
 }
@@ -50,10 +55,10 @@ func TestGetFailedOnlyWithIssues(t *testing.T) {
 
 	id = finishedRun(t, e, "pln-passing_sandbox")
 	r = e.Run("run", "get", id, "--test-cases", "failed", "--issues").Expect(t, 0)
-	if r.Stdout != "Run "+id+": COMPLETED, PASSED\n" {
+	if r.Stdout != "" {
 		t.Errorf("stdout %q", r.Stdout)
 	}
-	cmdtest.Contains(t, "stderr", r.Stderr, "No failed, skipped or errored test cases.", "No issues detected.")
+	cmdtest.Contains(t, "stderr", r.Stderr, "Run "+id+" (pln-passing_sandbox): COMPLETED, PASSED", "No failed, skipped or errored test cases.", "No issues detected.")
 }
 
 func TestGetJSONIsTheRunDetail(t *testing.T) {
@@ -89,7 +94,8 @@ func TestGetLegacy(t *testing.T) {
 	id := finishedRun(t, e, "pln-failing_sandbox")
 	r := e.Run("run", "get", id, "--legacy", "--project-uuid", sandbox.ProjectUUID).Expect(t, 0)
 	cmdtest.Contains(t, "stderr", r.Stderr, "deprecated", "testctl run get "+id)
-	cmdtest.Contains(t, "stdout", r.Stdout, "Run "+id+": COMPLETED, FAILED", "Apply an expired coupon")
+	cmdtest.Contains(t, "stderr", r.Stderr, "Run "+id+": COMPLETED, FAILED")
+	cmdtest.Contains(t, "stdout", r.Stdout, "Apply an expired coupon")
 	if strings.Contains(r.Stdout, "PASSED\t") {
 		t.Errorf("legacy lists failed test cases only:\n%s", r.Stdout)
 	}

@@ -42,7 +42,7 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return output.Print(ios.Out, out, d)
 	}
 	v := view{ios: ios, failedOnly: o.TestCases == TestCasesFailed}
-	if err := v.printRun(d.ShortID, d.Status, d.Result, d.RunTestCases); err != nil {
+	if err := v.printRun(d); err != nil {
 		return err
 	}
 	if o.Issues {
@@ -72,5 +72,5 @@ func getLegacy(ctx context.Context, ios *iostreams.IOStreams, o *Options, out ou
 		return output.Print(ios.Out, out, d)
 	}
 	v := view{ios: ios, failedOnly: true}
-	return v.printRun(d.ShortID, d.Status, d.Result, d.FailedTestCases)
+	return v.printRun(&api.RunDetail{ShortID: d.ShortID, Status: d.Status, Result: d.Result, RunTestCases: d.FailedTestCases})
 }

@@ -1,6 +1,7 @@
 package get
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -18,14 +19,26 @@ type view struct {
 	failedOnly bool
 }
 
-func (v view) printRun(shortID, status string, result *string, cases []api.RunTestCase) error {
-	st := v.ios.Styles()
-	line := fmt.Sprintf("Run %s: %s", st.Bold(termtext.SanitizeLine(shortID)), st.Status(termtext.SanitizeLine(status)))
-	if result != nil && *result != "" {
-		line += ", " + st.Status(termtext.SanitizeLine(*result))
+// printRun puts the run's status line, with its plan and URL, on stderr
+// and only its test case table on stdout: `run get ID | cut -f1` reads the
+// table from its header, as `run list` gives its own.
+func (v view) printRun(d *api.RunDetail) error {
+	st := v.ios.ErrStyles()
+	line := fmt.Sprintf("Run %s", st.Bold(termtext.SanitizeLine(d.ShortID)))
+	if d.TestPlan != nil {
+		if plan := cmp.Or(d.TestPlan.ShortID, d.TestPlan.Name); plan != "" {
+			line += " (" + termtext.SanitizeLine(plan) + ")"
+		}
 	}
-	fmt.Fprintln(v.ios.Out, line)
-	if len(cases) == 0 {
+	line += ": " + st.Status(termtext.SanitizeLine(d.Status))
+	if r := d.ResultOrEmpty(); r != "" {
+		line += ", " + st.Status(termtext.SanitizeLine(r))
+	}
+	if d.URL != "" {
+		line += "\n  " + termtext.SanitizeLine(d.URL)
+	}
+	fmt.Fprintln(v.ios.ErrOut, line)
+	if len(d.RunTestCases) == 0 {
 		what := "test cases"
 		if v.failedOnly {
 			what = "failed, skipped or errored test cases"
@@ -33,8 +46,7 @@ func (v view) printRun(shortID, status string, result *string, cases []api.RunTe
 		fmt.Fprintf(v.ios.ErrOut, "No %s.\n", what)
 		return nil
 	}
-	fmt.Fprintln(v.ios.Out)
-	return report.WriteCaseTable(v.ios, false, report.RunCases{RunShortID: shortID, Cases: cases})
+	return report.WriteCaseTable(v.ios, false, report.RunCases{RunShortID: d.ShortID, Cases: d.RunTestCases})
 }
 
 func (v view) printIssues(issues []api.Issue) error {

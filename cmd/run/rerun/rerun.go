@@ -136,8 +136,10 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	if !o.Wait {
-		shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID)
+		shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID, false, false)
 		return nil
 	}
-	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
+	err = shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
+	shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID+" --wait", true, err != nil)
+	return err
 }

@@ -154,3 +154,23 @@ func TestNotifyAndNoNotify(t *testing.T) {
 	r := e.Run("run", "start", "--plan", "pln-passing_sandbox", "--notify", "pager").Expect(t, 2)
 	cmdtest.Contains(t, "stderr", r.Stderr, "notifications[0].type")
 }
+
+// After a wait in the embedded sandbox the report's `testctl logs …` and
+// `testctl run get …` lines lead nowhere once pasted: it says so once, with
+// how to keep a sandbox; a later command's 404 says why the id is missing.
+func TestEmbeddedSandboxSaysItsRunsAreGoneAfterAWait(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("--sandbox", "run", "start", "--plan", "pln-failing_sandbox", "--wait").Expect(t, 1)
+	cmdtest.Contains(t, "stderr", r.Stderr, "testctl logs ", "which stopped with it: the commands printed above for it find nothing now.",
+		"`testctl sandbox`", "TESTCTL_BASE_URL=http://127.0.0.1:8787", "testctl run start --plan pln-failing_sandbox --wait\n")
+	if n := strings.Count(r.Stderr, "embedded sandbox"); n != 1 || strings.Contains(r.Stderr, "add --wait") {
+		t.Errorf("the note is said %d times, or asks for the --wait it has:\n%s", n, r.Stderr)
+	}
+	r = e.Run("--sandbox", "run", "get", "r0a1b2").Expect(t, 5)
+	cmdtest.Contains(t, "stderr", r.Stderr, "No run r0a1b2 in this project", "each command starts its own empty sandbox", "`testctl sandbox`")
+	// Against a served sandbox the ids stay: no such note.
+	r = e.Run("run", "get", "r0a1b2").Expect(t, 5)
+	if strings.Contains(r.Stderr, "own empty sandbox") {
+		t.Errorf("the sandbox note without --sandbox:\n%s", r.Stderr)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -17,20 +16,20 @@ import (
 // buildRequest assembles the start-run body (without the plan: see
 // requests): it reads the JSON files,
 // detects code-host metadata and enforces the CODEHOST rule, all before
-// anything is sent. source says where detected metadata came from.
-func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.StartRunRequest, source string, err error) {
+// anything is sent. note says what --codehost found, for stderr.
+func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.StartRunRequest, note codehostNote, err error) {
 	req = api.StartRunRequest{
 		Trigger: o.Trigger, TestCaseIDs: o.TestCaseIDs,
 		Applications: o.Applications, Notifications: o.Notifications,
 	}
 	if o.ApplicationsFile != "" {
 		if req.Applications, err = readApplications(ctx, f.IOStreams, o.ApplicationsFile); err != nil {
-			return req, "", err
+			return req, note, err
 		}
 	}
 	if o.ParametersFile != "" {
 		if req.Parameters, err = readParameters(ctx, f.IOStreams, o.ParametersFile); err != nil {
-			return req, "", err
+			return req, note, err
 		}
 	}
 	meta := o.Meta
@@ -39,18 +38,27 @@ func buildRequest(ctx context.Context, f *cmdutil.Factory, o *Options) (req api.
 		if git == nil {
 			git = codehost.RunGit
 		}
-		meta, source = codehost.Resolve(ctx, f.LookupEnv, git, o.Meta)
+		note.Detection = codehost.Resolve(ctx, f.LookupEnv, git, o.Meta)
+		meta = note.Meta
 	}
 	if req.Trigger == api.TriggerCodehost {
 		if missing := meta.MissingFlags(); len(missing) > 0 {
-			where := "the CI environment (" + codehost.CIProviders + ") or local git"
-			return req, source, exitcode.FlagErrorf("the CODEHOST trigger needs %s: not found in %s; pass them explicitly",
-				strings.Join(missing, ", "), where)
+			// In CI a start is what the pipeline is for: metadata the CI
+			// does not give (a tag, a schedule, no checkout) must not stop
+			// it. What was found is sent, with the trigger the service
+			// accepts without the rest, and a warning says what to pass.
+			// --trigger CODEHOST given, or a developer's terminal, is a
+			// request for CODEHOST: refused, naming the flags.
+			if o.Codehost && note.InCI && !o.triggerGiven {
+				req.Trigger, note.fellBack = api.TriggerAPI, missing
+			} else {
+				return req, note, codehostRefused(note.Detection, o.triggerGiven, missing)
+			}
 		}
 	}
 	req.Actor, req.Branch, req.CommitHash = meta.Actor, meta.Branch, meta.Commit
 	req.CommitMessage, req.Repository = meta.CommitMessage, meta.Repository
-	return req, source, nil
+	return req, note, nil
 }
 
 // readApplications reads a JSON array of applications entries, checking

@@ -22,15 +22,21 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	req, source, err := buildRequest(ctx, f, o)
+	req, note, err := buildRequest(ctx, f, o)
 	if err != nil {
 		for _, problem := range report.WriteStartRefused(f.Getenv, ios.WorkflowCommands(), "run start", err) {
 			fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
 		}
 		return err
 	}
-	if source != "" {
-		fmt.Fprintf(ios.ErrOut, "Code-host metadata from %s: %s\n", source, termtext.SanitizeLine(describeMeta(req)))
+	if note.Source != "" {
+		fmt.Fprintf(ios.ErrOut, "Code-host metadata from %s: %s\n", note.Source, termtext.SanitizeLine(describeMeta(req)))
+	}
+	if len(note.fellBack) > 0 {
+		title, msg := note.fallbackWarning()
+		fmt.Fprintf(ios.ErrOut, "warning: %s\n", termtext.SanitizeLine(msg))
+		// On the workflow run's page too, where a CI user looks.
+		report.WriteWarningAnnotation(f.Getenv, ios.WorkflowCommands(), title, msg)
 	}
 	reqs := requests(req, o.Plans)
 	if o.DryRun {
@@ -97,15 +103,18 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 			return withStartFailure(err, startCode)
 		}
 	}
+	ids := make([]string, len(resps))
+	for i, r := range resps {
+		ids[i] = r.Run.ShortID
+	}
 	if !o.Wait {
-		ids := make([]string, len(resps))
-		for i, r := range resps {
-			ids[i] = r.Run.ShortID
-		}
-		shared.NoteSandboxRuns(f, ids, o.again(resps))
+		shared.NoteSandboxRuns(f, ids, o.again(resps), false, false)
 		return withStartFailure(nil, startCode)
 	}
-	return shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
+	werr := shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
+	// A verdict other than a pass printed commands to look further.
+	shared.NoteSandboxRuns(f, ids, o.again(resps)+" --wait", true, werr != nil)
+	return werr
 }
 
 // again is a start like this one, of a plan that did start, for the note
@@ -121,11 +130,21 @@ func (o *Options) again(resps []*api.StartRunResponse) string {
 	return "testctl run start --plan " + plan
 }
 
+// describeMeta is the metadata sent, in a line; a field not found is left
+// out (the start then fell back to trigger API, and a warning names it).
 func describeMeta(req api.StartRunRequest) string {
 	commit := req.CommitHash
 	if len(commit) > 12 {
 		commit = commit[:12]
 	}
-	subject, _, _ := strings.Cut(req.CommitMessage, "\n")
-	return fmt.Sprintf("%s on %s in %s by %s (%q)", commit, req.Branch, req.Repository, req.Actor, subject)
+	parts := []string{commit}
+	for _, p := range [][2]string{{"on ", req.Branch}, {"in ", req.Repository}, {"by ", req.Actor}} {
+		if p[1] != "" {
+			parts = append(parts, p[0]+p[1])
+		}
+	}
+	if subject, _, _ := strings.Cut(req.CommitMessage, "\n"); subject != "" {
+		parts = append(parts, fmt.Sprintf("(%q)", subject))
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
 }

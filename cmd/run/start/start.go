@@ -17,9 +17,10 @@ type Options struct {
 	Plans       []string // one run per plan
 	TestCaseIDs []string // one run of them all
 
-	Trigger  string // "", API or CODEHOST
-	Codehost bool
-	Meta     codehost.Meta // --actor --branch --commit --commit-message --repository
+	Trigger      string // "", API or CODEHOST
+	triggerGiven bool   // --trigger was passed, not implied by --codehost
+	Codehost     bool
+	Meta         codehost.Meta // --actor --branch --commit --commit-message --repository
 
 	AppSpecs         []string
 	Applications     []api.RunApplication
@@ -59,8 +60,12 @@ with the run wait line that takes it up if it is this job's.
 
 Code-host metadata: --codehost reads actor, branch, commit, commit message and
 repository from the CI environment, then from local git, and sets --trigger
-CODEHOST. Explicit flags win. With the CODEHOST trigger all five are required
-and checked before anything is sent. CI services read:
+CODEHOST. Explicit flags win. A tag (a tag push or pipeline, a detached
+checkout at a tag) is sent as the branch. The CODEHOST trigger needs all five:
+in CI (a service below, or CI set) a field still missing never stops the
+start: it uses trigger API, sends what was found, and warns, naming the flag
+that passes the field. Outside CI, or with --trigger CODEHOST given, it is
+refused (exit 2) before anything is sent. CI services read:
   ` + codehost.CIProviders + `.
 
 Applications: --app overrides one application's environment or device for

@@ -27,7 +27,8 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	if err := validateTarget(o); err != nil {
 		return err
 	}
-	if changed("trigger") {
+	o.triggerGiven = changed("trigger")
+	if o.triggerGiven {
 		o.Trigger = strings.ToUpper(strings.TrimSpace(o.Trigger))
 		if o.Trigger != api.TriggerAPI && o.Trigger != api.TriggerCodehost {
 			return exitcode.FlagErrorf("invalid --trigger %q: valid values are %s, %s", o.Trigger, api.TriggerAPI, api.TriggerCodehost)

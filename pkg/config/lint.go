@@ -1,0 +1,128 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// lint finds what the file holds that no setting reads: a misspelt key
+// (`baseurl:`) or a setting outside any profile (a top-level `base_url:`).
+// The decoder ignores both, so without a warning the setting silently does
+// not apply and the next command fails somewhere else ("no base URL").
+// Each warning names the line and, where one is near, the key meant.
+func lint(data []byte) []string {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	var warnings []string
+	top := doc.Content[0].Content
+	for i := 0; i+1 < len(top); i += 2 {
+		key, value := top[i], top[i+1]
+		name := strings.ToLower(key.Value)
+		switch {
+		case name == KeyCurrentProfile:
+		case name == "profiles":
+			warnings = append(warnings, lintProfiles(value)...)
+		case isProfileSetting(name):
+			warnings = append(warnings, fmt.Sprintf("line %d: %s is outside any profile, so no command reads it: indent it under profiles.<name>, or run `testctl config set %s …`",
+				key.Line, key.Value, name))
+		default:
+			warnings = append(warnings, fmt.Sprintf("line %d: unknown key %s is ignored%s", key.Line, key.Value,
+				meant(name, []string{KeyCurrentProfile, "profiles"})))
+		}
+	}
+	return warnings
+}
+
+func lintProfiles(profiles *yaml.Node) []string {
+	if profiles.Kind != yaml.MappingNode {
+		return nil // a type error the decoder reports
+	}
+	var warnings []string
+	for i := 0; i+1 < len(profiles.Content); i += 2 {
+		name, settings := profiles.Content[i], profiles.Content[i+1]
+		if settings.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(settings.Content); j += 2 {
+			key := settings.Content[j]
+			if k := strings.ToLower(key.Value); !isProfileSetting(k) {
+				warnings = append(warnings, fmt.Sprintf("line %d: unknown key %s in profile %q is ignored%s",
+					key.Line, key.Value, name.Value, meant(k, profileSettingKeys())))
+			}
+		}
+	}
+	return warnings
+}
+
+// profileSettingKeys are the keys a profile may hold: every setting but
+// the choice of profile itself.
+func profileSettingKeys() []string {
+	var keys []string
+	for _, s := range Settings() {
+		if s.Key != KeyCurrentProfile {
+			keys = append(keys, s.Key)
+		}
+	}
+	return keys
+}
+
+func isProfileSetting(key string) bool { return slices.Contains(profileSettingKeys(), key) }
+
+// meant is ": did you mean K?" for the known key nearest to key, when one
+// is near enough to be a slip (baseurl, base-url, bse_url), else the list.
+func meant(key string, known []string) string {
+	best, bestDist := "", 3
+	norm := func(s string) string { return strings.NewReplacer("-", "", "_", "").Replace(s) }
+	for _, k := range known {
+		if d := editDistance(norm(key), norm(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf(": did you mean %s?", best)
+	}
+	return " (known: " + strings.Join(known, ", ") + ")"
+}
+
+// editDistance is the Levenshtein distance of two short keys.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// errorLine is the first line at which the file stops being valid YAML,
+// or 0. yaml.v3 reports some errors at the start of the block they break
+// (a key indented one space too few on line 5 is "line 2: did not find
+// expected key"): the shortest prefix of whole lines that fails to parse
+// ends on the line to fix.
+func errorLine(data []byte) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	var v any
+	for n := 1; n <= len(lines); n++ {
+		if yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) != nil {
+			return n
+		}
+	}
+	return 0
+}
