@@ -81,6 +81,9 @@ func TestActionPassFailAndCache(t *testing.T) {
 	if strings.Contains(withoutMaskCommands(pass.RawLog+fail.RawLog), testKey) {
 		t.Errorf("the API key appears in the steps' output beyond its ::add-mask:: command")
 	}
+	if strings.Contains(pass.RawLog+fail.RawLog, emulatedToken) {
+		t.Errorf("the github-token appears in the steps' output")
+	}
 }
 
 func TestActionTimeoutIsExit7(t *testing.T) {
