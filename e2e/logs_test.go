@@ -48,7 +48,7 @@ func TestNetworkTableAndFiltersOnTheWire(t *testing.T) {
 	if strings.Contains(r.Stderr, "statusFilter") {
 		t.Error("statusFilter sent without --status")
 	}
-	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tDURATION\tURL\tERROR\n+0s\tGET\t200\t",
+	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tDURATION\tURL\tERROR\n+0.0s\tGET\t200\t",
 		"\tGET\tfailed\t-\thttps://analytics.tracker.invalid/collect?v=2&t=pageview\tnet::ERR_NAME_NOT_RESOLVED\n",
 		"net::ERR_FAILED; Blocked by CORS policy", "\t404\t")
 
@@ -120,7 +120,7 @@ func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 	r := e.Run("logs", id, "--kind", "console", "--warnings", "--info").Expect(t, 0)
 	check("plain table", r.Stdout)
 	cmdtest.Contains(t, "plain table", r.Stdout, "TIME\tLEVEL\tMESSAGE\tSOURCE\n", "\terror\t",
-		"https://staging.sandbox.testctl.invalid/static/app.js:1842:17", "\twarning\t", "\tinfo\t", "+0s\t")
+		"https://staging.sandbox.testctl.invalid/static/app.js:1842:17", "\twarning\t", "\tinfo\t", "+0.0s\t")
 
 	// On a terminal without colour, any ESC at all would be a leak.
 	e.Setenv("NO_COLOR", "1")
@@ -157,7 +157,7 @@ func TestAPICalls(t *testing.T) {
 	id := finishedTestCases(t, e)[health]
 	r := e.Run("logs", id, "--kind", "api-calls", "--debug").Expect(t, 0)
 	cmdtest.Contains(t, "debug log", r.Stderr, "kind=apiCalls")
-	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tSUCCESS\tDURATION\tURL\tTRUNCATED\tERROR\n+0s\tGET\t200\tyes\t",
+	cmdtest.Contains(t, "table", r.Stdout, "TIME\tMETHOD\tSTATUS\tSUCCESS\tDURATION\tURL\tTRUNCATED\tERROR\n+0.0s\tGET\t200\tyes\t",
 		"\thttps://api.sandbox.testctl.invalid/v1/products?limit=60\tresponse\t",
 		"\thttps://api.sandbox.testctl.invalid/v1/orders\trequest\t",
 		"\tGET\tfailed\tno\t-\thttps://internal.sandbox.testctl.invalid/metrics\t-\tdial tcp")

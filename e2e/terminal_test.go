@@ -198,7 +198,11 @@ func TestServiceTextCannotDriveTheTerminal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			r := e.RunWith(cmdtest.RunOptions{TTY: true, Stdin: tt.stdin}, tt.args...)
+			// testcase list is shown wide enough for every column: a
+			// narrower terminal drops the labels and the application before
+			// it cuts the name.
+			width := map[string]int{"testcase list": 200}[strings.Join(tt.args, " ")]
+			r := e.RunWith(cmdtest.RunOptions{TTY: true, Stdin: tt.stdin, Width: width}, tt.args...)
 			checkNoPanic(t, r)
 			if r.Code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%q\nstderr:\n%q", r.Code, tt.code, r.Stdout, r.Stderr)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -105,18 +106,20 @@ func TestTableOnAndOffTerminal(t *testing.T) {
 		t.Errorf("off a terminal, times are RFC 3339:\n%s", r.Stdout)
 	}
 
-	r = e.RunWith(cmdtest.RunOptions{TTY: true}, "testcase", "list", "--limit", "5").Expect(t, 0)
+	r = e.RunWith(cmdtest.RunOptions{TTY: true, Width: 200}, "testcase", "list", "--limit", "5").Expect(t, 0)
 	if !strings.Contains(r.Stdout, " ago") && !strings.Contains(r.Stdout, "just now") {
 		t.Errorf("on a terminal times are relative:\n%s", r.Stdout)
 	}
 	cmdtest.Contains(t, "stderr", r.Stderr, "Showing 1–5 of 10", "--all")
 }
 
-// The ids a terminal shows are the ids commands take: each one, copied
-// from the table at any width, starts a run (dry run: nothing is sent).
+// The ids a terminal shows whole are the ids commands take: each one,
+// copied from the table, starts a run (dry run: nothing is sent). Where
+// the name beside it would be cut, the id is shortened in its middle
+// instead, and stderr says where it is whole (issue 33).
 func TestTerminalIDsAreAcceptedByRunStart(t *testing.T) {
 	e := cmdtest.New(t)
-	for _, width := range []int{40, 80, 200} {
+	for _, width := range []int{80, 100, 200} {
 		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: width}, "testcase", "list").Expect(t, 0)
 		lines := strings.Split(strings.TrimSpace(ansi.Strip(r.Stdout)), "\n")
 		if len(lines) < 2 || !strings.Contains(r.Stdout, sandbox.TestCaseLogin) {
@@ -126,6 +129,11 @@ func TestTerminalIDsAreAcceptedByRunStart(t *testing.T) {
 			id, _, _ := strings.Cut(line, " ")
 			e.Run("run", "start", "--test-case", id, "--dry-run").Expect(t, 0)
 		}
+	}
+	for _, width := range []int{40, 60} {
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: width}, "testcase", "list").Expect(t, 0)
+		cmdtest.Contains(t, "narrow table", r.Stdout, "5a4db…", "0000000001  Log in with email and")
+		cmdtest.Contains(t, "stderr", r.Stderr, output.ShortenedNote)
 	}
 }
 
@@ -146,16 +154,16 @@ func TestNoMatch(t *testing.T) {
 	}
 }
 
-// Issue 24: on a 50-column terminal no row wraps. The full id (what run
-// start --test-case takes) and the name stay; the other columns give way.
-// Off a terminal every column is printed.
+// Issue 24: on a 50-column terminal no row wraps. The name stays whole
+// (issue 33): the other columns give way, and the id is shortened in its
+// middle. Off a terminal every column is printed.
 func TestTableFitsANarrowTerminal(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, color := range [][]string{{"--no-color"}, nil} {
 		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 50}, append([]string{"testcase", "list"}, color...)...).Expect(t, 0)
 		lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
-		if len(lines) < 2 || !strings.HasPrefix(ansi.Strip(lines[0]), "ID  ") || !strings.Contains(lines[1], sandbox.TestCaseLogin+"  Log in") {
-			t.Fatalf("want the header, then the full id and name:\n%s", r.Stdout)
+		if len(lines) < 2 || !strings.HasPrefix(ansi.Strip(lines[0]), "ID  ") || !strings.Contains(lines[1], "0000000001  Log in with email and password") {
+			t.Fatalf("want the header, then the id's end and the whole name:\n%s", r.Stdout)
 		}
 		for _, l := range lines {
 			if w := ansi.StringWidth(l); w > 50 {

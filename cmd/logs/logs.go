@@ -167,16 +167,19 @@ func logsRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		return err
 	}
 	empty := len(resp.Network)+len(resp.Console)+len(resp.APICalls) == 0
+	var table *output.Table
 	switch {
 	case out.IsStructured():
 		err = output.Print(ios.Out, out, resp)
 	case !empty:
-		err = printTable(f, resp, opts.Full)
+		table, err = printTable(f, resp, opts.Full)
 	}
 	if err != nil {
 		return err
 	}
 	printNotes(ios, resp, opts.Query, empty && !out.IsStructured())
+	// A reader who needs a whole URL or message learns where it is.
+	output.NoteShortened(ios, table)
 	return nil
 }
 

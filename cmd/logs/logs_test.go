@@ -149,7 +149,7 @@ func TestTimeColumn(t *testing.T) {
 	if err := networkTable(ios, st, []api.NetworkEntry{
 		{Method: "POST", URL: "https://x.invalid/api/payments", StatusCode: 502, RelativeTimestampMs: &at},
 		{Method: "GET", URL: "https://x.invalid/", StatusCode: 200},
-	}); err != nil {
+	}).Render(); err != nil {
 		t.Fatal(err)
 	}
 	want := "TIME\tMETHOD\tSTATUS\tDURATION\tURL\tERROR\n+4.9s\tPOST\t502\t-\thttps://x.invalid/api/payments\t\n\tGET\t200\t-\thttps://x.invalid/\t\n"
@@ -157,7 +157,7 @@ func TestTimeColumn(t *testing.T) {
 		t.Errorf("network table:\n%q\nwant\n%q", out.String(), want)
 	}
 	out.Reset()
-	if err := apiCallsTable(ios, st, []api.APICallEntry{{Method: "GET", URL: "https://x.invalid/health", StatusCode: &code, RelativeTimestampMs: &at}}); err != nil {
+	if err := apiCallsTable(ios, st, []api.APICallEntry{{Method: "GET", URL: "https://x.invalid/health", StatusCode: &code, RelativeTimestampMs: &at}}).Render(); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "TIME\tMETHOD\tSTATUS\tSUCCESS\t") || !strings.Contains(out.String(), "\n+4.9s\tGET\t502\tno\t") {

@@ -33,7 +33,7 @@ func BenchmarkNetworkTable10k(b *testing.B) {
 			ios.SetTerminalWidth(120)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := networkTable(ios, ios.Styles(), entries); err != nil {
+				if err := networkTable(ios, ios.Styles(), entries).Render(); err != nil {
 					b.Fatal(err)
 				}
 			}

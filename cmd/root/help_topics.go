@@ -41,7 +41,14 @@ With --codehost, 'run start' reads the commit's metadata from the variables of
 GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines,
 Jenkins and Buildkite, and falls back to the local git repository. In GitHub
 Actions (GITHUB_ACTIONS=true), 'run wait' also writes GITHUB_STEP_SUMMARY and
-GITHUB_OUTPUT (with exit-code and verdict, as run start, report and rerun do).`},
+GITHUB_OUTPUT (with exit-code and verdict, as run start, report and rerun do).
+
+With --comment, the pull request comment is written with GITHUB_TOKEN (to
+GITHUB_API_URL, for the pull request of GITHUB_EVENT_PATH) under GitHub
+Actions, and with TESTCTL_GITLAB_TOKEN (to CI_API_V4_URL, for
+CI_MERGE_REQUEST_IID) under GitLab CI. TESTCTL_COMMENT_KEY tells apart the
+comments of a matrix's legs, which share a job; TESTCTL_COMMENT_TIMEOUT
+bounds the writing of the comment (10s).`},
 	// The table is the one README.md and docs/ are generated from.
 	{"exit-codes", "Exit codes and what they mean", cmdutil.ExitCodesText(76)},
 }

@@ -58,6 +58,7 @@ Try every command without an account against the embedded emulator:
 		},
 	}
 	cmd.SetVersionTemplate("testctl {{.Version}}\n")
+	cmd.SetUsageFunc(usageFunc(f.IOStreams))
 	// Our own completion command documents installation and stays in the tree.
 	cmd.CompletionOptions.DisableDefaultCmd = true
 	cmdutil.AddGlobalFlags(cmd.PersistentFlags(), f.Globals)

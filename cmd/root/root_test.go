@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
 
@@ -93,7 +95,12 @@ func TestVersion(t *testing.T) {
 	r = e.Run("--version").Expect(t, 0)
 	cmdtest.Contains(t, "--version", r.Stdout, "testctl ")
 	r = e.Run("version", "-o", "json").Expect(t, 0)
-	cmdtest.Contains(t, "version json", r.Stdout, `"version":`, `"commit":`)
+	cmdtest.Contains(t, "version json", r.Stdout, `"version":`)
+	// A test binary has no VCS information: no commit, rather than an
+	// empty one.
+	if strings.Contains(r.Stdout, `""`) {
+		t.Errorf("version json invents empty fields: %s", r.Stdout)
+	}
 }
 
 func TestCompletionScripts(t *testing.T) {
@@ -185,5 +192,26 @@ func TestAPIHelpListsNoExistingCommandAsMissing(t *testing.T) {
 		if strings.Contains(listed, word) {
 			t.Errorf("api --help says testctl has no command for %q, which has one: %q", word, listed)
 		}
+	}
+}
+
+// On a terminal, flag descriptions wrap to its width under their own
+// column, rather than running past the edge; off a terminal lines stay
+// whole, as cobra prints them.
+func TestHelpWrapsFlagsToTheTerminal(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, width := range []int{60, 100} {
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: width}, "run", "wait", "--help").Expect(t, 0)
+		flags := r.Stdout[strings.Index(r.Stdout, "\nFlags:\n"):]
+		for _, line := range strings.Split(flags, "\n") {
+			// A word longer than the column (a path) can't be broken.
+			if ansi.StringWidth(line) > width && len(strings.Fields(line)) > 1 {
+				t.Errorf("at %d columns, a flag line of %d: %q", width, ansi.StringWidth(line), line)
+			}
+		}
+	}
+	r := e.Run("run", "wait", "--help").Expect(t, 0)
+	if !strings.Contains(r.Stdout, "--heartbeat duration") {
+		t.Fatalf("no --heartbeat:\n%s", r.Stdout)
 	}
 }

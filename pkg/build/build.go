@@ -18,8 +18,8 @@ var (
 // Info is the version of this binary.
 type Info struct {
 	Version string `json:"version"`
-	Commit  string `json:"commit"`
-	Date    string `json:"date"`
+	Commit  string `json:"commit,omitempty"` // none on a build without VCS information (go run, go test)
+	Date    string `json:"date,omitempty"`
 }
 
 // Current returns the stamped version, or what the Go toolchain recorded when

@@ -18,3 +18,12 @@ func (e *Env) RunOnTerminal(terminal *os.File, args ...string) Result {
 	code := e.run(context.Background(), ios, args)
 	return Result{Stdout: out.String(), Code: code}
 }
+
+// RunOnTerminalOnly executes a command line whose stdout and stderr are
+// both the terminal, as in a user's shell: what the command wrote is read
+// from the pseudo-terminal's other end. It returns the exit code.
+func (e *Env) RunOnTerminalOnly(terminal *os.File, args ...string) int {
+	e.t.Helper()
+	ios := iostreams.New(bytes.NewReader(nil), terminal, terminal)
+	return e.run(context.Background(), ios, args)
+}

@@ -44,7 +44,7 @@ var ExitCodes = []ExitCodeInfo{
 	{exitcode.Timeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume)",
 		"`run wait --timeout` or `run start --wait --timeout`"},
 	{exitcode.Local, "a local failure: a file could not be read or written (config, `--junit`, the CI files), or the sandbox could not listen",
-		"an unreadable or invalid config file, a report that could not be written, a port in use; never 1, which a CI gate reads as \"tests failed\""},
+		"an unreadable or invalid config file, a report that could not be written (never the pull request comment of `--comment`, which only prints a notice), a port in use; never 1, which a CI gate reads as \"tests failed\""},
 	{exitcode.Interrupted, "interrupted by Ctrl-C (SIGINT) (the run goes on; the message says how to resume; reports already asked for are written)",
 		"Ctrl-C in a terminal; GitHub Actions sends SIGINT first when a job is cancelled"},
 	{exitcode.Terminated, "terminated by SIGTERM, as CI runners do when a job is cancelled (same as 130)",

@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -35,9 +38,32 @@ const (
 // case's first captured entry, as console times are). A part that could
 // not be read is one line saying why; logs skipped, one line for the three.
 func Lines(c Case) []string {
-	var out []string
+	groups := lineGroups(c)
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.line
+	}
+	return out
+}
+
+// Fit is Lines for a terminal width columns wide: a line too long is cut,
+// and a request's line in its URL's middle, so that what tells it apart
+// (the end of its path) and its status stay: "+5.9s POST …/api/payments
+// 502"; what follows the status (the error, the duration) gives way too.
+// A width of 0 or less is no width: the lines are whole.
+func Fit(c Case, width int) []string {
+	groups := lineGroups(c)
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.fit(width)
+	}
+	return out
+}
+
+func lineGroups(c Case) []group {
+	var out []group
 	if c.Skipped != "" {
-		out = append(out, "logs "+termtext.SanitizeLine(c.Skipped))
+		out = append(out, group{line: "logs " + termtext.SanitizeLine(c.Skipped)})
 	} else {
 		out = append(out, pick(c.Network, networkGroups, "network")...)
 		out = append(out, pick(c.Console, consoleGroups, "console")...)
@@ -45,9 +71,34 @@ func Lines(c Case) []string {
 	}
 	out = append(out, pick(c.Issues, issueGroups, "issues")...)
 	if len(out) == 0 {
-		out = append(out, "nothing captured: no failed requests, console errors or warnings, failed API calls or issues")
+		out = append(out, group{line: "nothing captured: no failed requests, console errors or warnings, failed API calls or issues"})
 	}
 	return out
+}
+
+// minFitURL is the least a URL is cut to before what follows its status
+// gives way: "/api/rec…?sku=TR2-42" still says which request it was.
+const minFitURL = 24
+
+// fit is the group's line cut to width (see Fit).
+func (g group) fit(width int) string {
+	if width <= 0 || ansi.StringWidth(g.line) <= width {
+		return g.line
+	}
+	if g.urlEnd == 0 {
+		return ansi.Truncate(g.line, width, "…")
+	}
+	head, url, status, tail := g.line[:g.urlStart], g.line[g.urlStart:g.urlEnd], g.line[g.urlEnd:g.statusEnd], g.line[g.statusEnd:]
+	room := width - ansi.StringWidth(head) - ansi.StringWidth(status)
+	if room < len("…/x") {
+		return ansi.Truncate(g.line, width, "…")
+	}
+	urlWidth := min(ansi.StringWidth(url), max(room-ansi.StringWidth(tail), min(minFitURL, room)))
+	if tail != "" && room-urlWidth < min(ansi.StringWidth(tail), 2) {
+		urlWidth = max(room-2, 1) // room for " …": a tail cut away whole would not say it was there
+	}
+	url = output.CutMiddle(url, urlWidth)
+	return head + url + status + ansi.Truncate(tail, room-ansi.StringWidth(url), "…")
 }
 
 // FirstLine is the one line that says most, for a GitHub annotation: the
@@ -124,14 +175,17 @@ type group struct {
 	rank  int // 0 says most
 	first int // index of the first entry, for time order
 	n     int
+	// A request's line has a URL, line[urlStart:urlEnd], followed by its
+	// status, which ends at statusEnd; other lines have urlEnd 0.
+	urlStart, urlEnd, statusEnd int
 }
 
 // pick is one kind of evidence as lines: the MaxPerKind groups that say
 // most, in the order they happened, and how many entries of its total the
 // rest stand for.
-func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []string {
+func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []group {
 	if p.Unavailable != "" {
-		return []string{kind + ": not available: " + termtext.SanitizeLine(p.Unavailable)}
+		return []group{{line: kind + ": not available: " + termtext.SanitizeLine(p.Unavailable)}}
 	}
 	total := max(p.Total, len(p.Entries))
 	kept := groupsOf(p.Entries)
@@ -139,15 +193,13 @@ func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []string {
 	kept = kept[:min(len(kept), MaxPerKind)]
 	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
 	shown := 0
-	var out []string
 	for _, g := range kept {
 		shown += g.n
-		out = append(out, g.line)
 	}
 	if more := total - shown; more > 0 {
-		out = append(out, fmt.Sprintf("…and %d more", more))
+		kept = append(kept, group{line: fmt.Sprintf("…and %d more", more)})
 	}
-	return out
+	return kept
 }
 
 // saysMore orders groups by what they say: the best rank first and, among
@@ -189,19 +241,20 @@ func grouped[T any](entries []T, groupOf func(T) (key string, g group)) []group 
 }
 
 func networkGroups(entries []api.NetworkEntry) []group {
-	site := siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
+	site := NetworkSite(entries)
 	return grouped(entries, func(e api.NetworkEntry) (string, group) {
 		detail := e.ErrorText
 		if detail == "" && e.CrossOriginInfo != "" {
 			detail = "blocked by CORS"
 		}
 		host, rest := splitURL(e.URL)
-		what := clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(host, rest, site) + " " + statusWord(e.StatusCode)
+		at := request{time: relTime(e.RelativeTimestampMs), method: clip(termtext.SanitizeLine(e.Method), 10) + " ", url: shortURL(host, rest, site), status: " " + statusWord(e.StatusCode)}
+		what := at.what()
 		if detail != "" {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		return what, group{line: line, rank: requestRank(e.StatusCode, site == "" || host == site)}
+		return what, at.group(line, requestRank(e.StatusCode, site == "" || host == site))
 	})
 }
 
@@ -224,7 +277,8 @@ func consoleGroups(entries []api.ConsoleEntry) []group {
 	return grouped(entries, func(e api.ConsoleEntry) (string, group) {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
-		line := "+" + strconv.Itoa(int(e.RelativeTimestampSeconds)) + "s " + what
+		ms := int64(e.RelativeTimestampSeconds) * 1000
+		line := relTime(&ms) + what
 		return what, group{line: line, rank: ConsoleRank(level)}
 	})
 }
@@ -242,22 +296,37 @@ func ConsoleRank(level string) int {
 }
 
 func apiCallGroups(entries []api.APICallEntry) []group {
-	site := siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
+	site := APICallSite(entries)
 	return grouped(entries, func(e api.APICallEntry) (string, group) {
 		code := int32(0)
 		if e.StatusCode != nil {
 			code = *e.StatusCode
 		}
 		host, rest := splitURL(e.URL)
-		what := "API " + clip(termtext.SanitizeLine(e.Method), 10) + " " + shortURL(host, rest, site) + " " + statusWord(code)
+		at := request{time: relTime(e.RelativeTimestampMs), method: "API " + clip(termtext.SanitizeLine(e.Method), 10) + " ", url: shortURL(host, rest, site), status: " " + statusWord(code)}
+		what := at.what()
 		errText := ""
 		if e.ErrorMessage != "" {
 			errText = " " + clip(termtext.SanitizeLine(e.ErrorMessage), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + errText
 		// An API test's calls are all its own: none ranks as a third party's.
-		return what + errText, group{line: line, rank: requestRank(code, true)}
+		return what + errText, at.group(line, requestRank(code, true))
 	})
+}
+
+// request is the start of a request's line: its time, its method (with
+// the words before it), its URL and its status.
+type request struct{ time, method, url, status string }
+
+// what is the request without its time, which grouping ignores.
+func (r request) what() string { return r.method + r.url + r.status }
+
+// group is a group of line, which starts with the request.
+func (r request) group(line string, rank int) group {
+	start := len(r.time) + len(r.method)
+	end := start + len(r.url)
+	return group{line: line, rank: rank, urlStart: start, urlEnd: end, statusEnd: end + len(r.status)}
 }
 
 func issueGroups(entries []api.Issue) []group {
@@ -301,13 +370,14 @@ func statusWord(code int32) string {
 // Since is when an entry happened, from the test case's first captured
 // entry (a network request's or API call's relativeTimestampMs): "+4.9s"
 // under ten seconds, "+23s" after, cut rather than rounded as the console
-// counts whole seconds; "" when the service gave no time. `testctl logs`
-// shows the same.
+// counts whole seconds; "" when the service gave no time. One format
+// whatever the entry's kind: a console entry's whole second is "+4.0s"
+// beside a request's "+4.3s", never "+4s". `testctl logs` shows the same.
 func Since(ms *int64) string {
 	switch {
 	case ms == nil || *ms < 0: // a time before the first entry is no time
 		return ""
-	case *ms%1000 == 0 || *ms >= 10_000:
+	case *ms >= 10_000:
 		return "+" + strconv.FormatInt(*ms/1000, 10) + "s"
 	}
 	return fmt.Sprintf("+%d.%ds", *ms/1000, *ms%1000/100)
@@ -349,6 +419,36 @@ func siteHost[T any](entries []T, urlOf func(T) string, answered func(T) bool) s
 		}
 	}
 	return best
+}
+
+// NetworkSite is the application's host among network requests (see
+// siteHost): the host whose URLs the evidence and `testctl logs` show by
+// their path alone.
+func NetworkSite(entries []api.NetworkEntry) string {
+	return siteHost(entries, func(e api.NetworkEntry) string { return e.URL }, func(e api.NetworkEntry) bool { return e.StatusCode != 0 })
+}
+
+// APICallSite is NetworkSite for the calls of an API test.
+func APICallSite(entries []api.APICallEntry) string {
+	return siteHost(entries, func(e api.APICallEntry) string { return e.URL }, func(e api.APICallEntry) bool { return e.StatusCode != nil })
+}
+
+// ConsoleSite is the host most console messages were logged from: the
+// application's scripts.
+func ConsoleSite(entries []api.ConsoleEntry) string {
+	return siteHost(entries, Source, func(api.ConsoleEntry) bool { return true })
+}
+
+// ShortURL is a URL as the evidence shows it, neither sanitised nor
+// clipped: without its scheme, and without its host when that is site's
+// ("/api/payments", "tracker.invalid/collect"); as given when it is not an
+// absolute URL.
+func ShortURL(raw, site string) string {
+	host, rest := splitURL(raw)
+	if host != "" && host != site {
+		rest = host + rest
+	}
+	return rest
 }
 
 // splitURL is a URL's host and what follows it, parsed once per entry:

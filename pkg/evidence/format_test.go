@@ -38,9 +38,9 @@ func TestLinesOfEachKind(t *testing.T) {
 	got := strings.Join(Lines(declined()), "\n")
 	want := strings.Join([]string{
 		"+0.3s GET tracker.invalid/collect failed net::ERR_NAME_NOT_RESOLVED",
-		"+1s GET /favicon.ico 404 (12 ms)",
+		"+1.0s GET /favicon.ico 404 (12 ms)",
 		"+4.9s POST /api/payments 502 (4.9 s)",
-		"+2s console warning Cookie has no SameSite",
+		"+2.0s console warning Cookie has no SameSite",
 		"+23s console error Uncaught TypeError: x is undefined",
 		"issue CRITICAL: Payment step goes blank",
 		"issue MEDIUM: Recommendations answer 500",
@@ -157,7 +157,7 @@ func TestFirstLine(t *testing.T) {
 		t.Errorf("an API test: %q", got)
 	}
 	c.APICalls.Entries = nil
-	if got := FirstLine(c); got != "+1s GET /favicon.ico 404 (12 ms)" {
+	if got := FirstLine(c); got != "+1.0s GET /favicon.ico 404 (12 ms)" {
 		t.Errorf("only a 404: %q", got)
 	}
 }
@@ -208,7 +208,7 @@ func TestText(t *testing.T) {
 }
 
 func TestSince(t *testing.T) {
-	for ms, want := range map[int64]string{0: "+0s", 300: "+0.3s", 4900: "+4.9s", 7000: "+7s", 9999: "+9.9s", 10_000: "+10s", 23_400: "+23s"} {
+	for ms, want := range map[int64]string{0: "+0.0s", 300: "+0.3s", 4900: "+4.9s", 7000: "+7.0s", 9999: "+9.9s", 10_000: "+10s", 23_400: "+23s"} {
 		if got := Since(&ms); got != want {
 			t.Errorf("Since(%d) = %q, want %q", ms, got, want)
 		}
@@ -244,5 +244,35 @@ func TestTargetOf(t *testing.T) {
 	want := Target{RunShortID: "r1", CaseShortID: "r1-2", Name: "n", Plan: "Smoke", Result: "ERROR", ResultTitle: "t", EvaluationThought: "e"}
 	if got != want {
 		t.Errorf("%+v", got)
+	}
+}
+
+// Issue 33: a line fitted to a terminal is cut in its URL, in the middle,
+// and after its status, never in the status; other lines at their end.
+func TestFitKeepsTheStatus(t *testing.T) {
+	c := declined()
+	c.Network.Entries[2].URL = "https://shop.invalid/api/v2/checkout/sessions/abc/payments"
+	c.APICalls = Part[api.APICallEntry]{Total: 1, Entries: []api.APICallEntry{
+		{Method: "GET", URL: "https://api.invalid/api/orders/with/a/long/path", StatusCode: i32(500), DurationMs: i32(120), RelativeTimestampMs: i64(2100), ErrorMessage: "the upstream timed out"},
+	}}
+	if got, want := Fit(c, 0), Lines(c); !slices.Equal(got, want) {
+		t.Errorf("no width must give the lines whole:\n%q\n%q", got, want)
+	}
+	got := Fit(c, 40)
+	for _, want := range []string{
+		"+0.3s GET tracke…nvalid/collect failed …",
+		"+1s GET /favicon.ico 404 (12 ms)",
+		"+4.9s POST /api/v2…ns/abc/payments 502 …",
+		"+23s console error Uncaught TypeError: …",
+		"+2.1s API GET /api/o…h/a/long/path 500 …",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("fitted lines lack %q:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	for _, l := range got {
+		if n := len([]rune(l)); n > 40 {
+			t.Errorf("%d wide: %q", n, l)
+		}
 	}
 }

@@ -119,7 +119,7 @@ func TestGatherFromTheSandbox(t *testing.T) {
 	// The request and the console error it caused line up: the error is
 	// logged in the second the payment's answer came.
 	m := regexp.MustCompile(`(?m)^\+(\d+)(?:\.(\d))?s POST /api/payments 502 \((\d+)\.(\d) s\)$`).FindStringSubmatch(text)
-	n := regexp.MustCompile(`(?m)^\+(\d+)s console error Uncaught TypeError`).FindStringSubmatch(text)
+	n := regexp.MustCompile(`(?m)^\+(\d+)(?:\.0)?s console error Uncaught TypeError`).FindStringSubmatch(text)
 	if m == nil || n == nil {
 		t.Fatalf("no timed payment or TypeError:\n%s", text)
 	}

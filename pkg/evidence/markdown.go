@@ -42,7 +42,37 @@ func Markdown(c Case) string {
 }
 
 // esc is one line of service text made safe inside HTML.
-func esc(s string) string { return html.EscapeString(strings.TrimSpace(termtext.SanitizeLine(s))) }
+func esc(s string) string {
+	return html.EscapeString(Unlinked(strings.TrimSpace(termtext.SanitizeLine(s))))
+}
+
+// zeroWidthSpace is invisible, yet no word: GitHub reads no mention across it.
+const zeroWidthSpace = "\u200b"
+
+// Unlinked is service text that GitHub will not turn into a notification
+// or a cross-reference where it posts Markdown (a pull request comment):
+// a zero-width space after the @ of an @mention or @org/team, and after
+// the # of an issue reference (#12, owner/repo#12). It reads the same.
+// Code spans and <pre> need none: GitHub links nothing in them.
+func Unlinked(s string) string {
+	if !strings.ContainsAny(s, "@#") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if i+1 == len(s) {
+			break
+		}
+		next := s[i+1]
+		digit := '0' <= next && next <= '9'
+		word := digit || 'a' <= next && next <= 'z' || 'A' <= next && next <= 'Z'
+		if s[i] == '@' && word || s[i] == '#' && digit {
+			b.WriteString(zeroWidthSpace)
+		}
+	}
+	return b.String()
+}
 
 // paragraph is multi-line service text as one line of HTML, its line
 // breaks as <br> and its empty lines dropped.

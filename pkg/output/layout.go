@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
@@ -17,6 +18,9 @@ const (
 	// terminal; below it a value is unreadable, and letting the terminal
 	// wrap the line is the better failure.
 	minColumnWidth = 8
+	// minMiddleWidth is the least of a column cut in the middle: both of
+	// its ends must still say something ("https…/api/payments").
+	minMiddleWidth = 16
 )
 
 // gap is a borderless rendition whose only symbol is the space between
@@ -38,6 +42,17 @@ type cell struct {
 	extra  int    // width the colour function added to text, normally 0
 }
 
+// column is what one render knows of a column of the table.
+type column struct {
+	header int   // the header's width: a header is never cut
+	least  int   // how narrow the column may get (see leastWidth)
+	drop   uint8 // DropWhenNarrow's rank, 0 for never
+	flags  uint8 // whole, primary, late and middle, of any of its fields
+	short  bool  // a field has a short form
+	marked bool  // a field is marked DropWhenEmpty
+	filled bool  // a field is not both so marked and blank
+}
+
 // renderTTY sizes the columns and shortens cells itself, then hands
 // finished strings to tablewriter, which pads and joins them. The sizing is
 // ours because tablewriter's own (WithMaxWidth, Widths.Global) first cuts
@@ -54,13 +69,18 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	widths := make([]int, ncols)
 	copy(widths, t.widths)
 	t.dropped = append(t.dropped, make([]bool, max(ncols-len(t.dropped), 0))...)
+	t.short = append(t.short, make([]bool, max(ncols-len(t.short), 0))...)
+	cols := make([]column, ncols)
+	for i, h := range t.headers {
+		cols[i].header = textWidth(h)
+		widths[i] = max(widths[i], cols[i].header)
+	}
 
 	var header []cell
 	if !t.started && len(t.headers) > 0 {
 		header = make([]cell, len(t.headers))
 		for i, h := range t.headers {
 			header[i] = prepare(field{text: h, color: t.styles.Bold})
-			widths[i] = max(widths[i], header[i].width)
 		}
 	}
 	// One backing array for all cells: a page can hold thousands of rows.
@@ -70,18 +90,31 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	}
 	all := make([]cell, n)
 	rows := make([][]cell, len(t.rows))
-	whole := make([]bool, ncols)
-	drop := make([]uint8, ncols)
 	for r, row := range t.rows {
 		rows[r], all = all[:len(row):len(row)], all[len(row):]
 		for i, f := range row {
-			whole[i] = whole[i] || f.whole
-			drop[i] = max(drop[i], f.drop)
-			rows[r][i] = prepare(f)
+			c := &cols[i]
+			c.flags |= f.flags &^ dropEmpty
+			c.drop = max(c.drop, f.drop)
+			c.short = c.short || f.short != ""
+			c.marked = c.marked || f.flags&dropEmpty != 0
+			c.filled = c.filled || f.flags&dropEmpty == 0 || !blank(f.text)
+			rows[r][i] = prepare(t.shown(f, i))
 			widths[i] = max(widths[i], rows[r][i].width)
 		}
 	}
-	fit(widths, whole, t.dropped, dropToFit(t.dropped, widths, whole, drop, t.width))
+	if !t.started && len(rows) > 0 {
+		for i, c := range cols {
+			t.dropped[i] = t.dropped[i] || c.marked && !c.filled
+		}
+	}
+	t.shorten(cols, rows, widths)
+	for i := range cols {
+		cols[i].least = leastWidth(cols[i], widths[i])
+	}
+	if dropToFit(cols, t.dropped, widths, t.width, &t.cut) {
+		fit(cols, t.dropped, widths, t.width-gaps(t.dropped))
+	}
 	t.widths = widths
 
 	// Fixed widths keep a later Render aligned with this one. A column
@@ -124,6 +157,86 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 	return nil
 }
 
+// shown is f as column i shows it: its short form in a column that shows
+// short forms (see WithShortForm).
+func (t *Table) shown(f field, i int) field {
+	if t.short[i] && f.short != "" && f.short != f.text {
+		f.text = f.short
+		t.cut = true
+	}
+	return f
+}
+
+// shorten switches to their short forms the columns that have them and
+// would be cut otherwise, or make another column be dropped, on a trial
+// layout, and widths to what those columns then need: a short form shown
+// costs less than a column lost.
+func (t *Table) shorten(cols []column, rows [][]cell, widths []int) {
+	trial, dropped := slices.Clone(widths), slices.Clone(t.dropped)
+	var dropping bool
+	switched := false
+	for i, c := range cols {
+		cols[i].least = leastWidth(c, widths[i])
+		switched = switched || c.short && !t.short[i]
+	}
+	if !switched {
+		return
+	}
+	if dropToFit(cols, dropped, trial, t.width, &dropping) {
+		fit(cols, dropped, trial, t.width-gaps(dropped))
+	}
+	for i, c := range cols {
+		if !c.short || t.short[i] || dropped[i] || trial[i] >= widths[i] && !dropping {
+			continue
+		}
+		t.short[i] = true
+		widths[i] = max(c.header, t.widthBefore(i))
+		for _, row := range rows {
+			if i < len(row) {
+				row[i] = prepare(t.shown(row[i].field, i))
+				widths[i] = max(widths[i], row[i].width)
+			}
+		}
+	}
+}
+
+// widthBefore is column i's width in the previous Render, 0 before one.
+func (t *Table) widthBefore(i int) int {
+	if i < len(t.widths) {
+		return t.widths[i]
+	}
+	return 0
+}
+
+// blank is a field that says nothing: empty, or the placeholder "-".
+func blank(text string) bool { return text == "" || text == "-" }
+
+// leastWidth is how narrow a column whose widest field is w may get: w
+// when it is kept whole; else minColumnWidth (minMiddleWidth when it is
+// cut in the middle, whose two ends must both say something) or w when
+// that is less, and never less than its header.
+func leastWidth(c column, w int) int {
+	if c.flags&whole != 0 {
+		return w
+	}
+	floor := minColumnWidth
+	if c.flags&middle != 0 {
+		floor = minMiddleWidth
+	}
+	return max(min(w, floor), c.header)
+}
+
+// gaps is the width the gaps between the columns kept take.
+func gaps(dropped []bool) int {
+	n := 0
+	for _, d := range dropped {
+		if !d {
+			n++
+		}
+	}
+	return max(n-1, 0) * len(columnGap)
+}
+
 // fitted returns a row's styled cells, each shortened to its column width,
 // without the dropped columns.
 func (t *Table) fitted(row []cell, widths []int) []string {
@@ -133,8 +246,12 @@ func (t *Table) fitted(row []cell, widths []int) []string {
 			continue
 		}
 		if c.width > widths[i] {
-			text := truncate(c.text, max(widths[i]-c.extra, 1))
-			c = prepare(field{text: text, color: c.color})
+			cut := truncate
+			if c.flags&middle != 0 {
+				cut = truncateMiddle
+			}
+			c = prepare(field{text: cut(c.text, max(widths[i]-c.extra, 1)), color: c.color})
+			t.cut = true
 		}
 		out = append(out, c.styled)
 	}
@@ -155,37 +272,46 @@ func prepare(f field) cell {
 }
 
 // dropToFit leaves out columns (see DropWhenNarrow), lowest rank first,
-// while the columns kept would not fit room even shortened to their least:
-// minColumnWidth, or their whole width when that is less or they are kept
-// whole. A column once dropped stays dropped in later renders. It returns
-// the room left for the kept columns' text, the gaps between them taken.
-func dropToFit(dropped []bool, widths []int, whole []bool, drop []uint8, width int) int {
+// while the columns kept would not fit width with the primary ones and
+// those that give way late whole, and the others at their least. A column
+// once dropped stays dropped in later renders; *cut is set when one is
+// dropped here. It reports whether the kept columns need fitting at all:
+// false when they fit as they are.
+func dropToFit(cols []column, dropped []bool, widths []int, width int, cut *bool) bool {
 	for {
-		least, gaps, next := 0, -len(columnGap), -1
+		natural, need, next := 0, 0, -1
 		for i, w := range widths {
 			if dropped[i] {
 				continue
 			}
-			if !whole[i] {
-				w = min(w, minColumnWidth)
+			natural += w
+			if cols[i].flags&(primary|late) == 0 {
+				w = cols[i].least
 			}
-			least, gaps = least+w, gaps+len(columnGap)
-			if drop[i] > 0 && (next < 0 || drop[i] < drop[next]) {
+			need += w
+			if cols[i].drop > 0 && (next < 0 || cols[i].drop < cols[next].drop) {
 				next = i
 			}
 		}
-		if least+gaps <= width || next < 0 || gaps == 0 { // one column is always kept
-			return width - gaps
+		g := gaps(dropped)
+		if natural+g <= width {
+			return false
+		}
+		if need+g <= width || next < 0 || g == 0 { // one column is always kept
+			return true
 		}
 		dropped[next] = true
+		*cut = true
 	}
 }
 
-// fit shortens the widest columns that are neither kept whole nor dropped,
-// evenly, until all the kept ones add up to at most room, never taking a
-// column below minColumnWidth: one character at a time from the widest,
-// the leftmost of equals first.
-func fit(widths []int, whole, dropped []bool, room int) {
+// fit shortens the kept columns until they add up to at most room, one
+// character at a time from the widest that may give way, the leftmost of
+// equals first: the ordinary columns down to their least, then those that
+// give way late, then the primary ones. A column kept whole never gives
+// way, nor one at its least: a line may then be wider than room, and the
+// terminal wraps it.
+func fit(cols []column, dropped []bool, widths []int, room int) {
 	excess := -room
 	for i, w := range widths {
 		if !dropped[i] {
@@ -193,17 +319,33 @@ func fit(widths []int, whole, dropped []bool, room int) {
 		}
 	}
 	for ; excess > 0; excess-- {
-		widest := -1
-		for i, w := range widths {
-			if !whole[i] && !dropped[i] && (widest < 0 || w > widths[widest]) {
-				widest = i
+		i := -1
+		for _, tier := range []uint8{0, late, primary} {
+			if i = widest(cols, dropped, widths, tier); i >= 0 {
+				break
 			}
 		}
-		if widest < 0 || widths[widest] <= minColumnWidth {
+		if i < 0 {
 			return
 		}
-		widths[widest]--
+		widths[i]--
 	}
+}
+
+// widest is the widest column of a tier (0 for the ordinary columns, late
+// or primary) that may still give way; -1 when none may.
+func widest(cols []column, dropped []bool, widths []int, tier uint8) int {
+	best := -1
+	for i, w := range widths {
+		c := cols[i]
+		if dropped[i] || c.flags&whole != 0 || c.flags&(primary|late) != tier || w <= c.least {
+			continue
+		}
+		if best < 0 || w > widths[best] {
+			best = i
+		}
+	}
+	return best
 }
 
 // Widths are measured the way tablewriter measures them (twwidth), so a
@@ -266,4 +408,41 @@ func truncate(s string, w int) string {
 		return s[:max(w, 0)]
 	}
 	return s[:keep] + ellipsis
+}
+
+// CutMiddle shortens sanitised text to width w as a column of
+// TruncateMiddle does: its start and the longer part of its end are kept
+// around "…", a third before the cut and two thirds after it.
+func CutMiddle(s string, w int) string { return truncateMiddle(s, w) }
+
+func truncateMiddle(s string, w int) string {
+	if textWidth(s) <= w {
+		return s
+	}
+	keep := w - textWidth(ellipsis)
+	if keep < 3 {
+		return truncate(s, w)
+	}
+	headRoom := keep / 3
+	head, used := 0, 0
+	for i, r := range s {
+		rw := textWidth(string(r))
+		if used+rw > headRoom {
+			head = i
+			break
+		}
+		used += rw
+	}
+	tailRoom := keep - used
+	tail := len(s)
+	for tail > head {
+		r, size := utf8.DecodeLastRuneInString(s[:tail])
+		rw := textWidth(string(r))
+		if tailRoom < rw {
+			break
+		}
+		tailRoom -= rw
+		tail -= size
+	}
+	return s[:head] + ellipsis + s[tail:]
 }

@@ -68,6 +68,10 @@ func NewListWriter[T any](ios *iostreams.IOStreams, o Options, key string, heade
 	return l
 }
 
+// Table is the table the list is written as; nil for the structured
+// formats.
+func (l *ListWriter[T]) Table() *Table { return l.table }
+
 // Count is the number of items added so far.
 func (l *ListWriter[T]) Count() int { return l.count }
 

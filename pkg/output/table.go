@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strings"
 
@@ -38,17 +39,28 @@ type Table struct {
 	rows    [][]field
 	row     []field
 	widths  []int  // the column widths of the previous Render on a TTY
-	dropped []bool // the columns a narrow terminal left out, on a TTY
+	dropped []bool // the columns a terminal left out (too narrow, or empty), on a TTY
+	short   []bool // the columns shown in their fields' short forms, on a TTY
+	cut     bool   // a render on a TTY left part of a value out
 	started bool   // the header has been written
 	buf     *bufio.Writer
 }
 
 type field struct {
 	text  string // sanitised
+	short string // sanitised; WithShortForm's, "" for none
 	color func(string) string
-	whole bool
-	drop  uint8 // DropWhenNarrow's rank; small, so a field stays 32 bytes
+	drop  uint8 // DropWhenNarrow's rank
+	flags uint8 // the options below that apply
 }
+
+const (
+	whole     uint8 = 1 << iota // WithoutTruncation
+	primary                     // Primary
+	middle                      // TruncateMiddle
+	dropEmpty                   // DropWhenEmpty
+	late                        // GiveWayLate
+)
 
 // FieldOption changes how one field is shown on a terminal.
 type FieldOption func(*field)
@@ -64,7 +76,50 @@ func WithColor(fn func(string) string) FieldOption {
 // into another command is useless cut. Its column is never shortened to fit
 // the terminal; the others give way, and a line may wrap if they cannot.
 func WithoutTruncation() FieldOption {
-	return func(f *field) { f.whole = true }
+	return func(f *field) { f.flags |= whole }
+}
+
+// Primary marks the column a reader opens the table for (a test case's
+// name, a request's URL, a console message): on a terminal too narrow for
+// every column, the columns that are not primary are dropped (those marked
+// DropWhenNarrow) and shortened first, and a primary column is cut only
+// when they can give no more.
+func Primary() FieldOption {
+	return func(f *field) { f.flags |= primary }
+}
+
+// GiveWayLate keeps a column whole while the table can make room
+// otherwise: it is cut only after the droppable columns were dropped and
+// the other columns gave way, and before a Primary column is cut. An id
+// people copy is whole where the name beside it fits, and shortened (best
+// in its middle, with TruncateMiddle) where the name would be cut.
+func GiveWayLate() FieldOption {
+	return func(f *field) { f.flags |= late }
+}
+
+// TruncateMiddle cuts a field in its middle rather than at its end when
+// its column is too narrow, keeping its start and the longer part of its
+// end: of a URL or a source file the end tells entries apart
+// ("…/api/payments", "…app.js:2210:9"), which an end cut would remove.
+func TruncateMiddle() FieldOption {
+	return func(f *field) { f.flags |= middle }
+}
+
+// WithShortForm gives a field a shorter form, such as a URL without the
+// host most of its neighbours share: on a terminal, a column that would
+// otherwise be cut shows the short form of every field that has one (every
+// row alike, so they read the same), and cuts only what is still too long.
+// Off a terminal the field is printed whole.
+func WithShortForm(short string) FieldOption {
+	return func(f *field) { f.short = termtext.SanitizeLine(short) }
+}
+
+// DropWhenEmpty lets a terminal leave out a column whose fields are all
+// empty or "-" (the placeholder of tables here): an ERROR column without
+// an error takes room and says nothing. The first Render decides, with the
+// header; off a terminal the column is printed, so `cut -f` finds it.
+func DropWhenEmpty() FieldOption {
+	return func(f *field) { f.flags |= dropEmpty }
 }
 
 // DropWhenNarrow lets a terminal too narrow for every column leave this
@@ -86,6 +141,24 @@ func NewTable(ios *iostreams.IOStreams, headers ...string) *Table {
 		t.headers = append(t.headers, strings.ToUpper(termtext.SanitizeLine(h)))
 	}
 	return t
+}
+
+// Shortened reports whether a render on a terminal left part of a value
+// out: a field cut or shown in its short form, or a column dropped for
+// want of width. A command says then where the whole text is (a pipe,
+// -o json); a column dropped because it was empty hid nothing.
+func (t *Table) Shortened() bool { return t.cut }
+
+// ShortenedNote is what a command says on stderr after a table that was
+// Shortened: where the whole text is. It fits 60 columns.
+const ShortenedNote = "Shortened to fit the terminal; piped or -o json shows all."
+
+// NoteShortened says ShortenedNote on stderr when t was shortened; only a
+// terminal's table ever is.
+func NoteShortened(ios *iostreams.IOStreams, t *Table) {
+	if t != nil && t.Shortened() {
+		fmt.Fprintln(ios.ErrOut, ios.ErrStyles().Muted(ShortenedNote))
+	}
 }
 
 // AddField appends a cell to the current row. text is treated as untrusted.

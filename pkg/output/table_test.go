@@ -208,23 +208,58 @@ func TestTableRenderAgainKeepsHeaderAndWidths(t *testing.T) {
 
 func TestFit(t *testing.T) {
 	tests := []struct {
-		widths []int
-		room   int
-		want   []int
+		widths  []int
+		primary int // the index of the primary column, -1 for none
+		room    int
+		want    []int
 	}{
-		{[]int{5, 10}, 20, []int{5, 10}},
-		{[]int{5, 40}, 30, []int{5, 25}},
-		{[]int{30, 30, 4}, 44, []int{20, 20, 4}},
-		{[]int{30, 29, 4}, 44, []int{20, 20, 4}},
-		{[]int{50, 12, 4}, 30, []int{14, 12, 4}},
-		{[]int{20, 20}, 10, []int{8, 8}}, // does not go below the minimum
+		{[]int{5, 10}, -1, 20, []int{5, 10}},
+		{[]int{5, 40}, -1, 30, []int{5, 25}},
+		{[]int{30, 30, 4}, -1, 44, []int{20, 20, 4}},
+		{[]int{30, 29, 4}, -1, 44, []int{20, 20, 4}},
+		{[]int{50, 12, 4}, -1, 30, []int{14, 12, 4}},
+		{[]int{20, 20}, -1, 10, []int{8, 8}}, // does not go below the minimum
+		// The others give way first, down to their least; then the primary.
+		{[]int{30, 30, 4}, 0, 44, []int{30, 10, 4}},
+		{[]int{30, 30, 4}, 1, 30, []int{8, 18, 4}},
+		// Column 2 gives way late: after the others, before the primary.
+		{[]int{30, 30, 36}, 0, 70, []int{30, 8, 32}},
+		{[]int{30, 30, 36}, 0, 50, []int{26, 8, 16}},
 	}
 	for _, tt := range tests {
 		got := append([]int(nil), tt.widths...)
-		none := make([]bool, len(got))
-		fit(got, none, none, tt.room)
+		cols := make([]column, len(got))
+		for i := range cols {
+			if i == tt.primary {
+				cols[i].flags = primary
+			}
+			if i == 2 && tt.widths[2] == 36 {
+				cols[i].flags, cols[i].header = late|middle, 2
+			}
+			cols[i].least = leastWidth(cols[i], got[i])
+		}
+		fit(cols, make([]bool, len(got)), got, tt.room)
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("fit(%v, %d) = %v, want %v", tt.widths, tt.room, got, tt.want)
+			t.Errorf("fit(%v, primary %d, %d) = %v, want %v", tt.widths, tt.primary, tt.room, got, tt.want)
+		}
+	}
+}
+
+func TestTruncateMiddle(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"/api/payments", 20, "/api/payments"},
+		{"staging.sandbox.testctl.invalid/api/payments", 20, "stagin…/api/payments"},
+		{"https://staging.sandbox.testctl.invalid/static/app.js:2210:9", 16, "https….js:2210:9"},
+		{"名前はとても長いテストケースです", 11, "名…ースです"},
+		{"abcdef", 3, "ab…"},
+	} {
+		got := truncateMiddle(tt.in, tt.w)
+		if got != tt.want || twwidth.Width(got) > tt.w {
+			t.Errorf("truncateMiddle(%q, %d) = %q (%d wide), want %q", tt.in, tt.w, got, twwidth.Width(got), tt.want)
 		}
 	}
 }
@@ -321,7 +356,7 @@ func TestTableTTYDropsColumnsThatCannotFit(t *testing.T) {
 		header string
 	}{
 		{200, "ID NAME LABELS APPLICATION RESULT"},
-		{80, "ID NAME LABELS APPLICATI… RESULT"}, // shortened, all there
+		{80, "ID NAME LABELS APPLICATION RESULT"}, // values shortened, never a header
 		{70, "ID NAME APPLICATION RESULT"},
 		{62, "ID NAME RESULT"},
 		{50, "ID NAME"},
@@ -340,5 +375,63 @@ func TestTableTTYDropsColumnsThatCannotFit(t *testing.T) {
 	}
 	if got := render(false, 40); !strings.HasPrefix(got, "ID\tNAME\tLABELS\tAPPLICATION\tRESULT\n"+id+"\t") {
 		t.Errorf("off a terminal every column is printed:\n%s", got)
+	}
+}
+
+// Issue 33: a narrow terminal keeps what the reader came for. The primary
+// column is cut last, after the droppable columns went and the others gave
+// way; the short forms replace a column's values alike when it would be
+// cut; a column empty on every row is left out; Shortened says whether
+// anything was left out, and off a terminal everything is printed.
+func TestTableTTYKeepsThePrimaryColumn(t *testing.T) {
+	const host = "https://staging.example.invalid"
+	urls := []string{host + "/api/payments", host + "/static/app.js?v=1", "https://tracker.invalid/collect"}
+	render := func(tty bool, width int) (string, bool) {
+		ios, out := newIOS(tty, width)
+		tb := NewTable(ios, "method", "duration", "url", "error", "truncated")
+		for _, u := range urls {
+			tb.AddField("POST")
+			tb.AddField("371ms", DropWhenNarrow(1))
+			tb.AddField(u, Primary(), TruncateMiddle(), WithShortForm(strings.TrimPrefix(u, host)))
+			tb.AddField("", DropWhenEmpty())
+			tb.AddField("-", DropWhenEmpty())
+			tb.EndRow()
+		}
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), tb.Shortened()
+	}
+	for _, tt := range []struct {
+		width int
+		want  []string
+		cut   bool
+	}{
+		{100, []string{"METHOD  DURATION  URL\n", "POST    371ms     " + host + "/api/payments\n"}, false},
+		{50, []string{"METHOD  DURATION  URL\n", "371ms     /api/payments\n", "371ms     /static/app.js?v=1\n", "https://tracker.invalid/collect\n"}, true},
+		{30, []string{"METHOD  URL\n", "POST    /api/payments\n", "POST    https:/…nvalid/collect\n"}, true},
+	} {
+		got, cut := render(true, tt.width)
+		got = ansi.Strip(got)
+		cmdtestContains(t, fmt.Sprint("width ", tt.width), got, tt.want...)
+		if cut != tt.cut {
+			t.Errorf("width %d: Shortened() = %v, want %v:\n%s", tt.width, cut, tt.cut, got)
+		}
+		if strings.Contains(got, "ERROR") || strings.Contains(got, "TRUNCATED") {
+			t.Errorf("width %d: the empty columns are shown:\n%s", tt.width, got)
+		}
+	}
+	got, cut := render(false, 30)
+	if want := "METHOD\tDURATION\tURL\tERROR\tTRUNCATED\nPOST\t371ms\t" + urls[0] + "\t\t-\n"; !strings.HasPrefix(got, want) || cut {
+		t.Errorf("off a terminal every column and value is printed, nothing is shortened (%v):\n%s", cut, got)
+	}
+}
+
+func cmdtestContains(t *testing.T, what, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, s)
+		}
 	}
 }

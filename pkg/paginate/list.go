@@ -72,8 +72,11 @@ func (l List[T]) run(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if err := lw.Close(nil); err != nil {
 			return err
 		}
+		output.NoteShortened(ios, lw.Table())
 	}
-	l.noneHint(ios, out, len(page.Items))
+	if !pastTheEnd(ios, l.Noun, p.Offset, len(page.Items), page.Total) {
+		l.noneHint(ios, out, len(page.Items))
+	}
 	moreHint(ios, out, p.Offset, len(page.Items), page.Total)
 	return nil
 }
@@ -123,6 +126,7 @@ func (l List[T]) all(ctx context.Context, ios *iostreams.IOStreams, out output.O
 	if err := lw.Close(map[string]any{"total": total}); err != nil {
 		return err
 	}
+	output.NoteShortened(ios, lw.Table())
 	l.noneHint(ios, out, lw.Count())
 	return nil
 }
@@ -134,6 +138,17 @@ func (l List[T]) noneHint(ios *iostreams.IOStreams, out output.Options, count in
 	if count == 0 && !out.IsStructured() {
 		fmt.Fprintf(ios.ErrOut, "No %s match.\n", l.Noun)
 	}
+}
+
+// pastTheEnd says, on stderr, that --offset is past the end of the list
+// when an empty page follows from that, not from a filter: "No runs
+// match." would send the user to the filters. It reports whether it spoke.
+func pastTheEnd(ios *iostreams.IOStreams, noun string, offset, count, total int) bool {
+	if count > 0 || offset == 0 || total == 0 || offset < total {
+		return false
+	}
+	fmt.Fprintf(ios.ErrOut, "No %s at --offset %d: the list has %d, so offsets go from 0 to %d.\n", noun, offset, total, total-1)
+	return true
 }
 
 // moreHint tells a person at a terminal that the table is one page of more.

@@ -194,7 +194,9 @@ func TestOnePageHints(t *testing.T) {
 		{true, 40, output.FormatTable, ""},
 		{false, 0, output.FormatTable, ""},
 		{true, 0, output.FormatJSON, ""},
-		{true, 50, output.FormatTable, "No records match.\n"},
+		// Past the end: not a filter that matched nothing, but an offset.
+		{true, 50, output.FormatTable, "No records at --offset 50: the list has 45, so offsets go from 0 to 44.\n"},
+		{false, 45, output.FormatJSON, "No records at --offset 45: the list has 45, so offsets go from 0 to 44.\n"},
 	} {
 		ios, _, out, errOut := iostreams.Test()
 		ios.SetStderrTTY(tt.tty)
@@ -203,7 +205,7 @@ func TestOnePageHints(t *testing.T) {
 		if err != nil || errOut.String() != tt.stderr {
 			t.Errorf("%+v: %v, stderr %q", tt, err, errOut)
 		}
-		if tt.format == output.FormatJSON && out.String() != "{\n  \"total\": 45\n}\n" {
+		if tt.format == output.FormatJSON && tt.offset == 0 && out.String() != "{\n  \"total\": 45\n}\n" {
 			t.Errorf("one page as JSON is the answer's document: %q", out)
 		}
 	}

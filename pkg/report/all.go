@@ -37,6 +37,8 @@ type Input struct {
 	// CI step, written at the command's end with its final code; nil
 	// notes nothing.
 	Step *stepoutputs.Step
+	// Comment, when set (--comment), keeps the pull request comment.
+	Comment *CommentRequest
 }
 
 // Write renders the verdict in every report asked for and returns the
@@ -49,7 +51,8 @@ func Write(in Input, v verdict.Verdict) error {
 
 // Reporters are the reporters of the reports in asks for, in the order
 // they are written: the JUnit and HTML files, the GitHub Actions files
-// and annotations, the summary on stderr, the data on stdout.
+// and annotations, the summary on stderr, the pull request comment, the
+// data on stdout.
 func Reporters(in Input) *Multiplexer {
 	ios := in.IO
 	m := &Multiplexer{ErrOut: ios.ErrOut}
@@ -76,6 +79,11 @@ func Reporters(in Input) *Multiplexer {
 			return errors.Join(WriteGitHub(in.Getenv, ios.WorkflowCommands(), v, in.Evidence, in.Resume)...)
 		}},
 		reporter{"the summary", func(v verdict.Verdict) error { return writeTerminal(in, v) }})
+	if in.Comment != nil {
+		// After the summary, so its notice, if any, is the last word on
+		// stderr; before the data, which comes last.
+		m.Reporters = append(m.Reporters, reporter{"the pull request comment", func(v verdict.Verdict) error { return writeComment(in, v) }})
+	}
 	if !in.NoData {
 		m.Reporters = append(m.Reporters, reporter{"the data on stdout", func(v verdict.Verdict) error {
 			return WriteData(ios, in.Output, v) // a closed pipe is no error (iostreams.Stdout)

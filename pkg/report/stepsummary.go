@@ -19,32 +19,39 @@ import (
 // table columns or close a block.
 func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) error {
 	var b strings.Builder
+	writeVerdictMarkdown(&b, v, ev, res, true)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeVerdictMarkdown is the step summary's Markdown, which the pull
+// request comment shares; caseTables adds each run's table of every test
+// case (the comment leaves it out: the failures are what a reviewer reads).
+func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, ev Evidence, res Resume, caseTables bool) {
 	// The verdict line first: the one line a reader of the summary needs.
 	icon, word := "✅", "passed"
 	if v.Code != 0 {
 		icon, word = "❌", "failed"
 	}
-	fmt.Fprintf(&b, "## %s testctl: %s (exit %d)\n\n%s\n\n", icon, word, v.Code, v.Tally())
+	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s\n\n", icon, word, v.Code, v.Tally())
 	for _, r := range v.Runs {
 		if r.NotStarted {
-			fmt.Fprintf(&b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
+			fmt.Fprintf(b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
 		}
 	}
 	for _, r := range v.Runs {
 		if !r.NotStarted {
-			writeRunMarkdown(&b, r, ev)
+			writeRunMarkdown(b, r, ev, caseTables)
 		}
 	}
 	if cmd := resumeCommand(v, res); cmd != "" {
 		fence := codeFence(cmd)
-		fmt.Fprintf(&b, "⏳ The wait ended before every run did (exit %d); the runs go on. Resume waiting with:\n\n%s\n%s\n%s\n\n",
+		fmt.Fprintf(b, "⏳ The wait ended before every run did (exit %d); the runs go on. Resume waiting with:\n\n%s\n%s\n%s\n\n",
 			v.Code, fence, cmd, fence)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
-func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
+func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable bool) {
 	heading := "run " + mdCode(r.ShortID)
 	if t := r.Plan.Title(); t != "" {
 		heading = mdText(t) + " · " + heading
@@ -70,7 +77,7 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 		writeCaseDetails(b, c, ev)
 	}
 	writeFlakyMarkdown(b, r, ev)
-	if len(r.Cases) == 0 {
+	if len(r.Cases) == 0 || !caseTable {
 		return
 	}
 	b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
@@ -91,7 +98,7 @@ func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
 	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji[c.Class], htmlText(c.Name),
 		htmlText(verdict.Outcome(c.RunTestCase)), htmlText(c.ResultTitle))
 	if thought := strings.TrimSpace(termtext.Sanitize(c.EvaluationThought)); thought != "" {
-		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(thought), "\n", "<br>"))
+		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(evidence.Unlinked(thought)), "\n", "<br>"))
 	}
 	if c.ShortID != "" {
 		cmds := moreCommands(c.ShortID)
@@ -154,13 +161,15 @@ var mdEscaper = strings.NewReplacer(
 	"|", `\|`, "#", `\#`, "~", `\~`, "!", `\!`, "(", `\(`, ")", `\)`,
 )
 
-// mdText is service text on one line, safe inside Markdown and table cells.
-func mdText(s string) string { return mdEscaper.Replace(termtext.SanitizeLine(s)) }
+// mdText is service text on one line, safe inside Markdown and table
+// cells, and pinging nobody (evidence.Unlinked) where it is posted as a
+// pull request comment.
+func mdText(s string) string { return mdEscaper.Replace(evidence.Unlinked(termtext.SanitizeLine(s))) }
 
 // htmlText is service text on one line, safe inside HTML (a <details>
 // block, where Markdown is not read): pipes too, so a table row stays one.
 func htmlText(s string) string {
-	return htmlEscaper.Replace(html.EscapeString(termtext.SanitizeLine(s)))
+	return htmlEscaper.Replace(html.EscapeString(evidence.Unlinked(termtext.SanitizeLine(s))))
 }
 
 // mdCode is service text as a code span, where backslashes escape

@@ -193,12 +193,14 @@ func writeReasons(w io.Writer, width int, c verdict.Case) {
 }
 
 // writeEvidenceLines writes the lines of gathered evidence, each cut to a
-// terminal's width; a log, which does not wrap, keeps them whole.
+// terminal's width (a request's in its URL, so its status stays); a log,
+// which does not wrap, keeps them whole.
 func writeEvidenceLines(w io.Writer, width int, e evidence.Case) {
-	for _, line := range evidence.Lines(e) {
-		if room := width - len(reasonIndent); room > 0 {
-			line = ansi.Truncate(line, room, "…")
-		}
+	room := 0
+	if width > 0 {
+		room = max(width-len(reasonIndent), 1)
+	}
+	for _, line := range evidence.Fit(e, room) {
 		fmt.Fprintf(w, "%s%s\n", reasonIndent, line)
 	}
 }

@@ -19,7 +19,8 @@ type RunCases struct {
 // the data of a wait share: SHORT ID, NAME, STATUS, RESULT, RESULT TITLE,
 // preceded by a RUN column when runColumn is set (cases of several runs).
 // It writes nothing when there is no case: the caller says so on stderr,
-// or not at all.
+// or not at all. A table a terminal shortened is followed by the note on
+// stderr that says where it is whole.
 func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) error {
 	// A case's short id that begins with its run's ("r1a2b3-2") already
 	// says the run: the column would only repeat it, and a narrow terminal
@@ -37,19 +38,26 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 	for _, r := range runs {
 		for _, tc := range r.Cases {
 			if runColumn {
-				t.AddField(r.RunShortID)
+				t.AddField(r.RunShortID, output.WithoutTruncation()) // an id to copy, as in run list
 			}
+			// The name is what a reader looks for: a terminal too narrow
+			// for every column drops the title, then the status (the
+			// result says how a case ended), before it cuts the name.
 			t.AddField(tc.ShortID)
-			t.AddField(tc.Name)
-			t.AddField(tc.Status, output.WithColor(st.Status))
+			t.AddField(tc.Name, output.Primary())
+			t.AddField(tc.Status, output.WithColor(st.Status), output.DropWhenNarrow(2))
 			// A dash marks a result not given yet (a case still running), so
 			// the columns of a terminal table stay readable.
 			t.AddField(cmp.Or(tc.Result, "-"), output.WithColor(st.Status))
-			t.AddField(tc.ResultTitle)
+			t.AddField(tc.ResultTitle, output.DropWhenNarrow(1))
 			t.EndRow()
 		}
 	}
-	return t.Render() // which writes nothing, not even the header, without rows
+	if err := t.Render(); err != nil { // which writes nothing, not even the header, without rows
+		return err
+	}
+	output.NoteShortened(ios, t)
+	return nil
 }
 
 // idsNameTheirRuns reports whether every case's short id starts with its

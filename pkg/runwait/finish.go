@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/prcomment"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -56,9 +57,17 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	}
 	res := d.Resume
 	res.Timeout = o.Timeout
-	err := report.Write(report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
+	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
-		NoData: d.NoData, Step: d.Step}, v)
+		NoData: d.NoData, Step: d.Step}
+	if o.Comment {
+		// Within the reports' work: a signal cuts it short like the evidence.
+		in.Comment = &report.CommentRequest{Ctx: work, Env: prcomment.Env{Getenv: d.Getenv}}
+		if d.Debug {
+			in.Comment.Env.Debug = d.IO.ErrOut
+		}
+	}
+	err := report.Write(in, v)
 	if code := cmdutil.InterruptCode(ctx); ctx.Err() != nil && code > exitcode.Of(err) {
 		// A signal during the reports: the job is being cancelled, and
 		// says so, whatever the verdict of the runs that had ended. An

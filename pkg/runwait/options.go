@@ -42,6 +42,8 @@ type Options struct {
 	// command's end (pkg/stepoutputs), when the exit code is final; it
 	// needs no --wait.
 	DotenvFile string
+	// Comment keeps one pull request (merge request) comment (--comment).
+	Comment bool
 }
 
 func (o Options) verdictOptions() verdict.Options {
@@ -49,7 +51,7 @@ func (o Options) verdictOptions() verdict.Options {
 }
 
 // flagNames are the flags AddFlags registers.
-var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html"}
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "comment"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
@@ -68,6 +70,7 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
 	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
+	fs.BoolVar(&o.Comment, "comment", false, "keep one pull request (GitHub) or merge request (GitLab) comment with the verdict and the failure story, edited in place by every later run")
 	fs.IntVar(&o.Evidence, "evidence", evidence.DefaultMax, "gather the evidence (failed requests, console errors, failed API calls, issues) of at most `N` test cases that did not pass (0 off)")
 	// Not a flag of the wait alone: run start and rerun take it without
 	// --wait, as their outputs say what they started.

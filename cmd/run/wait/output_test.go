@@ -168,7 +168,7 @@ func TestWaitAndGetShareTheCaseTable(t *testing.T) {
 		e.Setenv("NO_COLOR", "1")
 		waited := e.RunWith(ro, "run", "wait", id).Expect(t, 1)
 		got := e.RunWith(ro, "run", "get", id).Expect(t, 0)
-		_, table, _ := strings.Cut(got.Stdout, "\n\n") // after the "Run …: COMPLETED, FAILED" line
+		table := got.Stdout // its "Run …: COMPLETED, FAILED" line is on stderr
 		if waited.Stdout != table || !strings.Contains(table, "RESULT TITLE") {
 			t.Errorf("tty=%v: run wait printed\n%s\nrun get printed\n%s", ro.TTY, waited.Stdout, table)
 		}

@@ -54,7 +54,7 @@ Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
 --fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
 run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not exist;
 6 the service kept failing; 7 --timeout passed; 8 a report (--junit, the
-GitHub Actions files) could not be written; 130 interrupted by Ctrl-C; 143
+GitHub Actions files; never --comment) could not be written; 130 interrupted by Ctrl-C; 143
 terminated (SIGTERM, as CI runners send on cancel). With several runs, or a
 verdict and a report failure, the largest code wins. After a timeout, Ctrl-C
 or SIGTERM the runs go on and the command to resume waiting is printed, with
@@ -98,7 +98,17 @@ and run_result; when testctl ends, exit-code and verdict, with the code it
 ends with (a report that could not be written makes it 8), and junit and
 html for the reports written. --dotenv writes the same for GitLab's dotenv
 report: TESTCTL_EXIT_CODE, TESTCTL_VERDICT, TESTCTL_RUN_COUNT,
-TESTCTL_RUN_SHORT_ID and TESTCTL_RUN_URL (space-separated).`,
+TESTCTL_RUN_SHORT_ID and TESTCTL_RUN_URL (space-separated).
+
+--comment keeps one pull request (GitHub) or merge request (GitLab) comment:
+the verdict, each test case that did not pass with its story collapsed, the
+run links and, with --html, the workflow run's artefacts. The first run
+creates it and every later run of the same workflow job edits it, found by a
+hidden marker (TESTCTL_COMMENT_KEY tells a matrix's legs apart). GitHub needs
+a pull request event and GITHUB_TOKEN with pull-requests: write; GitLab a
+merge request pipeline and TESTCTL_GITLAB_TOKEN. Where it cannot be written
+(no pull request, no token, a fork's read-only token, the API failing or
+silent for 10s) one notice says why and the exit code is unchanged.`,
 		Example: `  # Wait for a run and exit with its verdict
   testctl run wait r0a1b2
 

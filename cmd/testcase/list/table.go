@@ -15,18 +15,21 @@ var headers = []string{"id", "name", "enabled", "labels", "application", "last r
 
 // newRowFunc returns the table row of one test case. Terminals get colours
 // and relative times; pipes get RFC 3339, which sorts and parses. The id is
-// whole everywhere, at any terminal width: run start --test-case,
-// --resume-from and --wait-for take only a full UUID.
+// whole wherever the name beside it is (run start --test-case,
+// --resume-from and --wait-for take only a full UUID): on a terminal too
+// narrow for both it is shortened, and a note on stderr says that piped or
+// -o json it is whole.
 func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 	ios := f.IOStreams
 	tty := ios.IsStdoutTTY()
 	st := ios.Styles()
 	now := f.Clock.Now()
 	return func(t *output.Table, tc api.TestCase) {
-		t.AddField(tc.ID, output.WithoutTruncation())
-		t.AddField(tc.Name)
-		// A terminal too narrow for every column drops them, rank 1
-		// first: the id and name stay.
+		// The name is what a reader looks for, and the last to give way: a
+		// terminal too narrow for every column drops them, rank 1 first,
+		// then shortens the id in its middle, before it cuts the name.
+		t.AddField(tc.ID, output.GiveWayLate(), output.TruncateMiddle())
+		t.AddField(tc.Name, output.Primary())
 		if tc.IsEnabled {
 			t.AddField("yes", output.DropWhenNarrow(1))
 		} else {

@@ -1,0 +1,160 @@
+package prcomment
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// gitHubMaxBody is the longest comment GitHub accepts, in characters.
+const gitHubMaxBody = 65536
+
+// maxEvent bounds the read of the event payload (a push of many commits
+// is the largest).
+const maxEvent = 64 << 20
+
+// gitHub is the issue comments API of one pull request.
+type gitHub struct {
+	api    *restAPI
+	repo   string // owner/name, each escaped
+	number int
+}
+
+// locateGitHub reads the pull request from the event that started the
+// workflow: pull_request and pull_request_target (and their review
+// events) carry it, an issue_comment carries it when the issue is a pull
+// request.
+func locateGitHub(env Env) (*Thread, error) {
+	getenv := env.Getenv
+	event := getenv("GITHUB_EVENT_NAME")
+	number, err := pullRequestNumber(getenv("GITHUB_EVENT_PATH"))
+	if err != nil {
+		return nil, &Unavailable{Why: "could not read the pull request from the event (GITHUB_EVENT_PATH): " + err.Error()}
+	}
+	if number == 0 {
+		why := "this workflow run is not for a pull request: there is none to comment on"
+		if event != "" {
+			why = fmt.Sprintf("this workflow run is for a %s event, not a pull request: there is none to comment on", event)
+		}
+		return nil, &Unavailable{Why: why,
+			Fix: "The comment is written by the runs of pull_request (or pull_request_target) events"}
+	}
+	repo := getenv("GITHUB_REPOSITORY")
+	owner, name, ok := strings.Cut(repo, "/")
+	if !ok || !repoPart(owner) || !repoPart(name) {
+		return nil, &Unavailable{Why: fmt.Sprintf("GITHUB_REPOSITORY (%q) is not owner/name", repo)}
+	}
+	token := getenv("GITHUB_TOKEN")
+	if token == "" {
+		return nil, &Unavailable{Why: "GITHUB_TOKEN is not set",
+			Fix: "Give the step `env: GITHUB_TOKEN: ${{ github.token }}` and the job `permissions: pull-requests: write`"}
+	}
+	base := cmp.Or(getenv("GITHUB_API_URL"), "https://api.github.com")
+	if err := checkBase("GITHUB_API_URL", base); err != nil {
+		return nil, err
+	}
+	rest := newRESTAPI(env, base, "Authorization", "Bearer "+token, token,
+		map[string]string{"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
+	// A matrix's legs share the job id: TESTCTL_COMMENT_KEY tells them apart.
+	marker := markerFor("github", getenv("GITHUB_WORKFLOW"), getenv("GITHUB_JOB"), getenv("TESTCTL_COMMENT_KEY"))
+	t := &Thread{Kind: "pull request", RunName: "workflow run", MaxBody: gitHubMaxBody - len(marker) - 1, marker: marker,
+		host: &gitHub{api: rest, repo: owner + "/" + name, number: number}}
+	if id := getenv("GITHUB_RUN_ID"); id != "" && repoPart(id) {
+		t.RunURL = strings.TrimRight(cmp.Or(getenv("GITHUB_SERVER_URL"), "https://github.com"), "/") + "/" + repo + "/actions/runs/" + id
+		t.ArtifactsURL = t.RunURL + "#artifacts"
+	}
+	return t, nil
+}
+
+// repoPart is a part of owner/name as GitHub allows it: nothing that
+// could change the API path.
+func repoPart(s string) bool {
+	return s != "" && s != "." && s != ".." && strings.IndexFunc(s, func(r rune) bool {
+		return r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.')
+	}) < 0
+}
+
+// pullRequestNumber is the number of the pull request of the event
+// payload at path; 0 when the event is not about one.
+func pullRequestNumber(path string) (int, error) {
+	if path == "" {
+		return 0, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var ev struct {
+		PullRequest *struct {
+			Number int `json:"number"`
+		} `json:"pull_request"`
+		Issue *struct {
+			Number      int             `json:"number"`
+			PullRequest json.RawMessage `json:"pull_request"`
+		} `json:"issue"`
+	}
+	if err := json.NewDecoder(io.LimitReader(f, maxEvent)).Decode(&ev); err != nil {
+		return 0, err
+	}
+	switch {
+	case ev.PullRequest != nil && ev.PullRequest.Number > 0:
+		return ev.PullRequest.Number, nil
+	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":
+		return ev.Issue.Number, nil
+	}
+	return 0, nil
+}
+
+func (g *gitHub) name() string { return "GitHub" }
+
+type gitHubComment struct {
+	ID      int64  `json:"id"`
+	Body    string `json:"body"`
+	HTMLURL string `json:"html_url"`
+}
+
+func (g *gitHub) list(ctx context.Context, page int) ([]comment, error) {
+	var got []gitHubComment
+	q := url.Values{"per_page": {strconv.Itoa(perPage)}, "page": {strconv.Itoa(page)}}
+	if _, err := g.api.do(ctx, http.MethodGet, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), q, nil, &got); err != nil {
+		return nil, err
+	}
+	out := make([]comment, len(got))
+	for i, c := range got {
+		out[i] = comment{id: strconv.FormatInt(c.ID, 10), body: c.Body, url: c.HTMLURL}
+	}
+	return out, nil
+}
+
+func (g *gitHub) edit(ctx context.Context, c comment, body string) (string, error) {
+	var got gitHubComment
+	if _, err := g.api.do(ctx, http.MethodPatch, "/repos/"+g.repo+"/issues/comments/"+c.id, nil, map[string]string{"body": body}, &got); err != nil {
+		return "", err
+	}
+	return cmp.Or(got.HTMLURL, c.url), nil
+}
+
+func (g *gitHub) create(ctx context.Context, body string) (string, error) {
+	var got gitHubComment
+	if _, err := g.api.do(ctx, http.MethodPost, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), nil, map[string]string{"body": body}, &got); err != nil {
+		return "", err
+	}
+	return got.HTMLURL, nil
+}
+
+func (g *gitHub) refused(status int) string {
+	if status == http.StatusUnauthorized {
+		return "GITHUB_TOKEN was not accepted: give the step `env: GITHUB_TOKEN: ${{ github.token }}`"
+	}
+	return "The token may not write to pull requests: give the job `permissions: pull-requests: write`. " +
+		"A pull request from a fork gets a read-only token, so its runs cannot comment"
+}

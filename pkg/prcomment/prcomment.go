@@ -1,0 +1,218 @@
+// Package prcomment keeps one comment of testctl's on a pull request
+// (GitHub) or merge request (GitLab): it finds the pull request the CI job
+// runs for, finds the comment an earlier run of the same job left there by
+// its hidden marker, and edits it, or creates it when there is none. What
+// the comment says is the caller's; this package only puts it in place.
+//
+// It never decides an exit code: where it cannot write the comment (not a
+// pull request, no token, a fork's read-only token, the API failing or
+// slow) it returns an *Unavailable that says why and what would fix it.
+package prcomment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds the whole of keeping the comment (listing the
+// comments, then one edit or creation), so a hung API never holds up the
+// job. TESTCTL_COMMENT_TIMEOUT (a hidden setting) changes it.
+const DefaultTimeout = 10 * time.Second
+
+// maxPages bounds the listing: 100 comments a page, 50 pages.
+const maxPages = 50
+
+// perPage is the page size asked for; a shorter page is the last.
+const perPage = 100
+
+// Env is what the comment is made from: the CI's environment (the
+// pull request, the token, the API's address), an HTTP client and, for
+// --debug, where the requests are traced (the token redacted).
+type Env struct {
+	Getenv func(string) string
+	// HTTP is the client of the code host's API; nil is one of its own.
+	HTTP *http.Client
+	// Debug, when set, gets a line per request and per answer.
+	Debug io.Writer
+}
+
+// Unavailable is why no comment was written, and what would fix it. It is
+// never the job's failure: the comment is opt-in decoration.
+type Unavailable struct {
+	Why string
+	Fix string
+}
+
+func (e *Unavailable) Error() string {
+	if e.Fix == "" {
+		return e.Why
+	}
+	return e.Why + ". " + e.Fix
+}
+
+// Thread is the pull request or merge request the comment goes on.
+type Thread struct {
+	// Kind is "pull request" or "merge request", for messages.
+	Kind string
+	// MaxBody is the longest body Keep accepts: the code host's limit,
+	// less the marker. It counts bytes, never fewer than the characters
+	// the code host counts.
+	MaxBody int
+	// RunURL is the page of the CI run that writes the comment, RunName
+	// what the CI calls it, and ArtifactsURL where its artefacts are
+	// listed; "" when unknown.
+	RunURL, RunName, ArtifactsURL string
+	marker                        string
+	host                          host
+	timeout                       time.Duration
+}
+
+// Kept is the comment written.
+type Kept struct {
+	URL     string
+	Created bool // false: an earlier run's comment was edited
+}
+
+// host is one code host's comments API.
+type host interface {
+	name() string // "GitHub", "GitLab"
+	// list reads one page (from 1) of the thread's comments, oldest first.
+	list(ctx context.Context, page int) ([]comment, error)
+	edit(ctx context.Context, c comment, body string) (string, error)
+	create(ctx context.Context, body string) (string, error)
+	// refused explains an answer of 401, 403 or 404: the token's rights.
+	refused(status int) string
+}
+
+// comment is one comment of the thread as the listing gives it.
+type comment struct {
+	id   string
+	body string
+	url  string
+}
+
+// Kind is what the comment goes on where getenv says the job runs: a
+// "merge request" under GitLab CI, else a "pull request".
+func Kind(getenv func(string) string) string {
+	if getenv("GITHUB_ACTIONS") != "true" && getenv("GITLAB_CI") == "true" {
+		return "merge request"
+	}
+	return "pull request"
+}
+
+// Locate finds the pull request or merge request the CI job runs for, and
+// the token to write on it. An *Unavailable says why there is none.
+func Locate(env Env) (*Thread, error) {
+	getenv := env.Getenv
+	timeout := DefaultTimeout
+	if raw := getenv("TESTCTL_COMMENT_TIMEOUT"); raw != "" {
+		d, err := time.ParseDuration(raw)
+		if err != nil || d <= 0 {
+			return nil, &Unavailable{Why: fmt.Sprintf("TESTCTL_COMMENT_TIMEOUT (%q) is not a positive duration", raw),
+				Fix: "Set it like 10s, or unset it for the default"}
+		}
+		timeout = d
+	}
+	var t *Thread
+	var err error
+	switch {
+	case getenv("GITHUB_ACTIONS") == "true":
+		t, err = locateGitHub(env)
+	case getenv("GITLAB_CI") == "true":
+		t, err = locateGitLab(env)
+	default:
+		return nil, &Unavailable{
+			Why: "--comment writes to a pull request under GitHub Actions or a merge request under GitLab CI, and this is neither",
+			Fix: "Drop --comment outside them"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.timeout = timeout
+	return t, nil
+}
+
+// Keep puts body on the thread: it edits the comment an earlier run of the
+// same job left (the first one carrying its marker), or creates one. Every
+// later run edits that one; no second is ever made while it can be found.
+// The whole of it is bounded by the timeout.
+func (t *Thread) Keep(ctx context.Context, body string) (Kept, error) {
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	if len(body) > t.MaxBody {
+		return Kept{}, &Unavailable{Why: fmt.Sprintf("the comment is %d bytes, more than the %d %s takes", len(body), t.MaxBody, t.host.name())}
+	}
+	body = t.marker + "\n" + body
+	for page := 1; page <= maxPages; page++ {
+		comments, err := t.host.list(ctx, page)
+		if err != nil {
+			return Kept{}, t.explain("read the "+t.Kind+"'s comments", err)
+		}
+		for _, c := range comments {
+			if t.ours(c.body) {
+				u, err := t.host.edit(ctx, c, body)
+				if err != nil {
+					return Kept{}, t.explain("edit its comment", err)
+				}
+				return Kept{URL: u}, nil
+			}
+		}
+		if len(comments) < perPage {
+			u, err := t.host.create(ctx, body)
+			if err != nil {
+				return Kept{}, t.explain("comment", err)
+			}
+			return Kept{URL: u, Created: true}, nil
+		}
+	}
+	// Creating one now could make a second: say so instead.
+	return Kept{}, &Unavailable{
+		Why: fmt.Sprintf("the %s has more than %d comments, and testctl's was not among the first %[2]d", t.Kind, maxPages*perPage),
+		Fix: "The comment is left as it was"}
+}
+
+// ours reports whether a comment is the one this job keeps: its first line
+// is the marker. Anywhere else (quoted, in a code span) it is someone
+// else's text.
+func (t *Thread) ours(body string) bool {
+	first, _, _ := strings.Cut(body, "\n")
+	return strings.TrimSpace(first) == t.marker
+}
+
+// explain turns a failed request into an *Unavailable that names the fix.
+func (t *Thread) explain(doing string, err error) error {
+	name := t.host.name()
+	var he *httpError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Unavailable{Why: fmt.Sprintf("%s did not answer within %s", name, t.timeout),
+			Fix: "The next run updates the comment"}
+	case errors.Is(err, context.Canceled):
+		return &Unavailable{Why: "interrupted before the comment was written"}
+	case errors.As(err, &he) && (he.status == http.StatusUnauthorized || he.status == http.StatusForbidden || he.status == http.StatusNotFound):
+		return &Unavailable{Why: fmt.Sprintf("%s refused to %s (%s)", name, doing, he), Fix: t.host.refused(he.status)}
+	case errors.As(err, &he):
+		return &Unavailable{Why: fmt.Sprintf("%s failed to %s (%s)", name, doing, he), Fix: "The next run updates the comment"}
+	}
+	return &Unavailable{Why: fmt.Sprintf("could not %s on %s: %v", doing, name, err), Fix: "The next run updates the comment"}
+}
+
+// markerFor is the hidden first line that tells this job's comment from
+// any other: two workflows, two jobs, or two keys (TESTCTL_COMMENT_KEY, for
+// a matrix's legs) each keep their own. The parts are escaped, so nothing
+// in them can end the HTML comment early.
+func markerFor(parts ...string) string {
+	var scope []string
+	for _, p := range parts {
+		if p != "" {
+			scope = append(scope, url.PathEscape(p))
+		}
+	}
+	return "<!-- testctl:comment " + strings.Join(scope, " ") + " -->"
+}
