@@ -126,12 +126,14 @@ func CommandLine(globals, args []string) string {
 var booleans = []struct {
 	input, flag string
 	def         bool
-	waitOnly    bool
+	// waitOnly: without wait the input is left out, as its default may be
+	// on; needsWait: it is off by default, so on without wait is a mistake.
+	waitOnly, needsWait bool
 }{
-	{"codehost", "--codehost", true, false},
-	{"fail-on-skipped", "--fail-on-skipped", false, true},
-	{"fail-on-flaky", "--fail-on-flaky", false, true},
-	{"comment", "--comment", false, false},
+	{"codehost", "--codehost", true, false, false},
+	{"fail-on-skipped", "--fail-on-skipped", false, true, false},
+	{"fail-on-flaky", "--fail-on-flaky", false, true, false},
+	{"comment", "--comment", false, false, true},
 }
 
 // StartArgs checks the inputs in the environment and returns the `run
@@ -159,6 +161,9 @@ func StartArgs(getenv func(string) string, dotenv string) ([]string, error) {
 		on, err := boolean(b.input, in(b.input), b.def)
 		if err != nil {
 			return nil, err
+		}
+		if on && b.needsWait && !wait {
+			return nil, usage("input %s needs wait true: it gives the verdict, which a start without wait does not have", b.input)
 		}
 		if on && (wait || !b.waitOnly) {
 			args = append(args, b.flag)

@@ -58,6 +58,7 @@ func TestABadInputIsUsageWithItsOutputs(t *testing.T) {
 		{"codehost", map[string]string{"codehost": "True"}, `input codehost must be true or false`},
 		{"wait", map[string]string{"wait": "1"}, `input wait must be true or false`},
 		{"comment", map[string]string{"comment": "no"}, `input comment must be true or false`},
+		{"comment without wait", map[string]string{"comment": "true", "wait": "false"}, `input comment needs wait true`},
 		{"timeout", map[string]string{"timeout": "30"}, `input timeout is "30", not a duration like 30m`},
 		{"negative interval", map[string]string{"interval": "-5s"}, `input interval is "-5s"`},
 		{"retry-failed", map[string]string{"retry-failed": "two"}, `input retry-failed is "two", not a number of reruns`},
@@ -255,4 +256,15 @@ func TestTheStepIsHiddenFromHelp(t *testing.T) {
 	if r := e.Run("--help").Expect(t, 0); strings.Contains(r.Output(), "ci-step") {
 		t.Errorf("help lists ci-step:\n%s", r.Output())
 	}
+}
+
+// comment true gives run start --comment; without a pull request to write
+// to, that is a notice, and the step's code is the verdict's.
+func TestCommentInputGivesTheFlag(t *testing.T) {
+	e := cmdtest.New(t)
+	out := e.GitHubActions()
+	inputs(e, map[string]string{"plan": "pln-passing_sandbox", "codehost": "false", "comment": "true", "interval": "1s"})
+	r := e.Run("ci-step").Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "testctl run start --plan pln-passing_sandbox --comment --wait")
+	wantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "0", "verdict": "passed"})
 }
