@@ -94,6 +94,9 @@ func auditInvocations(rid, dir string) map[string][]auditRun {
 		"tunnel status": {{args: []string{"tunnel", "status", "runner-healthy"}},
 			{args: []string{"tunnel", "status", "runner-warming", "--wait-until", "healthy"}}},
 		"version": {{args: []string{"version"}}},
+		// `mcp` serves until its client leaves (e2e/mcp_secrets_test.go
+		// audits its tools); its config snippet names the service only.
+		"mcp config": {{args: []string{"mcp", "config", "--client", "claude"}}, {args: []string{"mcp", "config", "--client", "vscode"}}},
 	}
 }
 

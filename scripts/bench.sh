@@ -4,6 +4,8 @@
 #
 #   start-up   `testctl version` against a Go hello world (and against a binary
 #              that only links the libraries the contract names)
+#   mcp        `testctl mcp`'s start to its answer to initialize against
+#              `testctl version`; the size of its tools/list answer
 #   request    `testctl run get ID -o json` against curl fetching the same URL
 #   story      `testctl run report` of a run with 10 failed test cases (the
 #              evidence) against `testctl run get` of the same run
@@ -23,7 +25,7 @@
 # Knobs (environment): BENCH_RUNS (runs per command per round, default 100),
 # BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
 # BENCH_TESTCASES (test cases created, default 2000), BENCH_PARTS (the parts
-# to run, default all: "startup request scale polling size go").
+# to run, default all: "startup mcp request story scale polling size go").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +33,7 @@ RUNS=${BENCH_RUNS:-100}
 ROUNDS=${BENCH_ROUNDS:-3}
 HISTORY=${BENCH_HISTORY:-100000}
 TESTCASES=${BENCH_TESTCASES:-2000}
-PARTS=${BENCH_PARTS:-startup request story scale polling size go}
+PARTS=${BENCH_PARTS:-startup mcp request story scale polling size go}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 KEY=sandbox-project-key
 
@@ -159,6 +161,7 @@ import (
 	_ "github.com/briandowns/spinner"
 	_ "github.com/charmbracelet/lipgloss"
 	_ "github.com/itchyny/gojq"
+	_ "github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "github.com/olekukonko/tablewriter"
 	_ "github.com/spf13/cobra"
 	_ "github.com/spf13/viper"
@@ -168,6 +171,55 @@ import (
 func main() { fmt.Println("hello") }
 EOF
 go build -trimpath -ldflags '-s -w' -o "$work/floor-bin" "$work/floor/floor.go"
+# mcpstart N INPUT BIN ARGS...: the median time, over N starts, from
+# starting BIN to the first line on its stdout, with INPUT's line written to
+# its stdin and stdin left open until then ("-": none): `testctl mcp` ends
+# at the end of its input without answering, as a server whose client left.
+mkdir -p "$work/mcpstart"
+printf 'module mcpstart\n\ngo 1.22\n' >"$work/mcpstart/go.mod"
+cat >"$work/mcpstart/main.go" <<'EOF'
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"time"
+)
+
+func main() {
+	n, _ := strconv.Atoi(os.Args[1])
+	var input []byte
+	if os.Args[2] != "-" {
+		input, _ = os.ReadFile(os.Args[2])
+	}
+	var times []float64
+	for range n {
+		cmd := exec.Command(os.Args[3], os.Args[4:]...)
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		t0 := time.Now()
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		stdin.Write(input)
+		if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+			fmt.Fprintln(os.Stderr, "no answer:", err)
+			os.Exit(1)
+		}
+		times = append(times, time.Since(t0).Seconds())
+		stdin.Close()
+		cmd.Wait()
+	}
+	slices.Sort(times)
+	fmt.Printf("%.6f\n", times[len(times)/2])
+}
+EOF
+(cd "$work/mcpstart" && go build -trimpath -o "$work/mcpstart-bin" .)
 # The story's floor: the requests of run report's failure story and nothing
 # else, from the standard library alone: the run, then the two logs of each
 # test case that did not pass, eight at a time over kept-alive connections,
@@ -254,6 +306,29 @@ row "start: testctl version" "<= 2x hello" "$(ms "${m[2]}") ms" "$r" "$(yes_if "
 row "start: testctl version vs libraries only" "-" "$(ms "${m[2]}") ms" "$(calc "${m[2]} / ${m[1]}")" "-"
 row "start: testctl --help" "<= 2x hello" "$(ms "${m[3]}") ms" "$(calc "${m[3]} / ${m[0]}")" "$(yes_if "${m[3]} <= 2 * ${m[0]}")"
 row "start: testctl completion bash" "<= 2x hello" "$(ms "${m[4]}") ms" "$(calc "${m[4]} / ${m[0]}")" "$(yes_if "${m[4]} <= 2 * ${m[0]}")"
+fi
+
+# -------------------------------------------------------------------- mcp
+# `testctl mcp` (issue 32): from its start to its answer to initialize
+# against `testctl version`'s start to its line, both timed the same way
+# (mcpstart), in alternating rounds; and the size of the tools/list answer.
+if part mcp; then
+say "mcp ($ROUNDS rounds x $RUNS runs)"
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
+echo "$init" >"$work/mcp-init.jsonl"
+: >"$work/mv"; : >"$work/mm"
+for ((r = 0; r < ROUNDS; r++)); do
+  "$work/mcpstart-bin" "$RUNS" - "$T" version >>"$work/mv"
+  "$work/mcpstart-bin" "$RUNS" "$work/mcp-init.jsonl" "$T" mcp >>"$work/mm"
+done
+v=$(median <"$work/mv"); mc=$(median <"$work/mm"); r=$(calc "$mc / $v")
+row "mcp: testctl version, start to its line (baseline)" "-" "$(ms "$v") ms" "1.00" "-"
+row "mcp: testctl mcp, start to initialize answered" "<= 1.5x version" "$(ms "$mc") ms" "$r" "$(yes_if "$r <= 1.5")"
+for mode in "" "--read-only"; do
+  list=$( (printf '%s\n' "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'; sleep 2) | "$T" mcp $mode 2>/dev/null | grep '"id":2,' | wc -c)
+  row "mcp: tools/list answer${mode:+ ($mode)}" "-" "$(calc "$list / 1024" 1) kB" "-" "-"
+done
 fi
 
 # ---------------------------------------------------------------- request

@@ -12,6 +12,7 @@ import (
 	completioncmd "github.com/testctl/testctl/cmd/completion"
 	configcmd "github.com/testctl/testctl/cmd/config"
 	logscmd "github.com/testctl/testctl/cmd/logs"
+	mcpcmd "github.com/testctl/testctl/cmd/mcp"
 	runcmd "github.com/testctl/testctl/cmd/run"
 	sandboxcmd "github.com/testctl/testctl/cmd/sandbox"
 	testcasecmd "github.com/testctl/testctl/cmd/testcase"
@@ -77,6 +78,7 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(tunnelcmd.NewCmdTunnel(f))
 	cmd.AddCommand(apicmd.NewCmdAPI(f, nil))
 	cmd.AddCommand(cistep.NewCmdCIStep(f, exec, nil))
+	cmd.AddCommand(mcpcmd.NewCmdMCP(f, Run, nil))
 	addHelpTopics(cmd)
 	return cmd
 }

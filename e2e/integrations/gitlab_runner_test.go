@@ -48,7 +48,9 @@ var inputRef = regexp.MustCompile(`\$\[\[\s*inputs\.([A-Za-z0-9_-]+)\s*\]\]`)
 // loadComponent reads the component and interpolates its inputs as GitLab
 // does when a pipeline includes it: the given ones, else their defaults.
 // An input that is not declared, or a value outside its options, fails
-// the test, as it fails the pipeline.
+// the test, as it fails the pipeline; gitlab-ci-local accepts undeclared
+// inputs, so only this reading checks that the tests (and the docs'
+// examples) use the component's own.
 func loadComponent(t *testing.T, inputs map[string]string) component {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "templates", "run.yml"))
@@ -144,6 +146,17 @@ type gitlabResult struct {
 // job's variables and the project's CI/CD variables (the key).
 func runGitLabJob(t *testing.T, job gitlabJob, projectVars map[string]string, onStart func(*os.Process, *syncBuffer)) gitlabResult {
 	t.Helper()
+	return runGitLabJobWith(t, job, projectVars, "sh", onStart)
+}
+
+// runGitLabJobIn runs the job in another shell ("busybox").
+func runGitLabJobIn(t *testing.T, job gitlabJob, projectVars map[string]string, shell string) gitlabResult {
+	t.Helper()
+	return runGitLabJobWith(t, job, projectVars, shell, nil)
+}
+
+func runGitLabJobWith(t *testing.T, job gitlabJob, projectVars map[string]string, shell string, onStart func(*os.Process, *syncBuffer)) gitlabResult {
+	t.Helper()
 	home := t.TempDir()
 	dir := filepath.Join(home, "project")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -172,8 +185,8 @@ func runGitLabJob(t *testing.T, job gitlabJob, projectVars map[string]string, on
 	}
 	var res gitlabResult
 	res.Dir = dir
-	log, code := runShell(t, shellStep{ID: "script", Shell: "sh", Script: strings.Join(job.Script, "\n"), Dir: dir, Env: env, OnStart: onStart})
-	after, _ := runShell(t, shellStep{ID: "after_script", Shell: "sh", Script: strings.Join(job.AfterScript, "\n"), Dir: dir, Env: env})
+	log, code := runShell(t, shellStep{ID: "script", Shell: shell, Script: strings.Join(job.Script, "\n"), Dir: dir, Env: env, OnStart: onStart})
+	after, _ := runShell(t, shellStep{ID: "after_script", Shell: shell, Script: strings.Join(job.AfterScript, "\n"), Dir: dir, Env: env})
 	res.Code, res.Log = code, log+after
 	res.Dotenv = readOutputFile(t, filepath.Join(dir, job.Artifacts.Reports.Dotenv))
 	return res

@@ -3,6 +3,7 @@ package integrations_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -76,6 +77,17 @@ func TestDocsGitLabExamplesConformToGitLabsSchema(t *testing.T) {
 			t.Fatalf("example %d: %v\n%s", i+1, err, b)
 		}
 		validateCI(t, s, "docs/ci.md's GitLab example "+string(rune('1'+i)), doc)
+		// Each include's inputs are the component's own (GitLab refuses
+		// any other; gitlab-ci-local would not say).
+		includes, _ := doc["include"].([]any)
+		for _, inc := range includes {
+			m, _ := inc.(map[string]any)
+			inputs := map[string]string{}
+			for k, v := range asMap(m["inputs"]) {
+				inputs[k] = fmt.Sprint(v)
+			}
+			loadComponent(t, inputs)
+		}
 	}
 }
 
@@ -96,4 +108,35 @@ func gitlabExamples(t *testing.T, path string) []string {
 		}
 	}
 	return out
+}
+
+// An empty html and a job-name of one's own are valid configuration too, and
+// leave no empty artefact path (gitlab-ci-local archived the whole project,
+// .git/ included, for one): the job archives its fixed report directory,
+// which a job that wrote no report leaves absent.
+func TestComponentHTMLEmptyAndJobNameConformToGitLabsSchema(t *testing.T) {
+	s := gitlabSchema(t)
+	c := loadComponent(t, map[string]string{"plan": "pln-checkout_a1b2", "html": "", "job-name": "e2e checkout"})
+	validateCI(t, s, "templates/run.yml with html '' and job-name 'e2e checkout'", c.Jobs)
+	if _, ok := c.Jobs["e2e checkout"]; !ok {
+		t.Errorf("the job is not named by job-name: %v", keys(c.Jobs))
+	}
+	for _, p := range c.Job.Artifacts.Paths {
+		if strings.TrimSpace(p) == "" || strings.Contains(p, "$[[") {
+			t.Errorf("artifacts:paths %q: an empty path (or one made of an input) archives the whole project when html is ''", c.Job.Artifacts.Paths)
+		}
+	}
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }

@@ -1,10 +1,12 @@
-// Package integrations_test runs the CI integrations the way their runners
-// do: action.yml's steps with GitHub's files and variables, the GitLab
-// component's job with GitLab's, each installing testctl from a release
-// served locally (built from this tree, named and checksummed as
-// goreleaser names them) and running it against the sandbox. It runs real
-// processes (bash, the built binary), so it lives apart from e2e/, whose
-// tests run the command tree in-process.
+// Package integrations_test runs the CI integrations under their real
+// runners, the GitHub Action under nektos/act and the GitLab component under
+// gitlab-ci-local (realrunner_test.go), each installing testctl from a
+// release served locally (built from this tree, named and checksummed as
+// goreleaser names them) and running it against the sandbox. What those
+// runners cannot show (a cancel's signal, a BusyBox shell, GitLab's check of
+// declared inputs) runs under an emulation of them (runner_test.go), each
+// such test saying why. It runs real processes (bash, the built binary), so
+// it lives apart from e2e/, whose tests run the command tree in-process.
 package integrations_test
 
 import (

@@ -58,6 +58,9 @@ func runShell(t *testing.T, s shellStep) (string, int) {
 		cmd = exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 	case "sh":
 		cmd = exec.Command("sh", "-e", script)
+	case "busybox":
+		// BusyBox's sh, as an alpine image runs a job: its applets only.
+		cmd = exec.Command(s.Env["BUSYBOX"], "sh", "-e", script)
 	default:
 		t.Fatalf("step %s: shell %q is not one the runners here know", s.ID, s.Shell)
 	}

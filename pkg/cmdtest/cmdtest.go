@@ -18,6 +18,7 @@ import (
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/sandbox"
@@ -143,12 +144,26 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 
 // run executes a command line through the real command tree on ios.
 func (e *Env) run(ctx context.Context, ios *iostreams.IOStreams, args []string) int {
-	f, cleanup := factory.New("test", factory.Options{
+	f, cleanup := e.factory(ios)
+	defer cleanup()
+	return root.Run(ctx, f, args)
+}
+
+// Factory is the factory a command line of this Env gets, on ios, for a
+// test that drives what a command serves without its command line (the
+// tools of `testctl mcp` over the MCP SDK's in-memory transport). It is
+// cleaned up when the test ends.
+func (e *Env) Factory(t testing.TB, ios *iostreams.IOStreams) *cmdutil.Factory {
+	f, cleanup := e.factory(ios)
+	t.Cleanup(cleanup)
+	return f
+}
+
+func (e *Env) factory(ios *iostreams.IOStreams) (*cmdutil.Factory, func()) {
+	return factory.New("test", factory.Options{
 		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock, Keyring: e.Keyring,
 		Sandbox: sandbox.Options{Clock: e.Clock},
 	})
-	defer cleanup()
-	return root.Run(ctx, f, args)
 }
 
 // Requests returns how many requests of "METHOD /route" reached the sandbox.

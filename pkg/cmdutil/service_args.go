@@ -36,6 +36,23 @@ func (g *GlobalFlags) ServiceArgs() []string {
 	return out
 }
 
+// ServiceFlags are the same flags as ServiceArgs, as arguments for a
+// command line run in this process (--name=value, unquoted): `testctl mcp`
+// runs each tool's command with them, so that its hints name the service
+// the server was started for.
+func (g *GlobalFlags) ServiceFlags() []string {
+	if g == nil || g.FlagSet == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range serviceFlags {
+		if fl := g.FlagSet.Lookup(name); fl != nil && fl.Changed {
+			out = append(out, "--"+name+"="+fl.Value.String())
+		}
+	}
+	return out
+}
+
 var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
 
 // ShellWord is a value from the service (a run's or test case's short id)

@@ -261,7 +261,7 @@ func TestFitKeepsTheStatus(t *testing.T) {
 	got := Fit(c, 40)
 	for _, want := range []string{
 		"+0.3s GET tracke…nvalid/collect failed …",
-		"+1s GET /favicon.ico 404 (12 ms)",
+		"+1.0s GET /favicon.ico 404 (12 ms)",
 		"+4.9s POST /api/v2…ns/abc/payments 502 …",
 		"+23s console error Uncaught TypeError: …",
 		"+2.1s API GET /api/o…h/a/long/path 500 …",

@@ -1,0 +1,96 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
+	"github.com/testctl/testctl/pkg/exitcode"
+)
+
+// ConfigOptions are the flags of `testctl mcp config`.
+type ConfigOptions struct {
+	Client   string
+	ReadOnly bool
+	// Args are the global flags that chose the service (--profile, …,
+	// --sandbox), filled from the command line when it runs.
+	Args []string
+}
+
+// clients are the clients a snippet is printed for.
+var clients = []string{"claude", "cursor", "vscode"}
+
+func newCmdConfig(f *cmdutil.Factory, runF func(*ConfigOptions) error) *cobra.Command {
+	opts := &ConfigOptions{}
+	cmd := &cobra.Command{
+		Use:   "config --client claude|cursor|vscode",
+		Short: "Print the snippet that adds this MCP server to a client",
+		Long: `Print, on stdout, the configuration that adds 'testctl mcp' to a coding agent,
+with the global flags of this command line that choose the service
+(--profile, --config-file, --base-url, --project, --sandbox): the key is
+never in it. The server reads the key as every command does, from the
+environment, the profile or the OS keyring. Where the snippet goes is said
+on stderr.`,
+		Example: `  testctl --profile prod mcp config --client claude
+  testctl --sandbox mcp config --client vscode --read-only > .vscode/mcp.json`,
+		Args: cobra.NoArgs,
+		PreRunE: func(*cobra.Command, []string) error {
+			if !slices.Contains(clients, opts.Client) {
+				return exitcode.FlagErrorf("--client must be claude, cursor or vscode, not %q", opts.Client)
+			}
+			return nil
+		},
+		RunE: cmdutil.RunE(f, opts, runF, configRun),
+	}
+	cmd.Flags().StringVar(&opts.Client, "client", "", "the client: claude (Claude Code), cursor or vscode (required)")
+	cmd.Flags().BoolVar(&opts.ReadOnly, "read-only", false, "the server offers only the tools that read")
+	_ = cmd.RegisterFlagCompletionFunc("client", completion.CompleteEnum(clients...))
+	return cmd
+}
+
+func configRun(_ context.Context, f *cmdutil.Factory, opts *ConfigOptions) error {
+	args := f.Globals.ServiceFlags()
+	if f.Globals.Sandbox {
+		args = append(args, "--sandbox")
+	}
+	args = append(args, "mcp")
+	if opts.ReadOnly {
+		args = append(args, "--read-only")
+	}
+	server := map[string]any{"command": "testctl", "args": args}
+	var doc any
+	var where string
+	switch opts.Client {
+	case "claude":
+		doc = map[string]any{"mcpServers": map[string]any{"testctl": server}}
+		where = "Claude Code: save as .mcp.json at the repository's root (or run: claude mcp add testctl -- testctl " + joinArgs(args) + ")"
+	case "cursor":
+		doc = map[string]any{"mcpServers": map[string]any{"testctl": server}}
+		where = "Cursor: save as .cursor/mcp.json in the project (or ~/.cursor/mcp.json for every project)"
+	case "vscode":
+		server["type"] = "stdio"
+		doc = map[string]any{"servers": map[string]any{"testctl": server}}
+		where = "VS Code: save as .vscode/mcp.json in the workspace"
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f.IOStreams.Out, string(b))
+	fmt.Fprintln(f.IOStreams.ErrOut, where)
+	return nil
+}
+
+func joinArgs(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = cmdutil.ShellQuote(a)
+	}
+	return strings.Join(quoted, " ")
+}

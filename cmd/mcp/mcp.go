@@ -1,0 +1,202 @@
+// Package mcp implements `testctl mcp`: a Model Context Protocol server
+// whose tools are testctl's commands, for coding agents. Each tool runs the
+// command a user would type, in this process, with the server's config,
+// client and sandbox: the agent gets the same verdict (pkg/verdict), the
+// same failure story (pkg/evidence, through the reports) and the same
+// checks before anything is sent as every other report and command.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/termtext"
+)
+
+// Options are the flags of `testctl mcp`.
+type Options struct {
+	HTTP     string
+	ReadOnly bool
+}
+
+// NewCmdMCP builds `testctl mcp` and `testctl mcp config`; exec runs a
+// command line of the tree (cmd/root.Run).
+func NewCmdMCP(f *cmdutil.Factory, exec Exec, runF func(*Options) error) *cobra.Command {
+	opts := &Options{}
+	cmd := &cobra.Command{
+		Use:   "mcp [--http ADDR] [--read-only]",
+		Short: "Serve testctl's commands to coding agents over the Model Context Protocol",
+		Long: `Serve the Model Context Protocol, so that a coding agent (Claude Code, Cursor,
+VS Code's agent mode) can start runs, wait for their verdict with progress,
+read why a test case failed, rerun what failed, list and create test cases,
+read logs and check a tunnel, with this machine's profiles and keyring.
+
+Over stdio by default: the client starts 'testctl mcp' and talks on its
+stdin and stdout, which carry protocol messages only (logs go to stderr).
+With --http ADDR it serves streamable HTTP at http://ADDR/mcp, on a loopback
+address only; a request from a web page of another origin is refused.
+
+Tools: start_run, wait_run, get_run, run_report, list_runs, rerun_failed,
+list_test_cases, create_test_case, get_logs, tunnel_status. Each result is
+the command's -o json document with a short text: the verdict first, the
+story of what did not pass, then what to call next. --read-only offers no
+tool that starts, reruns or creates.
+
+'testctl mcp config --client claude|cursor|vscode' prints the snippet that
+adds this server to a client. See docs/agents.md.`,
+		Example: `  # Rehearse with an agent against the embedded sandbox
+  testctl --sandbox mcp
+
+  # Only tools that read, for a profile of the production project
+  testctl --profile prod mcp --read-only
+
+  # Streamable HTTP on loopback
+  testctl mcp --http 127.0.0.1:8765`,
+		Args: cobra.NoArgs,
+		PreRunE: func(*cobra.Command, []string) error {
+			return validate(opts)
+		},
+		RunE: cmdutil.RunE(f, opts, runF, func(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
+			return run(ctx, f, exec, opts)
+		}),
+	}
+	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this loopback `ADDR` (127.0.0.1:8765) instead of stdio")
+	cmd.Flags().BoolVar(&opts.ReadOnly, "read-only", false, "offer only the tools that read: no start_run, rerun_failed or create_test_case")
+	cmd.AddCommand(newCmdConfig(f, nil))
+	return cmd
+}
+
+func validate(opts *Options) error {
+	if opts.HTTP == "" {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(opts.HTTP)
+	if err != nil {
+		return exitcode.FlagErrorf("--http %q is not HOST:PORT: use a loopback address such as 127.0.0.1:8765", opts.HTTP)
+	}
+	if !isLoopback(host) {
+		return exitcode.FlagErrorf("--http %s: the server listens on a loopback address only (127.0.0.1, ::1 or localhost), "+
+			"since its tools act with this machine's key: use 127.0.0.1:%s", host, portOf(opts.HTTP))
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func portOf(addr string) string {
+	_, port, _ := net.SplitHostPort(addr)
+	return port
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, exec Exec, opts *Options) error {
+	// The config is loaded once, for every call (and --sandbox starts the
+	// one sandbox they share), while the server answers initialize: a
+	// broken one is said on stderr now, and by every tool it fails.
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		if _, err := f.Config(); err != nil {
+			fmt.Fprintf(f.IOStreams.ErrOut, "testctl mcp: error: %s\n", termtext.Sanitize(err.Error()))
+		}
+	}()
+	// The factory's cleanup stops the sandbox the load may be starting.
+	defer func() { <-loaded }()
+	srv := NewServer(f, exec, opts.ReadOnly)
+	if opts.HTTP != "" {
+		return serveHTTP(ctx, f, srv, opts.HTTP)
+	}
+	return serveStdio(ctx, f, srv)
+}
+
+// serveStdio speaks the protocol on stdin and stdout. Stdout carries the
+// protocol's frames only: when it is the process's stdout, os.Stdout is
+// pointed at stderr for as long as the server runs, so that no stray
+// write of any package can put a line between two frames.
+func serveStdio(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server) error {
+	out := f.IOStreams.Out
+	if fd, ok := out.(interface{ Fd() uintptr }); ok && fd.Fd() == os.Stdout.Fd() {
+		frames := os.Stdout
+		os.Stdout = os.Stderr
+		defer func() { os.Stdout = frames }()
+		out = frames
+	}
+	fmt.Fprintln(f.IOStreams.ErrOut, "testctl mcp: serving the Model Context Protocol on stdio")
+	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopWriteCloser{out}})
+	return ended(ctx, err)
+}
+
+// ended: the client closing the connection is the normal end of a server.
+// A signal ends it with the signal's code.
+func ended(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed):
+		return nil
+	}
+	return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("mcp server: %w", err)}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// serveHTTP serves streamable HTTP at /mcp on a loopback address until ctx
+// ends (Ctrl-C).
+func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("listening on %s: %w", addr, err)}
+	}
+	handler := sameOrigin(ln.Addr().String(), mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(f.IOStreams.ErrOut, "testctl mcp: serving the Model Context Protocol at http://%s/mcp\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("mcp server: %w", err)}
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+		return ctx.Err()
+	}
+}
+
+// sameOrigin refuses a request that a web page of another origin sent (its
+// Origin header names another host): a page the user opened must not
+// drive the server by DNS rebinding or a cross-site request. Clients that
+// are not browsers send no Origin. The SDK's handler refuses, besides, a
+// Host header that is not loopback.
+func sameOrigin(addr string, next http.Handler) http.Handler {
+	_, port, _ := net.SplitHostPort(addr)
+	allowed := map[string]bool{"http://" + addr: true, "http://localhost:" + port: true,
+		"http://127.0.0.1:" + port: true, "http://[::1]:" + port: true}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !allowed[origin] {
+			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not this server's", origin), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
