@@ -33,7 +33,7 @@ DBUS_SESSION_BUS_ADDRESS on Linux, the D-Bus session where the keyring (the
                          Secret Service) answers; unset, the keyring is not
                          used and 'auth login' stores the key in the config file
 TESTCTL_EXIT_CODE_FILE   a file that gets the exit code when testctl ends, for
-                         a CI step that execs testctl (the GitHub Action does)
+                         a CI step that execs testctl
 TESTCTL_VERDICT_FILE     a file that gets what the exit code means in a word
                          (passed, failed, timeout, …; started without a wait)
 
@@ -41,7 +41,7 @@ With --codehost, 'run start' reads the commit's metadata from the variables of
 GitHub Actions, GitLab CI, Bitbucket Pipelines, CircleCI, Azure Pipelines,
 Jenkins and Buildkite, and falls back to the local git repository. In GitHub
 Actions (GITHUB_ACTIONS=true), 'run wait' also writes GITHUB_STEP_SUMMARY and
-GITHUB_OUTPUT.
+GITHUB_OUTPUT (with exit-code and verdict, as run start, report and rerun do).
 
 With --comment, the pull request comment is written with GITHUB_TOKEN (to
 GITHUB_API_URL, for the pull request of GITHUB_EVENT_PATH) under GitHub

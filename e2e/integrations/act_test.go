@@ -177,7 +177,7 @@ func TestActArgs(t *testing.T) {
 		if run["branch"] != "feature/x&y" {
 			t.Errorf("the run's branch %q: want args' word as given", run["branch"])
 		}
-		if !strings.Contains(res.Log, "--commit-message two words $(touch /tmp/pwned-$$) ; echo hi | cat --branch feature/x&y") {
+		if !strings.Contains(res.Log, "--commit-message 'two words $(touch /tmp/pwned-$$) ; echo hi | cat' --branch 'feature/x&y'") {
 			t.Errorf("args were not split into words as given:\n%s", res.Log)
 		}
 	} else {
@@ -187,7 +187,7 @@ func TestActArgs(t *testing.T) {
 		t.Errorf("a command substitution in args was run: %v", m)
 	}
 	wantKV(t, "unbalanced quotes", res.outputs(t, "unbalanced"), map[string]string{"exit-code": "2", "verdict": "usage"})
-	if !strings.Contains(res.Log, "unbalanced quotes") {
+	if !strings.Contains(res.Log, "input args: the double quote at character 18 is never closed") {
 		t.Errorf("the log does not say what is wrong with args:\n%s", res.Log)
 	}
 

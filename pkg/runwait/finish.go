@@ -13,6 +13,7 @@ import (
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/prcomment"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -63,6 +64,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 		describe = listRuns(work, extras, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
 	})
 	v := verdict.Decide(recs, o.verdictOptions())
+	d.Step.SetRuns(stepRuns(v.Runs))
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary
@@ -79,7 +81,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
-		NoData: d.NoData}
+		NoData: d.NoData, Step: d.Step}
 	if o.Comment {
 		// Within the reports' work: a signal cuts it short like the evidence.
 		in.Comment = &report.CommentRequest{Ctx: work, Env: prcomment.Env{Getenv: d.Getenv}}
@@ -98,6 +100,17 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 		return &exitcode.Error{Code: code}
 	}
 	return err
+}
+
+// stepRuns are the runs of a CI step's outputs: those that started.
+func stepRuns(runs []verdict.Run) []stepoutputs.Run {
+	out := make([]stepoutputs.Run, 0, len(runs))
+	for _, r := range runs {
+		if !r.NotStarted {
+			out = append(out, stepoutputs.Run{ShortID: r.ShortID, URL: r.URL})
+		}
+	}
+	return out
 }
 
 // reportWork is the context of the work done for the reports: it outlives

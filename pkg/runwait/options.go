@@ -8,6 +8,7 @@ import (
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -36,6 +37,11 @@ type Options struct {
 	// evidence gathered (--evidence); HTMLFile is --html.
 	Evidence int
 	HTMLFile string
+	// DotenvFile is --dotenv: the outputs of the CI step as KEY=value
+	// lines, for GitLab's dotenv report. cmd/root writes it at the
+	// command's end (pkg/stepoutputs), when the exit code is final; it
+	// needs no --wait.
+	DotenvFile string
 	// Comment keeps one pull request (merge request) comment (--comment).
 	Comment bool
 }
@@ -66,6 +72,9 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
 	fs.BoolVar(&o.Comment, "comment", false, "keep one pull request (GitHub) or merge request (GitLab) comment with the verdict and the failure story, edited in place by every later run")
 	fs.IntVar(&o.Evidence, "evidence", evidence.DefaultMax, "gather the evidence (failed requests, console errors, failed API calls, issues) of at most `N` test cases that did not pass (0 off)")
+	// Not a flag of the wait alone: run start and rerun take it without
+	// --wait, as their outputs say what they started.
+	fs.StringVar(&o.DotenvFile, stepoutputs.DotenvFlag, "", "write the outputs (exit code, verdict, runs' short ids and URLs) as KEY=value lines to `FILE`, for GitLab's dotenv report")
 }
 
 // ValidateReport checks the flags AddReportFlags registers.
@@ -74,6 +83,9 @@ func (o *Options) ValidateReport() error {
 		return exitcode.FlagErrorf("--evidence must not be negative (0 gathers none)")
 	}
 	if err := flagcheck.ValidateReportPath("junit", o.JUnitFile); err != nil {
+		return err
+	}
+	if err := flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, o.DotenvFile); err != nil {
 		return err
 	}
 	return flagcheck.ValidateReportPath("html", o.HTMLFile)
@@ -117,5 +129,5 @@ func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, change
 			return exitcode.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
 		}
 	}
-	return nil
+	return flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, o.DotenvFile)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -47,6 +48,9 @@ type Deps struct {
 	Rerun func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
 	// NoData: stdout keeps only what the command printed before (-q).
 	NoData bool
+	// Step gathers the runs and the reports written for the outputs of a
+	// CI step (the factory's); nil gathers nothing.
+	Step *stepoutputs.Step
 }
 
 // liveTick is how often the live view's clock is redrawn between polls.

@@ -94,7 +94,11 @@ that the runner would read as a workflow command (::…, ##[…]) is printed
 inside a ::stop-commands:: block, so only testctl's own annotations take
 effect. $GITHUB_OUTPUT gets runs_json, every run as a JSON array in
 the order given, and, for a single run, run_short_id, run_url, run_status
-and run_result.
+and run_result; when testctl ends, exit-code and verdict, with the code it
+ends with (a report that could not be written makes it 8), and junit and
+html for the reports written. --dotenv writes the same for GitLab's dotenv
+report: TESTCTL_EXIT_CODE, TESTCTL_VERDICT, TESTCTL_RUN_COUNT,
+TESTCTL_RUN_SHORT_ID and TESTCTL_RUN_URL (space-separated).
 
 --comment keeps one pull request (GitHub) or merge request (GitLab) comment:
 the verdict, each test case that did not pass with its story collapsed, the
