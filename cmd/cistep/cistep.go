@@ -224,7 +224,7 @@ func keyAdvice(getenv func(string) string) string {
 	switch {
 	case getenv("GITHUB_ACTIONS") == "true":
 		return "pass the key in the api-key input, never as an argument"
-	case getenv("GITLAB_CI") == "true":
+	case getenv("GITLAB_CI") != "": // gitlab-ci-local sets it to false
 		return "the key is the TESTCTL_API_KEY variable (a masked CI/CD variable), never an argument"
 	}
 	return "the key goes in TESTCTL_API_KEY, never in an argument"
