@@ -234,3 +234,11 @@ func TestRunWaitHelpIsShortAndTheStoryIsATopic(t *testing.T) {
 	topic := e.Run("help", "waiting").Expect(t, 0).Stdout
 	cmdtest.Contains(t, "help waiting", topic, "--retry-failed N", "<flakyFailure>", "--junit FILE", "$GITHUB_STEP_SUMMARY", "--comment keeps one pull request")
 }
+
+// completion --help says what each shell needs for the script to work:
+// bash's completion loads only with the bash-completion package.
+func TestCompletionHelpNamesWhatTheShellNeeds(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("completion", "--help").Expect(t, 0)
+	cmdtest.Contains(t, "completion --help", r.Stdout, "bash needs the bash-completion package", "compinit")
+}
