@@ -40,6 +40,15 @@ type Case struct {
 	// Failures are its failed runs in the attempts before its last, oldest
 	// first (what JUnit calls flaky or rerun failures).
 	Failures []api.RunTestCase
+	// Failure is the class of one that did not pass (new, known,
+	// quarantined), "" for any other; FailsGate says whether it fails the
+	// gate. Quarantine is the entry of the quarantine file that names it
+	// (whether it passed or not), QuarantineExpired that the entry's date
+	// has passed: its failure fails the gate again.
+	Failure           Failure
+	FailsGate         bool
+	Quarantine        *Quarantine
+	QuarantineExpired bool
 }
 
 // Outcome is the word that says how a test case ended: its result, or its
