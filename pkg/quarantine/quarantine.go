@@ -51,11 +51,11 @@ func Load(path string, given bool) ([]verdict.Quarantine, error) {
 
 // Parse reads the entries of a quarantine file: a YAML list of mappings.
 //
-//	- name: Pay with a declined card   # the test case's name, exactly
-//	  plan: pln-checkout               # optional: its plan's short id or name
-//	  owner: "@alice"
-//	  reason: the payment provider's sandbox is down (INC-123)
-//	  until: 2026-12-31                # the last day it holds (UTC)
+//   - name: Pay with a declined card   # the test case's name, exactly
+//     plan: pln-checkout               # optional: its plan's short id or name
+//     owner: "@alice"
+//     reason: the payment provider's sandbox is down (INC-123)
+//     until: 2026-12-31                # the last day it holds (UTC)
 func Parse(path string, data []byte) ([]verdict.Quarantine, error) {
 	bad := func(line int, format string, a ...any) error {
 		return &exitcode.UsageError{Err: fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, a...))}
