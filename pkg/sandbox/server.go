@@ -55,6 +55,11 @@ type Options struct {
 	// failing as the declined card does, with its evidence and issue, and
 	// the plan PlanRegressions that runs them all. 0 adds neither.
 	FailingTestCases int
+	// BaselineHistory adds the runs of PlanBaseline on main (baseline.go)
+	// between the runs started here and the generated history: the
+	// baseline of `--baseline main`. testctl --sandbox and testctl sandbox
+	// have them; tests that count the run list do not.
+	BaselineHistory bool
 }
 
 // MaxHistory bounds Options.History; the compact history index costs a few
