@@ -40,7 +40,7 @@ type Options struct {
 // the runs it starts ids of their own, so the runs of two commands never
 // share one (tests pass fixed options and keep theirs reproducible).
 func ProcessOptions() Options {
-	return Options{Sandbox: sandbox.Options{IDSeed: sandbox.ProcessIDSeed()}}
+	return Options{Sandbox: sandbox.Options{IDSeed: sandbox.ProcessIDSeed(), BaselineHistory: true}}
 }
 
 // New builds the factory and a cleanup function that stops what it started.

@@ -142,7 +142,7 @@ func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: f.Clock, Speed: o.Speed,
 		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay,
-		FailingTestCases: o.FailingTestCases})
+		FailingTestCases: o.FailingTestCases, BaselineHistory: true})
 	if err != nil {
 		return listenError(o.Addr, err)
 	}

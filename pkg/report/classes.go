@@ -50,10 +50,12 @@ func baselineNote(r verdict.Run, branch string) string {
 		return ""
 	case b == nil && r.Plan.ShortID == "":
 		return "no baseline: the run's plan is not known, so every failure is new"
+	case b != nil && b.Err != nil && b.RunShortID != "":
+		return fmt.Sprintf("warning: the baseline run %s on %s could not be read (%s): every failure is new", b.RunShortID, branch, FirstLine(b.Err.Error()))
+	case b != nil && b.Err != nil:
+		return fmt.Sprintf("warning: the baseline of %s on %s could not be found (%s): every failure is new", r.Plan.What(), branch, FirstLine(b.Err.Error()))
 	case b == nil || b.RunShortID == "":
 		return fmt.Sprintf("no COMPLETED run of %s on %s to compare with: every failure is new", r.Plan.What(), branch)
-	case b.Err != nil:
-		return fmt.Sprintf("the baseline run %s on %s could not be read (%s): every failure is new", b.RunShortID, branch, FirstLine(b.Err.Error()))
 	}
 	return fmt.Sprintf("against run %s on %s", b.RunShortID, branch)
 }

@@ -40,10 +40,17 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	if len(recs) == 0 {
 		return &exitcode.Error{Code: exitcode.Service, Err: errors.New("there is no run to report on")}
 	}
+	o.warnExpired(d)
+	if o.lookup == nil { // run report: no wait went before
+		o.lookup = startBaseline(ctx, d, o, targetsOf(recs))
+	}
 	work, done := reportWork(ctx)
 	defer done()
 	nameRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
-	v := verdict.Decide(recs, o.verdictOptions())
+	vo := o.verdictOptions()
+	vo.Now = d.Clock.Now()
+	vo.Baselines = baselines(work, o, recs)
+	v := verdict.Decide(recs, vo)
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary

@@ -187,3 +187,12 @@ func (r Run) ByFailure() []Case {
 	}
 	return out
 }
+
+// BaselineCandidate reports whether a run of the run list can be the
+// baseline of a plan on a branch: a run of that plan, on that branch, that
+// ended COMPLETED (whatever its result: its test cases say what failed).
+// The list's filters are not published, so every listed run is checked.
+func BaselineCandidate(s api.RunSummary, branch, plan string) bool {
+	return s.Status == api.StatusCompleted && s.Branch != nil && *s.Branch == branch &&
+		s.TestPlanShortID != nil && *s.TestPlanShortID == plan
+}

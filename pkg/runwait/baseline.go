@@ -1,0 +1,68 @@
+package runwait
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/testctl/testctl/pkg/baseline"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// baselineWait bounds how long Finish waits for a baseline search still
+// going on when the runs have ended (a wait that ended at once, run
+// report): a search cut short leaves every failure new, with a warning.
+const baselineWait = 10 * time.Second
+
+// startBaseline starts the search of --baseline in the background, on the
+// wait's context, so that it goes on while the runs do; nil without
+// --baseline.
+func startBaseline(ctx context.Context, d Deps, o Options, targets []RunTarget) *baseline.Lookup {
+	if o.Baseline == "" {
+		return nil
+	}
+	bt := make([]baseline.Target, 0, len(targets))
+	for _, t := range targets {
+		bt = append(bt, baseline.Target{RunShortID: t.ShortID, PlanShortID: t.Plan.ShortID})
+	}
+	return baseline.Start(ctx, d.Client.WithRetries(1), o.Baseline, bt)
+}
+
+// targetsOf are the runs of records, for a search that starts at the end.
+func targetsOf(recs []verdict.Record) []RunTarget {
+	var out []RunTarget
+	for _, r := range recs {
+		if !r.NotStarted && r.ShortID != "" {
+			out = append(out, RunTarget{ShortID: r.ShortID, Plan: r.Plan})
+		}
+	}
+	return out
+}
+
+// baselines are the search's baselines for the verdict. A record whose
+// plan only the search found gets it, so its baseline is its plan's. A
+// search that did not end in time gives each plan a baseline that could
+// not be read: every failure is new, and the reports say why.
+func baselines(ctx context.Context, o Options, recs []verdict.Record) map[string]*verdict.Baseline {
+	if o.lookup == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, baselineWait)
+	defer cancel()
+	res, ok := o.lookup.Result(ctx)
+	if !ok {
+		out := map[string]*verdict.Baseline{}
+		for _, r := range recs {
+			if p := r.Plan.ShortID; p != "" {
+				out[p] = &verdict.Baseline{Branch: o.Baseline, Err: errors.New("the search did not end in time")}
+			}
+		}
+		return out
+	}
+	for i := range recs {
+		if p := res.PlanOf[recs[i].ShortID]; p != "" && recs[i].Plan.ShortID == "" {
+			recs[i].Plan.ShortID = p
+		}
+	}
+	return res.Baselines
+}
