@@ -111,6 +111,9 @@ silent for 10s) one notice says why and the exit code is unchanged.`,
   # Rerun failures once; pass if they then pass, but fail the step on flakiness
   testctl run wait r0a1b2 --retry-failed 1 --fail-on-flaky
 
+  # Tell new failures from those main has too; only new ones fail the step
+  testctl run wait r0a1b2 --baseline main --fail-on new
+
   # Several runs at once; the exit code is the worst of them
   testctl run wait r0a1b2 r0c3d4 --timeout 30m
 
