@@ -162,7 +162,7 @@ func (e *Env) Factory(t testing.TB, ios *iostreams.IOStreams) *cmdutil.Factory {
 func (e *Env) factory(ios *iostreams.IOStreams) (*cmdutil.Factory, func()) {
 	return factory.New("test", factory.Options{
 		IOStreams: ios, LookupEnv: e.lookup, Clock: e.Clock, Keyring: e.Keyring,
-		Sandbox: sandbox.Options{Clock: e.Clock, BaselineHistory: true}, // as --sandbox has it (cmd/factory)
+		Sandbox: sandbox.Options{Clock: e.Clock},
 	})
 }
 
