@@ -113,4 +113,3 @@ func TestFindsThePlanOfARunWaitedOnById(t *testing.T) {
 		t.Errorf("result: %+v", res)
 	}
 }
-
