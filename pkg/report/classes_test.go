@@ -186,3 +186,17 @@ func TestJSONCarriesTheClassesInTestctlsOwnKey(t *testing.T) {
 		t.Errorf("document: %+v\n%s", doc, out.String())
 	}
 }
+
+func TestHTMLBadgesEachFailure(t *testing.T) {
+	path := t.TempDir() + "/r.html"
+	if err := WriteHTMLFile(path, classedVerdict(verdict.FailOnNew), nil, nil, nil, Resume{}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range readHTMLData(t, path).Runs[0].Cases {
+		got[c.Name] = c.Failure
+	}
+	if got["Login"] != "new" || got["Pay"] != "known" || got["Coupon"] != "quarantined" || got["Search"] != "" {
+		t.Errorf("classes in the page's data: %v", got)
+	}
+}
