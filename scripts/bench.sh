@@ -12,6 +12,8 @@
 #   scale      `run list --all` over 100,000 runs and `testcase list --all`
 #              against curl fetching the same pages; peak RSS
 #   polling    requests `run wait` sends, how soon it notices the end, faults
+#   baseline   the time --baseline adds to `run start --wait` at 100 ms of
+#              latency: its search runs while the wait goes on
 #   size       the stripped release binary and what dominates it
 #   Go         benchmarks of decoding and table rendering
 #
@@ -25,7 +27,8 @@
 # Knobs (environment): BENCH_RUNS (runs per command per round, default 100),
 # BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
 # BENCH_TESTCASES (test cases created, default 2000), BENCH_PARTS (the parts
-# to run, default all: "startup mcp request story scale polling size go").
+# to run, default all: "startup mcp request story scale polling baseline size
+# go").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +36,7 @@ RUNS=${BENCH_RUNS:-100}
 ROUNDS=${BENCH_ROUNDS:-3}
 HISTORY=${BENCH_HISTORY:-100000}
 TESTCASES=${BENCH_TESTCASES:-2000}
-PARTS=${BENCH_PARTS:-startup mcp request story scale polling size go}
+PARTS=${BENCH_PARTS:-startup mcp request story scale polling baseline size go}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 KEY=sandbox-project-key
 
@@ -490,6 +493,20 @@ wait_bench() {
     row "wait: $plan $*: end noticed after" "<= 1 interval (1 s)" "$late s" "-" "$(yes_if "$late <= 1")"
   fi
 }
+# ---------------------------------------------------------------- baseline
+# --baseline looks up each plan's baseline run (a page of the run list, then
+# the run with its test cases) from the start of the wait: the goal is that
+# it adds no more than one request's time (100 ms here) after the run ends.
+if part baseline; then
+say "sandbox at 100 ms of latency, for --baseline"
+start_sandbox latency --latency 100ms --speed 1000
+bl="env TESTCTL_BASE_URL=$URL_latency $T run start --plan pln-baseline_sandbox --branch feature --wait --interval 100ms --evidence 0 -q"
+mapfile -t m < <(measure "$bl" "$bl --baseline main")
+extra=$(calc "${m[1]} - ${m[0]}" 6)
+row "baseline: run start --wait at 100 ms latency" "-" "$(ms "${m[0]}") ms" "1.00" "-"
+row "baseline: what --baseline main adds" "<= 1 request (100 ms)" "$(ms "$extra") ms" "$(calc "$extra / 0.1")" "$(yes_if "$extra <= 0.1")"
+fi
+
 if part polling; then
 say "polling: run wait --interval 1s"
 # At --speed 3 the plan ends at about 3.3 s, between two polls.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/baseline"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -17,15 +18,30 @@ const baselineWait = 10 * time.Second
 // startBaseline starts the search of --baseline in the background, on the
 // wait's context, so that it goes on while the runs do; nil without
 // --baseline.
-func startBaseline(ctx context.Context, d Deps, o Options, targets []RunTarget) *baseline.Lookup {
+func startBaseline(ctx context.Context, c *api.Client, o Options, targets []RunTarget) *baseline.Lookup {
 	if o.Baseline == "" {
 		return nil
+	}
+	if o.lookup != nil {
+		return o.lookup // started with the runs' start (StartBaseline)
 	}
 	bt := make([]baseline.Target, 0, len(targets))
 	for _, t := range targets {
 		bt = append(bt, baseline.Target{RunShortID: t.ShortID, PlanShortID: t.Plan.ShortID})
 	}
-	return baseline.Start(ctx, d.Client.WithRetries(1), o.Baseline, bt)
+	return baseline.Start(ctx, c.WithRetries(1), o.Baseline, bt)
+}
+
+// StartBaseline starts the search of --baseline for the plans of a start
+// before the runs are started (run start knows them): the search then
+// goes on during the start too, and the wait takes it up. A run just
+// started is not COMPLETED, so it is never its own baseline.
+func (o *Options) StartBaseline(ctx context.Context, c *api.Client, plans []string) {
+	targets := make([]RunTarget, 0, len(plans))
+	for _, p := range plans {
+		targets = append(targets, RunTarget{Plan: verdict.Plan{ShortID: p}})
+	}
+	o.lookup = startBaseline(ctx, c, *o, targets)
 }
 
 // targetsOf are the runs of records, for a search that starts at the end.

@@ -42,7 +42,7 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	}
 	o.warnExpired(d)
 	if o.lookup == nil { // run report: no wait went before
-		o.lookup = startBaseline(ctx, d, o, targetsOf(recs))
+		o.lookup = startBaseline(ctx, d.Client, o, targetsOf(recs))
 	}
 	work, done := reportWork(ctx)
 	defer done()

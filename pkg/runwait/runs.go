@@ -60,7 +60,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	targets, unnamed := uniqueTargets(targets)
 	notStarted = append(unnamed, notStarted...)
 	o.warnExpired(d)
-	o.lookup = startBaseline(ctx, d, o, targets)
+	o.lookup = startBaseline(ctx, d.Client, o, targets)
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
 	view := newProgressView(d.IO, d.Debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
 	rerun := d.Rerun
