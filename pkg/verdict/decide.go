@@ -83,8 +83,14 @@ func Decide(recs []Record, o Options) Verdict {
 			used[k] = true
 		}
 	}
+	// An entry is stale only when every run ended with its test cases:
+	// one cut short may not have listed them all yet.
+	whole := true
+	for _, r := range recs {
+		whole = whole && r.Finished()
+	}
 	for k, q := range o.Quarantine {
-		if !used[k] {
+		if !used[k] && whole {
 			v.Stale = append(v.Stale, q)
 		}
 	}
