@@ -65,6 +65,9 @@ func (o Options) verdictOptions() verdict.Options {
 		BaselineBranch: o.Baseline, Quarantine: o.Quarantine}
 }
 
+// FailOnValues are the values of --fail-on, for completion.
+var FailOnValues = []string{string(verdict.FailOnAny), string(verdict.FailOnNew)}
+
 // flagNames are the flags AddFlags registers.
 var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "comment",
 	"baseline", "fail-on", "quarantine"}

@@ -68,6 +68,7 @@ turns it off.`,
 		RunE: cmdutil.RunE(f, opts, runF, reportRun),
 	}
 	runwait.AddReportFlags(cmd.Flags(), &opts.Report)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	return cmd
 }
 

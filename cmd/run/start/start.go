@@ -132,6 +132,7 @@ exit code.`,
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	_ = cmd.RegisterFlagCompletionFunc("plan", completion.CompletePlans(f))
 	_ = cmd.RegisterFlagCompletionFunc("trigger", completion.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))

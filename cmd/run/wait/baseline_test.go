@@ -98,3 +98,13 @@ func TestBaselineBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestFailOnCompletes(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, cmd := range [][]string{{"run", "wait", "r1"}, {"run", "start", "--wait"}, {"run", "report", "r1"}, {"run", "rerun", "r1", "--wait"}} {
+		r := e.Run(append(append([]string{"__complete"}, cmd...), "--fail-on", "")...).Expect(t, 0)
+		if !strings.HasPrefix(r.Stdout, "any\nnew\n") {
+			t.Errorf("%v --fail-on completes %q", cmd, r.Stdout)
+		}
+	}
+}

@@ -140,6 +140,7 @@ silent for 10s) one notice says why and the exit code is unchanged.`,
 		RunE: cmdutil.RunE(f, opts, runF, waitRun),
 	}
 	runwait.AddFlags(cmd.Flags(), &opts.Wait)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	return cmd
 }
 
