@@ -151,7 +151,8 @@ func (s *hold) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // A cancelled GitHub job: SIGINT while the run list and the logs stall.
 // The reports come within about a second of the signal, with what is
 // known, and the evidence, which nothing needs once the wait is cut off,
-// is not asked for.
+// is not asked for after it: the logs of the failed test case, read as it
+// ended (before the signal), stall and are called off with the wait.
 func TestSignalWritesTheReportsAtOnce(t *testing.T) {
 	e := cmdtest.New(t)
 	list, logs := newHold(t), newHold(t)
@@ -177,8 +178,8 @@ func TestSignalWritesTheReportsAtOnce(t *testing.T) {
 	if took > 5*time.Second {
 		t.Errorf("the reports took %s after the signal", took)
 	}
-	if logs.n.Load() != 0 {
-		t.Errorf("%d evidence requests after the signal", logs.n.Load())
+	if n := logs.n.Load(); n > 2 {
+		t.Errorf("%d evidence requests: more than the two read as the failed test case ended, before the signal", n)
 	}
 	doc := cmdtest.ReadJUnitFile(t, junit)
 	if doc.Failures != 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -552,4 +553,47 @@ func TestLostStartIsSentOnceMoreAtMost(t *testing.T) {
 
 func status(code int) func(http.ResponseWriter) {
 	return func(w http.ResponseWriter) { writeJSON(w, code, `{"message":"failed after receiving the request"}`) }
+}
+
+// A service gone for good during a wait: the policy is said once, as it
+// is (retried with backoff, the run given up after 10 failures in a row),
+// the give-up names it and prints the command that takes the wait up again,
+// and nothing after it announces more retries: the reports' own reads of a
+// service that has gone are not retried.
+func TestServiceGoneDuringAWaitSaysOnePolicyAndHowToResume(t *testing.T) {
+	e := cmdtest.New(t)
+	var mu sync.Mutex
+	polls, lists := 0, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/run" {
+			lists++
+			w.WriteHeader(503)
+			return
+		}
+		polls++
+		if polls == 1 {
+			_, _ = w.Write([]byte(runningBody))
+			return
+		}
+		w.WriteHeader(503)
+		_, _ = w.Write([]byte(`{"message":"gone"}`))
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	r := e.Run("run", "wait", "r1", "--junit", filepath.Join(e.Dir, "junit.xml")).Expect(t, 6)
+	cmdtest.Contains(t, "stderr", r.Stderr,
+		"retrying with backoff; the wait gives this run up after 10 failed requests in a row, or at --timeout",
+		"giving up after 10 failed requests in a row",
+		"the service kept failing: run r1 still RUNNING. The run goes on; resume waiting with:\n  testctl run wait r1\n")
+	if strings.Contains(r.Stderr, "the wait goes on until --timeout") || strings.Contains(r.Stderr, "(attempt ") {
+		t.Errorf("a policy the give-up contradicts, or retries announced after it:\n%s", r.Stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if lists > 1 {
+		t.Errorf("the run list was asked %d times after the service had gone, want at most once", lists)
+	}
 }

@@ -12,6 +12,10 @@
 #   scale      `run list --all` over 100,000 runs and `testcase list --all`
 #              against curl fetching the same pages; peak RSS
 #   polling    requests `run wait` sends, how soon it notices the end, faults
+#   latency    the failure story with 100 ms per answer (sandbox --latency):
+#              run report against run get, run start --wait with and without
+#              --evidence, 50 failed test cases' peak RSS (issue 34)
+#   ending     how soon a wait's verdict follows the run's end (issue 34)
 #   baseline   the time --baseline adds to `run start --wait` at 100 ms of
 #              latency: its search runs while the wait goes on
 #   size       the stripped release binary and what dominates it
@@ -27,8 +31,11 @@
 # Knobs (environment): BENCH_RUNS (runs per command per round, default 100),
 # BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
 # BENCH_TESTCASES (test cases created, default 2000), BENCH_PARTS (the parts
-# to run, default all: "startup mcp request story scale polling baseline size
-# go").
+# to run, default all: "startup mcp request story scale polling latency
+# ending baseline size go"), BENCH_LATENCY_RUNS (runs per command per round of the latency part,
+# default 5: each takes a few round trips of 100 ms), BENCH_BEFORE (another
+# testctl binary, say main's, measured beside this one in the latency and
+# ending parts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +43,8 @@ RUNS=${BENCH_RUNS:-100}
 ROUNDS=${BENCH_ROUNDS:-3}
 HISTORY=${BENCH_HISTORY:-100000}
 TESTCASES=${BENCH_TESTCASES:-2000}
-PARTS=${BENCH_PARTS:-startup mcp request story scale polling baseline size go}
+PARTS=${BENCH_PARTS:-startup mcp request story scale polling latency ending baseline size go}
+LATENCY_RUNS=${BENCH_LATENCY_RUNS:-5}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 KEY=sandbox-project-key
 
@@ -133,13 +141,15 @@ stat_of() {
 peak() { # peak RSS (MB, from GNU time) and wall (s) of a command: "MB s"
   local t0 t1 rss=n/a
   t0=$(now)
+  # A command may exit non-zero by design (a failed run's verdict).
   if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$work/out" 2>"$work/err"
+    /usr/bin/time -f '%M' -o "$work/rss" "$@" >"$work/out" 2>"$work/err" || true
   else
-    "$@" >"$work/out" 2>"$work/err"
+    "$@" >"$work/out" 2>"$work/err" || true
   fi
   t1=$(now)
-  [ ! -s "$work/rss" ] || rss=$(awk '{ printf "%.1f", $1 / 1024 }' "$work/rss")
+  # The last line: GNU time says first when the command exited non-zero.
+  [ ! -s "$work/rss" ] || rss=$(awk 'END { printf "%.1f", $1 / 1024 }' "$work/rss")
   echo "$rss $(calc "$t1 - $t0" 3)"
 }
 
@@ -512,6 +522,107 @@ say "polling: run wait --interval 1s"
 # At --speed 3 the plan ends at about 3.3 s, between two polls.
 wait_bench poll pln-passing_sandbox 1 --speed 3
 wait_bench faults pln-passing_sandbox 0 --fault-rate 0.3 --seed 7
+fi
+
+# ---------------------------------------------------------------- latency
+# The failure story where users are: every answer 100 ms away (issue 34).
+# Each figure is a ratio to a baseline measured in the same call. With
+# BENCH_BEFORE=path/to/an/older/testctl, its figures are printed beside.
+if part latency; then
+LAT=100ms
+bins=("$T")
+[ -z "${BENCH_BEFORE:-}" ] || bins+=("$BENCH_BEFORE")
+label() { if [ "$1" = "$T" ]; then echo "testctl"; else echo "before"; fi; }
+save_runs=$RUNS
+RUNS=$LATENCY_RUNS
+
+say "latency: run report against run get, 10 failed test cases, $LAT per answer"
+start_sandbox lat --failing-test-cases 10 --speed 100 --latency "$LAT"
+sid=$(TESTCTL_BASE_URL=$URL_lat timeout 120 "$T" run start --plan pln-regressions_sandbox --wait --evidence 0 --interval 200ms -q 2>/dev/null | head -n 1 || true)
+[ -n "$sid" ] || { echo "bench: the regressions run did not start" >&2; exit 1; }
+# Every binary's commands in one measure, so that their rounds alternate
+# and a change of load hits them alike.
+cmds=()
+for b in "${bins[@]}"; do
+  cmds+=("env TESTCTL_BASE_URL=$URL_lat $b run report $sid" "env TESTCTL_BASE_URL=$URL_lat $b run get $sid -o json")
+done
+mapfile -t m < <(measure "${cmds[@]}")
+i=0
+for b in "${bins[@]}"; do
+  row "latency: $(label "$b") run get, 10 failed test cases (baseline)" "-" "$(ms "${m[i + 1]}" 0) ms" "1.00" "-"
+  r=$(calc "${m[i]} / ${m[i + 1]}")
+  row "latency: $(label "$b") run report, 10 failed test cases" "<= 2.2x run get" "$(ms "${m[i]}" 0) ms" "$r" "$(yes_if "$r <= 2.2")"
+  i=$((i + 2))
+done
+
+say "latency: run report of 50 failed test cases, --evidence 50: time and peak RSS"
+start_sandbox lat50 --failing-test-cases 50 --speed 100 --latency "$LAT"
+sid50=$(TESTCTL_BASE_URL=$URL_lat50 timeout 120 "$T" run start --plan pln-regressions_sandbox --wait --evidence 0 --interval 200ms -q 2>/dev/null | head -n 1 || true)
+[ -n "$sid50" ] || { echo "bench: the regressions run of 50 did not start" >&2; exit 1; }
+cmds=()
+for b in "${bins[@]}"; do
+  cmds+=("env TESTCTL_BASE_URL=$URL_lat50 $b run get $sid50 -o json" "env TESTCTL_BASE_URL=$URL_lat50 $b run report $sid50 --evidence 50")
+done
+mapfile -t m < <(measure "${cmds[@]}")
+i=0
+for b in "${bins[@]}"; do
+  read -r rss _ < <(TESTCTL_BASE_URL=$URL_lat50 peak timeout 60 "$b" run report "$sid50" --evidence 50)
+  read -r rss10 _ < <(TESTCTL_BASE_URL=$URL_lat peak timeout 60 "$b" run report "$sid")
+  row "latency: $(label "$b") run report, 50 failed, --evidence 50" "-" "$(ms "${m[i + 1]}" 0) ms" "$(calc "${m[i + 1]} / ${m[i]}")" "-"
+  row "latency: $(label "$b") peak RSS, 50 failed vs 10" "flat" "$rss MB vs $rss10 MB" "-" "-"
+  i=$((i + 2))
+done
+
+# run start --wait on the same plan with and without the evidence: the
+# difference is what the failure story costs after the run has ended. The
+# plan's failed test cases end one after another over half a second
+# (--speed 10), the last with the run, and the wait polls every 250 ms.
+say "latency: run start --wait --evidence 10 against --evidence 0"
+start_sandbox latw --failing-test-cases 10 --speed 10 --latency "$LAT"
+cmds=()
+for b in "${bins[@]}"; do
+  cmds+=("env TESTCTL_BASE_URL=$URL_latw $b run start --plan pln-regressions_sandbox --wait --interval 250ms --evidence 0 -q"
+    "env TESTCTL_BASE_URL=$URL_latw $b run start --plan pln-regressions_sandbox --wait --interval 250ms --evidence 10 -q"
+    "env TESTCTL_BASE_URL=$URL_lat $b run get $sid -o json")
+done
+mapfile -t m < <(measure "${cmds[@]}")
+i=0
+for b in "${bins[@]}"; do
+  row "latency: $(label "$b") run start --wait --evidence 0 (baseline)" "-" "$(ms "${m[i]}" 0) ms" "1.00" "-"
+  d=$(calc "${m[i + 1]} - ${m[i]}" 6)
+  row "latency: $(label "$b") --evidence 10 costs, against one run get" "<= 1 request" "$(ms "$d" 0) ms" "$(calc "$d / ${m[i + 2]}")" "$(yes_if "$d <= ${m[i + 2]}")"
+  i=$((i + 3))
+done
+RUNS=$save_runs
+fi
+
+# How soon the verdict follows the run's end (issue 34): a run that ends a
+# second after its last test case (--run-end-delay 1s: its test cases end
+# 10 s in, the run 11 s in), waited on at the default 5 s interval, the wait
+# begun 0.5, 2 and 4 s after the start so that its polls fall at different
+# places (only the first has a poll between the last test case's end and
+# the run's). The end is taken as 11 s after the start returned: the run was
+# created a round trip on loopback before (the finishedAt the service gives
+# has whole seconds only).
+if part ending; then
+say "ending: the verdict after the run's end (default interval; about a minute per binary)"
+bins=("$T")
+[ -z "${BENCH_BEFORE:-}" ] || bins+=("$BENCH_BEFORE")
+label() { if [ "$1" = "$T" ]; then echo "testctl"; else echo "before"; fi; }
+start_sandbox end --run-end-delay 1s
+for b in "${bins[@]}"; do
+  lags=()
+  for off in 0.5 2 4; do
+    id=$(TESTCTL_BASE_URL=$URL_end timeout 60 "$T" run start --plan pln-passing_sandbox -q 2>/dev/null || true)
+    t0=$(now)
+    [ -n "$id" ] || { echo "bench: could not start pln-passing_sandbox" >&2; exit 1; }
+    sleep "$off"
+    TESTCTL_BASE_URL=$URL_end timeout 120 "$b" run wait "$id" >/dev/null 2>&1 || true
+    t1=$(now)
+    lags+=("$(calc "$t1 - $t0 - 11")")
+  done
+  row "ending: $(label "$b") verdict after the run's end (waits begun 0.5/2/4 s in)" "<= about 1 s" "${lags[0]} / ${lags[1]} / ${lags[2]} s" "-" "-"
+done
 fi
 
 # ------------------------------------------------------------------- size

@@ -19,6 +19,7 @@ import (
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -60,6 +61,7 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 		Clock:      opts.Clock,
 		LookupEnv:  opts.LookupEnv,
 		Globals:    &cmdutil.GlobalFlags{},
+		Step:       &stepoutputs.Step{},
 	}
 	w := &wiring{f: f, opts: opts}
 	w.config = sync.OnceValues(w.loadConfig)
@@ -268,11 +270,17 @@ func (w *wiring) output() (output.Options, error) {
 	return o, nil
 }
 
-// transport is the tests' transport, else Go's default one keeping up to
-// evidence.DefaultConcurrency connections to the service alive (the
-// default keeps two): the evidence of a failure is read that many
-// requests at a time, and over TLS a new connection per request would
-// cost more than the request.
+// transport is the tests' transport, else Go's default one, which speaks
+// HTTP/2 to a service that offers it over TLS (one connection carries every
+// request), and otherwise keeps enough HTTP/1.1 connections alive for the
+// evidence's requests in flight (evidence.DefaultConcurrency) and the polls
+// beside them (the default keeps two): the evidence of a failure is read in
+// one wave, and over TLS a new connection per request would cost more than
+// the request.
+// besideEvidence is the connections kept for the requests that go on while
+// the evidence is read: the polls of a wait, the run list of its reports.
+const besideEvidence = 4
+
 func (w *wiring) transport() http.RoundTripper {
 	if w.opts.Transport != nil {
 		return w.opts.Transport
@@ -281,8 +289,8 @@ func (w *wiring) transport() http.RoundTripper {
 	defer w.trMu.Unlock()
 	if w.tr == nil {
 		w.tr = http.DefaultTransport.(*http.Transport).Clone()
-		w.tr.MaxIdleConnsPerHost = evidence.DefaultConcurrency
-		w.tr.MaxConnsPerHost = evidence.DefaultConcurrency
+		w.tr.MaxIdleConnsPerHost = evidence.DefaultConcurrency + besideEvidence
+		w.tr.MaxConnsPerHost = evidence.DefaultConcurrency + besideEvidence
 	}
 	return w.tr
 }

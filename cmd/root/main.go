@@ -19,6 +19,8 @@ import (
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -59,15 +61,75 @@ func instant(args []string) bool {
 
 // Run executes one command line with the given factory, for Main and tests.
 func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	root := NewCmdRoot(f)
+	cmd, err := execute(ctx, f, args)
+	code := handleError(ctx, f, cmd, err)
+	code = writeStepOutputs(f, cmd, code)
+	code = recordExitCode(f, code, startedOnly(cmd))
+	f.IOStreams.FlushGuards()
+	return code
+}
+
+// execute runs one command line on a new command tree and returns the
+// command that ran and its error. For `ci-step` that is the `run start` it
+// ran, when it got that far: its flags say what the step's outputs are,
+// and its help is the one a mistake in them points to.
+func execute(ctx context.Context, f *cmdutil.Factory, args []string) (*cobra.Command, error) {
+	var inner *cobra.Command
+	root := newCmdRoot(f, func(ctx context.Context, args []string) error {
+		c, err := execute(ctx, f, args)
+		inner = c
+		return err
+	})
 	root.SetArgs(args)
 	root.SetIn(f.IOStreams.In)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)
 	cmd, err := root.ExecuteContextC(ctx)
-	code := handleError(ctx, f, cmd, err)
-	code = recordExitCode(f, code, startedOnly(cmd))
-	f.IOStreams.FlushGuards()
+	if inner != nil {
+		cmd = inner
+	}
+	return cmd, err
+}
+
+// writeStepOutputs writes what a later CI step or job reads of a command
+// that starts runs or gives their verdict (those with --dotenv: run start,
+// wait, report, rerun and ci-step), once, with the final code: after a
+// report that failed raised it to 8, a signal to 130 or 143, and on a
+// usage error too (2), so that a later step always sees why. First the
+// --dotenv file, then under GitHub Actions the outputs exit-code and
+// verdict (and junit and html, when written); one that cannot be written
+// is exit 8, as for any CI file, and the outputs written after it say so.
+func writeStepOutputs(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
+	if cmd == nil || cmd.Flags().Lookup(stepoutputs.DotenvFlag) == nil {
+		return code
+	}
+	started := startedOnly(cmd)
+	fail := func(what string, err error) {
+		fmt.Fprintf(f.IOStreams.ErrOut, "error: writing %s: %s\n", what, termtext.Sanitize(err.Error()))
+		code = max(code, exitcode.Local)
+	}
+	path := cmd.Flags().Lookup(stepoutputs.DotenvFlag).Value.String()
+	if code == exitcode.Usage && flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, path) != nil {
+		// The usage error is that path (or may be, with another): a
+		// second error about it would turn exit 2 into 8.
+		path = ""
+	}
+	if path != "" {
+		cut, err := f.Step.WriteDotenv(path, stepoutputs.End{Code: code, Word: verdict.Word(code, started)})
+		if err != nil {
+			fail("the dotenv report", err)
+		} else if cut > 0 {
+			fmt.Fprintf(f.IOStreams.ErrOut, "warning: the dotenv report %s names %s fewer: GitLab refuses one of %d bytes or more (%s counts them all)\n",
+				path, termtext.Plural(cut, "run"), stepoutputs.DotenvBudget+1024, stepoutputs.DotenvRunCount)
+		}
+	}
+	if f.Getenv("GITHUB_ACTIONS") == "true" {
+		if path := f.Getenv("GITHUB_OUTPUT"); path != "" {
+			if err := f.Step.AppendGitHub(path, stepoutputs.End{Code: code, Word: verdict.Word(code, started)}); err != nil {
+				fail("the step outputs exit-code and verdict", err)
+			}
+		}
+	}
 	return code
 }
 

@@ -2,10 +2,13 @@
 package root
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	apicmd "github.com/testctl/testctl/cmd/api"
 	authcmd "github.com/testctl/testctl/cmd/auth"
+	"github.com/testctl/testctl/cmd/cistep"
 	completioncmd "github.com/testctl/testctl/cmd/completion"
 	configcmd "github.com/testctl/testctl/cmd/config"
 	logscmd "github.com/testctl/testctl/cmd/logs"
@@ -22,6 +25,15 @@ import (
 
 // NewCmdRoot returns the testctl command with every subcommand.
 func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	return newCmdRoot(f, func(ctx context.Context, args []string) error {
+		_, err := execute(ctx, f, args)
+		return err
+	})
+}
+
+// newCmdRoot is NewCmdRoot with the way `ci-step` runs the command line it
+// builds: on a command tree of its own, in this process.
+func newCmdRoot(f *cmdutil.Factory, exec cistep.Exec) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "testctl <command> <subcommand> [flags]",
 		Short: "Run and inspect AI-driven test runs from the command line",
@@ -65,6 +77,7 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(logscmd.NewCmdLogs(f, nil))
 	cmd.AddCommand(tunnelcmd.NewCmdTunnel(f))
 	cmd.AddCommand(apicmd.NewCmdAPI(f, nil))
+	cmd.AddCommand(cistep.NewCmdCIStep(f, exec, nil))
 	cmd.AddCommand(mcpcmd.NewCmdMCP(f, Run, nil))
 	addHelpTopics(cmd)
 	return cmd

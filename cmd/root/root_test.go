@@ -215,3 +215,22 @@ func TestHelpWrapsFlagsToTheTerminal(t *testing.T) {
 		t.Fatalf("no --heartbeat:\n%s", r.Stdout)
 	}
 }
+
+// run wait --help fits a screen or two, its prose in lines a terminal keeps
+// whole; the long story is a help topic of its own.
+func TestRunWaitHelpIsShortAndTheStoryIsATopic(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 100}, "run", "wait", "--help").Expect(t, 0)
+	if n := strings.Count(r.Stdout, "\n"); n > 100 { // 150 before, flags wrapped
+		t.Errorf("run wait --help is %d lines", n)
+	}
+	prose, _, _ := strings.Cut(r.Stdout, "\nUsage:")
+	for _, line := range strings.Split(prose, "\n") {
+		if ansi.StringWidth(line) > 80 {
+			t.Errorf("a help line of %d columns: %q", ansi.StringWidth(line), line)
+		}
+	}
+	cmdtest.Contains(t, "run wait --help", r.Stdout, "testctl help waiting")
+	topic := e.Run("help", "waiting").Expect(t, 0).Stdout
+	cmdtest.Contains(t, "help waiting", topic, "--retry-failed N", "<flakyFailure>", "--junit FILE", "$GITHUB_STEP_SUMMARY", "--comment keeps one pull request")
+}

@@ -43,6 +43,9 @@ type Options struct {
 	// FailingTestCases is the hidden --failing-test-cases: for benchmarks
 	// of the failure reports, a plan of that many failing test cases.
 	FailingTestCases int
+	// RunEndDelay is the hidden --run-end-delay: for measuring how soon
+	// a wait sees a run end that follows its last test case.
+	RunEndDelay time.Duration
 
 	// onReady, for tests, receives the instance once it is listening.
 	onReady func(*sandbox.Instance)
@@ -108,6 +111,8 @@ duplicate. Everything random (history, logs, faults) is reproducible for a
 	_ = fl.MarkHidden("visibility-delay") // for tests of a client's grace, not for trying testctl
 	fl.IntVar(&opts.FailingTestCases, "failing-test-cases", 0, "add this many failing test cases and the plan "+sandbox.PlanRegressions+" that runs them")
 	_ = fl.MarkHidden("failing-test-cases") // for benchmarks of the failure reports
+	fl.DurationVar(&opts.RunEndDelay, "run-end-delay", 0, "how long, in sandbox time, a run goes on after its last test case ended")
+	_ = fl.MarkHidden("run-end-delay") // for benchmarks of how soon a wait sees the end
 	return cmd
 }
 
@@ -122,6 +127,8 @@ func (o *Options) validate() error {
 		return exitcode.FlagErrorf("--fault-rate must be between 0 and 1, like 0.2")
 	case o.Latency < 0:
 		return exitcode.FlagErrorf("--latency must not be negative")
+	case o.RunEndDelay < 0:
+		return exitcode.FlagErrorf("--run-end-delay must not be negative")
 	case o.VisibilityDelay < 0:
 		return exitcode.FlagErrorf("--visibility-delay must not be negative")
 	case o.FailingTestCases < 0 || o.FailingTestCases > sandbox.MaxFailingTestCases:
@@ -141,7 +148,7 @@ func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		idSeed = sandbox.ProcessIDSeed()
 	}
 	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: f.Clock, Speed: o.Speed,
-		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay,
+		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay, RunEndDelay: o.RunEndDelay,
 		FailingTestCases: o.FailingTestCases, BaselineHistory: o.History != 0}) // --history 0: no past run at all
 	if err != nil {
 		return listenError(o.Addr, err)

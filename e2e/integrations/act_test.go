@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/testctl/testctl/pkg/prcomment/prcommenttest"
+
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -177,7 +179,7 @@ func TestActArgs(t *testing.T) {
 		if run["branch"] != "feature/x&y" {
 			t.Errorf("the run's branch %q: want args' word as given", run["branch"])
 		}
-		if !strings.Contains(res.Log, "--commit-message two words $(touch /tmp/pwned-$$) ; echo hi | cat --branch feature/x&y") {
+		if !strings.Contains(res.Log, "--commit-message 'two words $(touch /tmp/pwned-$$) ; echo hi | cat' --branch 'feature/x&y'") {
 			t.Errorf("args were not split into words as given:\n%s", res.Log)
 		}
 	} else {
@@ -187,7 +189,7 @@ func TestActArgs(t *testing.T) {
 		t.Errorf("a command substitution in args was run: %v", m)
 	}
 	wantKV(t, "unbalanced quotes", res.outputs(t, "unbalanced"), map[string]string{"exit-code": "2", "verdict": "usage"})
-	if !strings.Contains(res.Log, "unbalanced quotes") {
+	if !strings.Contains(res.Log, "input args: the double quote at character 18 is never closed") {
 		t.Errorf("the log does not say what is wrong with args:\n%s", res.Log)
 	}
 
@@ -354,4 +356,52 @@ func readFile(t *testing.T, path string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// With comment: true on a pull request, the Action keeps one comment on it
+// through GitHub's REST API (a local fake at GITHUB_API_URL): created by
+// the first run, edited in place by the next; a fork's read-only token
+// gets one notice, and the job's result and outputs are the verdict's.
+func TestActPullRequestComment(t *testing.T) {
+	t.Parallel()
+	rel, sb := newRelease(t), startSandbox(t)
+	const token = "ghs_e2eCommentToken0123456789"
+	api := prcommenttest.NewGitHub(t, token)
+	pr := map[string]any{"action": "synchronize", "number": api.Number,
+		"pull_request": map[string]any{"number": api.Number, "head": map[string]any{"ref": "feature", "sha": "0123456789abcdef0123456789abcdef01234567"},
+			"title": "Fix the checkout total", "user": map[string]any{"login": "octocat"}},
+		"repository": map[string]any{"full_name": "octo/app", "name": "app", "owner": map[string]any{"login": "octo"}, "default_branch": "main"},
+		"sender":     map[string]any{"login": "octocat"}}
+	run := func(plan string) actResult {
+		in := with(actInputs(rel, sb, plan), "comment", "true", "github-token", token)
+		return runAct(t, actWorkflow{Event: "pull_request", Payload: pr, Jobs: map[string]any{"test": actJob(in)},
+			Env: map[string]string{"GITHUB_API_URL": api.URL, "GITHUB_REPOSITORY": "octo/app"}})
+	}
+	first := run("pln-failing_sandbox")
+	wantKV(t, "failing run", first.outputs(t, "test"), map[string]string{"exit-code": "1", "verdict": "failed"})
+	comments := api.Comments()
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "<!-- testctl:comment") {
+		t.Fatalf("after the first run, comments %+v, want one with testctl's marker\n%s", comments, first.Log)
+	}
+	second := run("pln-passing_sandbox")
+	wantKV(t, "passing run", second.outputs(t, "test"), map[string]string{"exit-code": "0", "verdict": "passed"})
+	after := api.Comments()
+	if len(after) != 1 || after[0].ID != comments[0].ID || after[0].Body == comments[0].Body {
+		t.Errorf("after the second run, comments %+v: want the same one, edited", after)
+	}
+	for _, res := range []actResult{first, second} {
+		if strings.Contains(res.Log, token) {
+			t.Error("the token appears in act's log")
+		}
+	}
+
+	api.ReadOnly() // a fork's token
+	fork := run("pln-passing_sandbox")
+	wantKV(t, "fork", fork.outputs(t, "test"), map[string]string{"exit-code": "0", "verdict": "passed"})
+	if fork.Code != 0 || !strings.Contains(fork.Log, "::notice") {
+		t.Errorf("fork: act exit %d, want 0 with a notice\n%s", fork.Code, fork.Log)
+	}
+	if got := api.Comments(); len(got) != 1 || got[0].Body != after[0].Body {
+		t.Errorf("fork: the comment changed: %+v", got)
+	}
 }

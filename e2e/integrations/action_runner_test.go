@@ -97,6 +97,9 @@ func loadAction(t *testing.T) actionFile {
 	return a
 }
 
+// emulatedToken is the job's github.token.
+const emulatedToken = "ghs_emulatedjobtoken"
+
 // actionJob is one use of the action in a job: its inputs (the rest take
 // their defaults) and the runner's tool cache, which jobs on one runner share.
 type actionJob struct {
@@ -154,9 +157,13 @@ func runAction(t *testing.T, job actionJob) actionResult {
 		"GITHUB_REPOSITORY": "shop/web", "GITHUB_ACTOR": "octocat",
 		"RUNNER_OS": osName, "RUNNER_ARCH": arch, "RUNNER_TEMP": temp, "RUNNER_TOOL_CACHE": job.ToolCache,
 	}
-	ctx := exprContext{inputs: map[string]string{}, steps: map[string]map[string]string{}}
+	ctx := exprContext{inputs: map[string]string{}, steps: map[string]map[string]string{}, token: emulatedToken}
 	for name, in := range a.Inputs {
-		ctx.inputs[name] = *in.Default
+		def, err := ctx.eval(*in.Default)
+		if err != nil {
+			t.Fatalf("input %s: default: %v", name, err)
+		}
+		ctx.inputs[name] = def
 	}
 	for name, v := range job.Inputs {
 		if _, ok := a.Inputs[name]; !ok {

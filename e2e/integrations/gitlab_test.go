@@ -27,12 +27,12 @@ func componentInputs(rel *release, sb *sandbox.Instance, plan string) map[string
 var projectVars = map[string]string{"TESTCTL_API_KEY": testKey}
 
 // GitLab cancels a job with SIGTERM: testctl, exec'd by the script, ends
-// with 143 and leaves the partial JUnit report, and after_script still
-// gives later jobs the run's id.
+// with 143, leaves the partial JUnit report, and writes the dotenv report
+// with the run's id and the code it ends with.
 //
 // Emulated (gitlab_runner_test.go), not under gitlab-ci-local: it cannot
 // cancel one job of a running pipeline as GitLab does (SIGTERM to the
-// job's shell, then after_script). Everything else about the component
+// job's shell). Everything else about the component
 // runs under gitlab-ci-local (gitlabci_test.go).
 func TestComponentCancelledJobIs143WithPartialReports(t *testing.T) {
 	rel, sb := newRelease(t), startSandbox(t)
@@ -50,8 +50,8 @@ func TestComponentCancelledJobIs143WithPartialReports(t *testing.T) {
 	if err != nil || !strings.Contains(string(junit), "<testsuite") {
 		t.Errorf("partial JUnit report: %v", err)
 	}
-	if res.Dotenv["TESTCTL_RUN_SHORT_ID"] == "" {
-		t.Errorf("no dotenv after a cancel: %v", res.Dotenv)
+	if res.Dotenv["TESTCTL_RUN_SHORT_ID"] == "" || res.Dotenv["TESTCTL_EXIT_CODE"] != "143" || res.Dotenv["TESTCTL_VERDICT"] != "terminated" {
+		t.Errorf("dotenv after a cancel %v: want the run, exit code 143, terminated", res.Dotenv)
 	}
 }
 

@@ -132,7 +132,7 @@ func TestGitLabCIIncludedTwiceSeveralPlansTestCasesAndArgs(t *testing.T) {
 	if !strings.Contains(res.Log, "--plan pln-passing_sandbox --plan pln-skipped_sandbox") {
 		t.Errorf("the two plans are not two --plan arguments:\n%s", res.Log)
 	}
-	if !strings.Contains(res.Log, "--branch feature/x&y --commit-message two words $(touch pwned) ; echo hi | cat") {
+	if !strings.Contains(res.Log, "--branch 'feature/x&y' --commit-message 'two words $(touch pwned) ; echo hi | cat'") {
 		t.Errorf("args were not split into words as given:\n%s", res.Log)
 	}
 	if _, err := os.Stat(filepath.Join(res.Dir, "pwned")); err == nil {
@@ -150,7 +150,7 @@ func TestGitLabCIIncludedTwiceSeveralPlansTestCasesAndArgs(t *testing.T) {
 	if !slices.Contains(got, "testctl-report/cases.html") || slices.ContainsFunc(got, func(f string) bool { return !strings.HasPrefix(f, "testctl-report/") }) {
 		t.Errorf("the second include archived %v, want testctl-report/cases.html and nothing outside testctl-report/", got)
 	}
-	if res.Jobs["testctl-bad"] != 2 || !strings.Contains(res.Log, "unbalanced quotes") {
+	if res.Jobs["testctl-bad"] != 2 || !strings.Contains(res.Log, "is never closed") {
 		t.Errorf("unbalanced quotes: job exit %d, want 2 naming the quotes", res.Jobs["testctl-bad"])
 	}
 }

@@ -132,17 +132,21 @@ var exprPattern = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 type exprContext struct {
 	inputs map[string]string
 	steps  map[string]map[string]string // step id → outputs
+	token  string                       // github.token
 }
 
 // eval resolves the subset of GitHub's expressions action.yml is kept to:
-// inputs.NAME and steps.ID.outputs.NAME. Anything else fails the test, so
-// action.yml cannot grow an expression this emulation would get wrong.
+// inputs.NAME, steps.ID.outputs.NAME and github.token (an input's
+// default). Anything else fails the test, so action.yml cannot grow an
+// expression this emulation would get wrong.
 func (c exprContext) eval(s string) (string, error) {
 	var err error
 	out := exprPattern.ReplaceAllStringFunc(s, func(m string) string {
 		expr := exprPattern.FindStringSubmatch(m)[1]
 		parts := strings.Split(expr, ".")
 		switch {
+		case expr == "github.token":
+			return c.token
 		case len(parts) == 2 && parts[0] == "inputs":
 			v, ok := c.inputs[parts[1]]
 			if !ok {
@@ -155,7 +159,7 @@ func (c exprContext) eval(s string) (string, error) {
 			}
 			return c.steps[parts[1]][parts[3]]
 		}
-		err = fmt.Errorf("%q is outside the expressions action.yml may use (inputs.NAME, steps.ID.outputs.NAME)", expr)
+		err = fmt.Errorf("%q is outside the expressions action.yml may use (inputs.NAME, steps.ID.outputs.NAME, github.token)", expr)
 		return ""
 	})
 	return out, err

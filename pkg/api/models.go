@@ -140,6 +140,10 @@ type RunTestCase struct {
 	EvaluationThought string  `json:"evaluationThought"`
 	PromptGoal        string  `json:"promptGoal"`
 	PromptExamples    *string `json:"promptExamples"`
+	// StartedAt and FinishedAt are not in the published run detail: read
+	// when the service sends them, for the JUnit report's times.
+	StartedAt  *string `json:"startedAt,omitempty"`
+	FinishedAt *string `json:"finishedAt,omitempty"`
 }
 
 // Issue is a problem detected during a run.

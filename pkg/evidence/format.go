@@ -35,7 +35,9 @@ const (
 // indentation: failed network requests, console errors and warnings,
 // failed API calls, then issues, at most MaxPerKind of each, each entry
 // with its time when the service gave one (+4.9s, relative to the test
-// case's first captured entry, as console times are). A part that could
+// case's first captured entry, as console times are). Within a kind, the
+// entries the evaluation names come first (Named), then the application's
+// 5xx, then the rest in time order, third parties' failures last. A part that could
 // not be read is one line saying why; logs skipped, one line for the three.
 func Lines(c Case) []string {
 	groups := lineGroups(c)
@@ -65,9 +67,10 @@ func lineGroups(c Case) []group {
 	if c.Skipped != "" {
 		out = append(out, group{line: "logs " + termtext.SanitizeLine(c.Skipped)})
 	} else {
-		out = append(out, pick(c.Network, networkGroups, "network")...)
-		out = append(out, pick(c.Console, consoleGroups, "console")...)
-		out = append(out, pick(c.APICalls, apiCallGroups, "API calls")...)
+		named := NamedBy(c.Target)
+		out = append(out, pick(c.Network, named.networkGroups, "network")...)
+		out = append(out, pick(c.Console, named.consoleGroups, "console")...)
+		out = append(out, pick(c.APICalls, named.apiCallGroups, "API calls")...)
 	}
 	out = append(out, pick(c.Issues, issueGroups, "issues")...)
 	if len(out) == 0 {
@@ -110,16 +113,17 @@ func FirstLine(c Case) string {
 	if issues := sortedIssues(c.Issues.Entries); len(issues) > 0 {
 		return issueLine(issues[0])
 	}
-	if g, ok := best(networkGroups(c.Network.Entries)); ok && g.rank <= 1 {
+	named := NamedBy(c.Target)
+	if g, ok := best(named.networkGroups(c.Network.Entries)); ok && g.rank <= 1 {
 		return g.line
 	}
-	if g, ok := best(consoleGroups(c.Console.Entries)); ok && g.rank == 0 {
+	if g, ok := best(named.consoleGroups(c.Console.Entries)); ok && g.rank <= 0 {
 		return g.line
 	}
-	if g, ok := best(apiCallGroups(c.APICalls.Entries)); ok {
+	if g, ok := best(named.apiCallGroups(c.APICalls.Entries)); ok {
 		return g.line
 	}
-	if g, ok := best(networkGroups(c.Network.Entries)); ok {
+	if g, ok := best(named.networkGroups(c.Network.Entries)); ok {
 		return g.line
 	}
 	return ""
@@ -172,7 +176,8 @@ func Text(c Case) string {
 // the same thing (the same request failing the same way).
 type group struct {
 	line  string
-	rank  int // 0 says most
+	rank  int // 0 says most; what the evaluation names, -1
+	tier  int // its place when shown: named, the application's 5xx, the rest, third parties
 	first int // index of the first entry, for time order
 	n     int
 	// A request's line has a URL, line[urlStart:urlEnd], followed by its
@@ -180,9 +185,27 @@ type group struct {
 	urlStart, urlEnd, statusEnd int
 }
 
+// The tiers of the lines shown, within each the time order.
+const (
+	tierNamed = iota
+	tier5xx
+	tierRest
+	tierThirdParty
+)
+
+// placed sets a group's rank and tier: what the evaluation names comes
+// first and says most.
+func placed(g group, named bool, tier int) group {
+	g.tier = tier
+	if named {
+		g.rank, g.tier = -1, tierNamed
+	}
+	return g
+}
+
 // pick is one kind of evidence as lines: the MaxPerKind groups that say
-// most, in the order they happened, and how many entries of its total the
-// rest stand for.
+// most, by their tier and within it in the order they happened, and how
+// many entries of its total the rest stand for.
 func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []group {
 	if p.Unavailable != "" {
 		return []group{{line: kind + ": not available: " + termtext.SanitizeLine(p.Unavailable)}}
@@ -191,7 +214,7 @@ func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []group {
 	kept := groupsOf(p.Entries)
 	slices.SortFunc(kept, saysMore)
 	kept = kept[:min(len(kept), MaxPerKind)]
-	slices.SortFunc(kept, func(a, b group) int { return cmp.Compare(a.first, b.first) })
+	slices.SortFunc(kept, func(a, b group) int { return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(a.first, b.first)) })
 	shown := 0
 	for _, g := range kept {
 		shown += g.n
@@ -240,7 +263,7 @@ func grouped[T any](entries []T, groupOf func(T) (key string, g group)) []group 
 	return groups
 }
 
-func networkGroups(entries []api.NetworkEntry) []group {
+func (n Named) networkGroups(entries []api.NetworkEntry) []group {
 	site := NetworkSite(entries)
 	return grouped(entries, func(e api.NetworkEntry) (string, group) {
 		detail := e.ErrorText
@@ -254,32 +277,45 @@ func networkGroups(entries []api.NetworkEntry) []group {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		return what, at.group(line, requestRank(e.StatusCode, site == "" || host == site))
+		ours := site == "" || host == site
+		return what, placed(at.group(line, requestRank(e.StatusCode, ours)), n.Network(e), requestTier(e.StatusCode, ours))
 	})
 }
 
-// requestRank: answers 5xx say most, then the application's requests
+// requestTier places a request that the evaluation does not name: the
+// application's 5xx first, third parties' failures last.
+func requestTier(code int32, ours bool) int {
+	switch {
+	case !ours:
+		return tierThirdParty
+	case code >= 500:
+		return tier5xx
+	}
+	return tierRest
+}
+
+// requestRank: the application's answers 5xx say most, then its requests
 // that got no answer, then its 4xx; third parties' failures (a blocked
-// tracker, a font) least.
+// tracker, a font, their 5xx) least.
 func requestRank(code int32, ours bool) int {
 	switch {
-	case code >= 500:
-		return 0
 	case !ours:
 		return 3
+	case code >= 500:
+		return 0
 	case code == 0:
 		return 1
 	}
 	return 2
 }
 
-func consoleGroups(entries []api.ConsoleEntry) []group {
+func (n Named) consoleGroups(entries []api.ConsoleEntry) []group {
 	return grouped(entries, func(e api.ConsoleEntry) (string, group) {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
 		ms := int64(e.RelativeTimestampSeconds) * 1000
 		line := relTime(&ms) + what
-		return what, group{line: line, rank: ConsoleRank(level)}
+		return what, placed(group{line: line, rank: ConsoleRank(level)}, n.Console(e), tierRest)
 	})
 }
 
@@ -295,7 +331,7 @@ func ConsoleRank(level string) int {
 	return 2
 }
 
-func apiCallGroups(entries []api.APICallEntry) []group {
+func (n Named) apiCallGroups(entries []api.APICallEntry) []group {
 	site := APICallSite(entries)
 	return grouped(entries, func(e api.APICallEntry) (string, group) {
 		code := int32(0)
@@ -311,7 +347,7 @@ func apiCallGroups(entries []api.APICallEntry) []group {
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + errText
 		// An API test's calls are all its own: none ranks as a third party's.
-		return what + errText, at.group(line, requestRank(code, true))
+		return what + errText, placed(at.group(line, requestRank(code, true)), n.APICall(e), requestTier(code, true))
 	})
 }
 

@@ -36,10 +36,11 @@ func declined() Case {
 
 func TestLinesOfEachKind(t *testing.T) {
 	got := strings.Join(Lines(declined()), "\n")
+	// The request the evaluation names first, third parties' last.
 	want := strings.Join([]string{
-		"+0.3s GET tracker.invalid/collect failed net::ERR_NAME_NOT_RESOLVED",
-		"+1.0s GET /favicon.ico 404 (12 ms)",
 		"+4.9s POST /api/payments 502 (4.9 s)",
+		"+1.0s GET /favicon.ico 404 (12 ms)",
+		"+0.3s GET tracker.invalid/collect failed net::ERR_NAME_NOT_RESOLVED",
 		"+2.0s console warning Cookie has no SameSite",
 		"+23s console error Uncaught TypeError: x is undefined",
 		"issue CRITICAL: Payment step goes blank",
@@ -84,8 +85,8 @@ func TestLinesAreCutAndCounted(t *testing.T) {
 	if len(lines) != MaxPerKind+1 || lines[MaxPerKind] != "…and 23 more" {
 		t.Fatalf("lines %q", lines)
 	}
-	if lines[MaxPerKind-1] != "GET /api/recommendations 500 ×3" {
-		t.Errorf("the 5xx, once, counted, in time order: %q", lines)
+	if lines[0] != "GET /api/recommendations 500 ×3" {
+		t.Errorf("the application's 5xx, once, counted, first: %q", lines)
 	}
 }
 
@@ -197,7 +198,7 @@ func TestServiceTextIsSanitised(t *testing.T) {
 
 func TestText(t *testing.T) {
 	got := Text(declined())
-	for _, want := range []string{"Evidence:\n  +0.3s GET", "\n  +23s console error Uncaught TypeError", "\nMore:\n  testctl logs r1a2b3-3 --kind network --status errors\n"} {
+	for _, want := range []string{"Evidence:\n  +4.9s POST /api/payments 502", "\n  +23s console error Uncaught TypeError", "\nMore:\n  testctl logs r1a2b3-3 --kind network --status errors\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text lacks %q:\n%s", want, got)
 		}

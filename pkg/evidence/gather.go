@@ -14,11 +14,16 @@ import (
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
-// Bounds of a gathering. Evidence is read after the verdict is known and
-// only adds to it, so it must never hold a CI job up for long: a few
-// requests at a time, each cut short, the whole cut short too.
+// Bounds of a gathering. Evidence only adds to a verdict, so it must never
+// hold a CI job up for long: each request cut short, the whole cut short
+// too. DefaultConcurrency bounds the requests in flight: enough that the
+// evidence of the default --evidence (10 test cases, two logs each, and the
+// runs' issues) goes out in one wave, one round trip to the service; past
+// it, waves of that many. Over HTTP/2 (where the service offers it) they
+// share one connection; over HTTP/1.1 the client keeps that many
+// connections alive (cmd/factory).
 const (
-	DefaultConcurrency    = 8
+	DefaultConcurrency    = 32
 	DefaultRequestTimeout = 5 * time.Second
 	DefaultTimeout        = 8 * time.Second
 	// DefaultMax is how many test cases --evidence reads by default.
@@ -29,7 +34,7 @@ const (
 type Options struct {
 	Concurrency    int           // requests in flight at once
 	RequestTimeout time.Duration // one request
-	Timeout        time.Duration // the whole gathering
+	Timeout        time.Duration // the whole gathering (and one test case read early)
 	// Issues holds the issues of runs already read with them, by run short
 	// id: they are not asked for again.
 	Issues map[string][]api.Issue
@@ -62,13 +67,104 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 	if len(targets) == 0 {
 		return nil
 	}
+	r := NewReader(ctx, client, opts)
+	defer r.Close()
+	return r.Gather(ctx, targets, opts.Issues)
+}
+
+// Reader reads evidence with at most Options.Concurrency requests in flight
+// across all it is asked: the logs of a test case as soon as it ends
+// (Prefetch), while its run goes on, then whatever is still missing and the
+// runs' issues, all at once (Gather). A test case's telemetry is final once
+// it has ended, so what was read early is what would be read at the end.
+type Reader struct {
+	client *api.Client
+	opts   Options
+	slots  chan struct{} // a request in flight holds one
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu    sync.Mutex
+	early map[string]*early // by run test case short id
+}
+
+// early is the logs of one test case read as it ended.
+type early struct {
+	result string // the target's Result when it was read
+	done   chan struct{}
+	cancel context.CancelFunc
+	logs   Case // its log parts, once done is closed
+}
+
+// NewReader is a Reader whose early reads end with ctx; Close it.
+func NewReader(ctx context.Context, client *api.Client, opts Options) *Reader {
 	opts = opts.withDefaults()
-	client = client.WithRetries(0)
-	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	ctx, cancel := context.WithCancel(ctx)
+	return &Reader{client: client.WithRetries(0), opts: opts, slots: make(chan struct{}, opts.Concurrency),
+		ctx: ctx, cancel: cancel, early: map[string]*early{}}
+}
+
+// Close stops the early reads still going and waits for them.
+func (r *Reader) Close() {
+	r.cancel()
+	r.wg.Wait()
+}
+
+// Prefetch starts reading the logs of t, a test case that has just ended
+// without passing, in the background, within opts.Timeout. Asked again for
+// the same test case (the service now reports it otherwise, a retry within
+// the run), it reads them again, the earlier read called off.
+func (r *Reader) Prefetch(t Target) {
+	if api.CheckID("run test case short id", t.CaseShortID) != nil {
+		return // Gather says why it is skipped
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
+	e := &early{result: t.Result, done: make(chan struct{}), cancel: cancel}
+	r.mu.Lock()
+	if old := r.early[t.CaseShortID]; old != nil {
+		old.cancel()
+	}
+	r.early[t.CaseShortID] = e
+	r.mu.Unlock()
+	e.logs.Target = t
+	jobs := r.logJobs(&e.logs)
+	r.wg.Go(func() {
+		defer cancel()
+		var wg sync.WaitGroup
+		for _, job := range jobs {
+			wg.Go(func() { r.withTimeout(ctx, job) })
+		}
+		wg.Wait()
+		close(e.done)
+	})
+}
+
+// earlyFor is the early read of t, if one was made of it as it is now.
+func (r *Reader) earlyFor(t Target) *early {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e := r.early[t.CaseShortID]; e != nil && e.result == t.Result {
+		return e
+	}
+	return nil
+}
+
+// Gather is the evidence of each target, as the function Gather gives it:
+// the logs read early are taken as they are (waited for when still in
+// flight), and every other request (the logs of the others, each run's
+// issues, but for those of known, by run short id) is sent at once, up to
+// the bound on requests in flight.
+func (r *Reader) Gather(ctx context.Context, targets []Target, known map[string][]api.Issue) []Case {
+	if len(targets) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 
 	cases := make([]Case, len(targets))
 	var jobs []func(context.Context)
+	read := map[*Case]*early{}
 	for i, t := range targets {
 		c := &cases[i]
 		c.Target = t
@@ -76,30 +172,11 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 			c.skip(err)
 			continue
 		}
-		jobs = append(jobs,
-			func(ctx context.Context) {
-				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindNetwork, StatusFilter: "errors"})
-				c.Network = part(resp, err, func(r *api.LogsResponse) []api.NetworkEntry { return r.Network })
-				switch {
-				case err != nil:
-					// Whether it is an API test is not known: its calls
-					// are not read, and say why.
-					c.APICalls = Part[api.APICallEntry]{Unavailable: c.Network.Unavailable}
-					return
-				case resp.TotalMatched > 0:
-					return // a browser test: it made no API calls of its own
-				}
-				// No failed request: an API test (the service says "read
-				// kind apiCalls"), or a browser test whose failure is
-				// elsewhere. Only then are its API calls read, which saves
-				// a third of the requests of a browser test's evidence.
-				resp, err = client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindAPICalls, StatusFilter: "errors"})
-				c.APICalls = part(resp, err, func(r *api.LogsResponse) []api.APICallEntry { return r.APICalls })
-			},
-			func(ctx context.Context) {
-				resp, err := client.GetRunTestCaseLogs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true})
-				c.Console = errorsAndWarnings(part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console }))
-			})
+		if e := r.earlyFor(t); e != nil {
+			read[c] = e
+			continue
+		}
+		jobs = append(jobs, r.logJobs(c)...)
 	}
 	for _, run := range runsOf(targets) {
 		// setIssues gives each test case of the run the issues that name
@@ -115,16 +192,87 @@ func Gather(ctx context.Context, client *api.Client, targets []Target, opts Opti
 				}
 			}
 		}
-		if known, ok := opts.Issues[run]; ok {
-			setIssues(&api.RunDetail{Issues: known}, nil)
+		if issues, ok := known[run]; ok {
+			setIssues(&api.RunDetail{Issues: issues}, nil)
 			continue
 		}
 		jobs = append(jobs, func(ctx context.Context) {
-			setIssues(client.GetRun(ctx, run, api.GetRunOptions{Issues: true}))
+			if err := r.acquire(ctx); err != nil {
+				setIssues(nil, err)
+				return
+			}
+			defer r.release()
+			setIssues(r.client.GetRun(ctx, run, api.GetRunOptions{Issues: true}))
 		})
 	}
-	runBounded(ctx, jobs, opts)
+	r.runBounded(ctx, jobs)
+	for c, e := range read {
+		select {
+		case <-e.done:
+			c.Network, c.Console, c.APICalls = e.logs.Network, e.logs.Console, e.logs.APICalls
+		case <-ctx.Done():
+			why := reason(ctx.Err())
+			c.Network.Unavailable, c.Console.Unavailable, c.APICalls.Unavailable = why, why, why
+		}
+	}
 	return cases
+}
+
+// logJobs are the requests of c's logs: two, sent together, the first
+// followed by a third for an API test.
+func (r *Reader) logJobs(c *Case) []func(context.Context) {
+	return []func(context.Context){
+		func(ctx context.Context) {
+			resp, err := r.logs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindNetwork, StatusFilter: "errors"})
+			c.Network = part(resp, err, func(r *api.LogsResponse) []api.NetworkEntry { return r.Network })
+			switch {
+			case err != nil:
+				// Whether it is an API test is not known: its calls
+				// are not read, and say why.
+				c.APICalls = Part[api.APICallEntry]{Unavailable: c.Network.Unavailable}
+				return
+			case resp.TotalMatched > 0:
+				return // a browser test: it made no API calls of its own
+			}
+			// No failed request: an API test (the service says "read
+			// kind apiCalls"), or a browser test whose failure is
+			// elsewhere. Only then are its API calls read, which saves
+			// a third of the requests of a browser test's evidence.
+			resp, err = r.logs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindAPICalls, StatusFilter: "errors"})
+			c.APICalls = part(resp, err, func(r *api.LogsResponse) []api.APICallEntry { return r.APICalls })
+		},
+		func(ctx context.Context) {
+			resp, err := r.logs(ctx, c.CaseShortID, api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true})
+			c.Console = errorsAndWarnings(part(resp, err, func(r *api.LogsResponse) []api.ConsoleEntry { return r.Console }))
+		},
+	}
+}
+
+// logs is one log request, within the bound on requests in flight.
+func (r *Reader) logs(ctx context.Context, id string, q api.LogsQuery) (*api.LogsResponse, error) {
+	if err := r.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer r.release()
+	return r.client.GetRunTestCaseLogs(ctx, id, q)
+}
+
+func (r *Reader) acquire(ctx context.Context) error {
+	select {
+	case r.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (r *Reader) release() { <-r.slots }
+
+// withTimeout runs job with the timeout of one request.
+func (r *Reader) withTimeout(ctx context.Context, job func(context.Context)) {
+	ctx, cancel := context.WithTimeout(ctx, r.opts.RequestTimeout)
+	defer cancel()
+	job(ctx)
 }
 
 // skip marks c's logs as not asked for, and why: its id as the service
@@ -148,21 +296,20 @@ func runsOf(targets []Target) []string {
 	return runs
 }
 
-// runBounded runs the jobs at most opts.Concurrency at a time, each with
-// its own timeout. A job whose turn comes after ctx is done still runs: it
-// fails at once, and its part says so.
-func runBounded(ctx context.Context, jobs []func(context.Context), opts Options) {
+// runBounded runs the jobs, as many at once as requests may be in flight,
+// each with its own timeout. A job whose turn comes after ctx is done still
+// runs: it fails at once, and its part says so.
+func (r *Reader) runBounded(ctx context.Context, jobs []func(context.Context)) {
 	// A fixed set of workers rather than a goroutine per job: each grows
 	// its stack through the HTTP client and the JSON decoder once, not once
-	// per request.
+	// per request, and fifty test cases' evidence costs no more memory
+	// than ten's.
 	queue := make(chan func(context.Context))
 	var wg sync.WaitGroup
-	for range min(opts.Concurrency, len(jobs)) {
+	for range min(r.opts.Concurrency, len(jobs)) {
 		wg.Go(func() {
 			for job := range queue {
-				jctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
-				job(jctx)
-				cancel()
+				r.withTimeout(ctx, job)
 			}
 		})
 	}

@@ -153,6 +153,15 @@ func TestBrowserFailingRun(t *testing.T) {
 	if len(bars) > 0 && bars[0][2] != 7 {
 		t.Errorf("failed bars = %d, want 7 (every seventh request and the one never answered)", bars[0][2])
 	}
+	// The entries the evaluation names ("POST /api/v1/payments answered 500
+	// and … an uncaught TypeError") are marked: the 500s of the waterfall,
+	// the TypeError, the payment's API call, and nothing else.
+	named := eval[[]int](t, p, `(w => [w.querySelectorAll('.wf-row.named .named-mark').length,
+		w.closest('details.case').querySelectorAll('table.console tr.named .named-mark').length,
+		w.closest('details.case').querySelectorAll('details.api.named .named-mark').length])(document.querySelector('.wf'))`)
+	if len(named) != 3 || named[0] != 6 || named[1] != 1 || named[2] != 1 {
+		t.Errorf("marks of what the evaluation names [requests, console, API calls] = %v, want [6 1 1]", named)
+	}
 	if n := eval[int](t, p, `document.querySelectorAll('.sidebyside .col').length`); n != 2 {
 		t.Errorf("the flaky test case shows %d attempts side by side, want 2", n)
 	}

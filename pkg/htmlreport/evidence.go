@@ -86,6 +86,8 @@ type pageNet struct {
 	StartMs    *int64 `json:"startMs,omitempty"`
 	Failed     bool   `json:"failed,omitempty"`
 	Error      string `json:"error,omitempty"`
+	// Named: the evaluation names it (evidence.Named); marked on the page.
+	Named bool `json:"named,omitempty"`
 }
 
 type pageLog struct {
@@ -93,6 +95,7 @@ type pageLog struct {
 	Message string `json:"message"`
 	Source  string `json:"source,omitempty"`
 	AtS     int32  `json:"atS"`
+	Named   bool   `json:"named,omitempty"`
 }
 
 type pageAPI struct {
@@ -110,6 +113,7 @@ type pageAPI struct {
 	ResponseBody    string `json:"responseBody,omitempty"`
 	ResponseCut     bool   `json:"responseTruncated,omitempty"`
 	ResponseClipped bool   `json:"responseClipped,omitempty"`
+	Named           bool   `json:"named,omitempty"`
 }
 
 type pageIssue struct {
@@ -129,22 +133,25 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 		}
 		return n
 	}
-	p.Network = newPart(e.Network, limit(maxNetwork), func(n api.NetworkEntry) int { return failedFirst(netFailed(n)) }, func(n api.NetworkEntry) pageNet {
+	// The entries the evaluation names are kept first and marked.
+	named := evidence.NamedBy(e.Target)
+	p.Network = newPart(e.Network, limit(maxNetwork), func(n api.NetworkEntry) int { return namedFirst(named.Network(n), failedFirst(netFailed(n))) }, func(n api.NetworkEntry) pageNet {
 		return pageNet{
 			Method: b.short(n.Method, 32), URL: b.short(n.URL, maxURL), Status: n.StatusCode,
 			DurationMs: n.DurationMs, StartMs: n.RelativeTimestampMs, Failed: netFailed(n),
-			Error: b.short(n.ErrorText, maxMessage),
+			Error: b.short(n.ErrorText, maxMessage), Named: named.Network(n),
 		}
 	})
-	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return evidence.ConsoleRank(c.Level) },
+	p.Console = newPart(e.Console, limit(maxConsole), func(c api.ConsoleEntry) int { return namedFirst(named.Console(c), evidence.ConsoleRank(c.Level)) },
 		func(c api.ConsoleEntry) pageLog {
-			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(evidence.Source(c), maxURL), AtS: c.RelativeTimestampSeconds}
+			return pageLog{Level: b.short(c.Level, 32), Message: b.short(c.Message, maxMessage), Source: b.short(evidence.Source(c), maxURL),
+				AtS: c.RelativeTimestampSeconds, Named: named.Console(c)}
 		})
-	p.APICalls = newPart(e.APICalls, limit(maxAPICalls), func(a api.APICallEntry) int { return failedFirst(!a.Success) }, func(a api.APICallEntry) pageAPI {
+	p.APICalls = newPart(e.APICalls, limit(maxAPICalls), func(a api.APICallEntry) int { return namedFirst(named.APICall(a), failedFirst(!a.Success)) }, func(a api.APICallEntry) pageAPI {
 		out := pageAPI{
 			Method: b.short(a.Method, 32), URL: b.short(a.URL, maxURL), Status: a.StatusCode, Failed: !a.Success,
 			DurationMs: a.DurationMs, StartMs: a.RelativeTimestampMs, Error: b.short(a.ErrorMessage, maxMessage),
-			RequestCut: a.RequestBodyTruncated, ResponseCut: a.ResponseBodyTruncated,
+			RequestCut: a.RequestBodyTruncated, ResponseCut: a.ResponseBodyTruncated, Named: named.APICall(a),
 		}
 		if a.TextResult != nil {
 			out.Result = b.short(*a.TextResult, maxMessage)
@@ -186,6 +193,14 @@ func newPart[T, P any](part evidence.Part[T], limit int, rank func(T) int, conv 
 		out.Entries[i] = conv(entries[j])
 	}
 	return out
+}
+
+// namedFirst ranks what the evaluation names before any other rank.
+func namedFirst(named bool, rank int) int {
+	if named {
+		return -1
+	}
+	return rank
 }
 
 // failedFirst ranks the entries that show a failure before the others.

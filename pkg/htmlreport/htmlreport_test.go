@@ -474,3 +474,30 @@ func TestThePageDoesNotClassify(t *testing.T) {
 		}
 	}
 }
+
+// The entries the evaluation names are marked on the page, and kept first
+// when a kind has more entries than the page embeds.
+func TestEntriesTheEvaluationNamesAreMarkedAndKept(t *testing.T) {
+	ev := &evidence.Case{Target: evidence.Target{EvaluationThought: "POST /api/payments returned 502 and the console shows an uncaught TypeError"}}
+	for i := range maxNetwork + 10 {
+		ev.Network.Entries = append(ev.Network.Entries, api.NetworkEntry{Method: "GET", URL: fmt.Sprintf("https://shop.invalid/img/%d.png", i), StatusCode: 404})
+	}
+	ev.Network.Entries = append(ev.Network.Entries, api.NetworkEntry{Method: "POST", URL: "https://shop.invalid/api/payments", StatusCode: 502})
+	ev.Console.Entries = []api.ConsoleEntry{{Level: "error", Message: "Uncaught TypeError: x is undefined"}, {Level: "error", Message: "Failed to load resource"}}
+	p := newPageEvidence(ev, newBudget(textBudget))
+	named := 0
+	for _, n := range p.Network.Entries {
+		if n.Named {
+			named++
+			if n.URL != "https://shop.invalid/api/payments" {
+				t.Errorf("%s marked as named", n.URL)
+			}
+		}
+	}
+	if named != 1 || p.Network.LeftOut != 11 {
+		t.Errorf("%d named requests kept (want the payment's), %d left out", named, p.Network.LeftOut)
+	}
+	if !p.Console.Entries[0].Named || p.Console.Entries[1].Named {
+		t.Errorf("console marks: %+v", p.Console.Entries)
+	}
+}

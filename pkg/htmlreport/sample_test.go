@@ -87,7 +87,8 @@ func history(current, marks string) []HistoryEntry {
 // sampleEvidence has n network requests (every seventh failing), timed when
 // timed is set, a console log, two API calls and an issue.
 func sampleEvidence(caseID string, n int, timed bool) *evidence.Case {
-	e := &evidence.Case{Target: evidence.Target{CaseShortID: caseID}}
+	e := &evidence.Case{Target: evidence.Target{CaseShortID: caseID,
+		EvaluationThought: "POST /api/v1/payments answered 500 and the console shows an uncaught TypeError"}}
 	for i := range n {
 		ne := api.NetworkEntry{
 			URL: fmt.Sprintf("https://shop.example.test/api/v1/items/%d?include=price,stock", i), Method: "GET",

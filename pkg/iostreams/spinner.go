@@ -15,10 +15,9 @@ import (
 // StartSpinner shows msg beside a spinner on stderr. Off a terminal it does
 // nothing; a second call only changes the message.
 func (s *IOStreams) StartSpinner(msg string) {
-	// Animation follows the colour setting: the contract allows spinners
-	// only on a terminal and without NO_COLOR, and --no-color is the flag
-	// form of NO_COLOR.
-	if !s.ErrColorEnabled() {
+	// The contract allows spinners on a terminal; NO_COLOR (and its flag
+	// form, --no-color) removes colour, nothing else.
+	if !s.IsStderrTTY() {
 		return
 	}
 	s.spinMu.Lock()

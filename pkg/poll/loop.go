@@ -140,7 +140,15 @@ func (l *Loop) poll(ctx context.Context, t *Target, at time.Time) error {
 		t.parked = o.Until
 		return nil
 	}
-	l.schedule(t, at.Add(l.Interval))
+	next := at.Add(l.Interval)
+	if t.resumeAt.After(at) {
+		next = t.resumeAt // the poll after a sooner one keeps the schedule
+	}
+	t.resumeAt = time.Time{}
+	if o.Sooner > 0 && o.Sooner < l.Interval {
+		t.resumeAt, next = next, at.Add(o.Sooner)
+	}
+	l.schedule(t, next)
 	return nil
 }
 

@@ -21,6 +21,13 @@ type Outcome struct {
 	// closed (a rerun being started, which may take the service's
 	// visibility delay), while the other targets go on.
 	Until <-chan struct{}
+	// Sooner, when shorter than the interval, makes the next poll of a
+	// target that answered come that much later instead, one poll more:
+	// the caller knows its end is near. The poll after it comes when it
+	// would have without it, so a sooner poll that finds nothing costs no
+	// time. It never shortens a wait after a failure, whose Retry-After
+	// and backoff stand.
+	Sooner time.Duration
 }
 
 // PollFunc asks about a target once.
@@ -45,6 +52,7 @@ type Target struct {
 	answered bool  // the service answered about it at least once
 	lastErr  error // the failure of the last poll, nil after an answer
 	parked   <-chan struct{}
+	resumeAt time.Time // after a sooner poll, when the regular one was due
 }
 
 // Done reports whether polling the target stopped: it ended, or was given up.

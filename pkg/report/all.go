@@ -10,6 +10,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -32,6 +33,10 @@ type Input struct {
 	Now      func() time.Time // the report's time
 	// NoData: stdout keeps what the command already printed there (-q).
 	NoData bool
+	// Step notes the runs and the reports written, for the outputs of a
+	// CI step, written at the command's end with its final code; nil
+	// notes nothing.
+	Step *stepoutputs.Step
 	// Comment, when set (--comment), keeps the pull request comment.
 	Comment *CommentRequest
 }
@@ -51,7 +56,7 @@ func Write(in Input, v verdict.Verdict) error {
 func Reporters(in Input) *Multiplexer {
 	ios := in.IO
 	m := &Multiplexer{ErrOut: ios.ErrOut}
-	file := func(what, path string, write func(string, verdict.Verdict) error) {
+	file := func(what, output, path string, write func(string, verdict.Verdict) error) {
 		if path == "" {
 			return
 		}
@@ -60,11 +65,12 @@ func Reporters(in Input) *Multiplexer {
 				return fmt.Errorf("writing the %s report: %w", what, err)
 			}
 			fmt.Fprintf(ios.ErrOut, "%s report written to %s\n", what, path)
+			in.Step.Wrote(output, path)
 			return nil
 		}})
 	}
-	file("JUnit", in.JUnitFile, func(path string, v verdict.Verdict) error { return WriteJUnitFile(path, v, in.Evidence) })
-	file("HTML", in.HTMLFile, func(path string, v verdict.Verdict) error {
+	file("JUnit", "junit", in.JUnitFile, func(path string, v verdict.Verdict) error { return WriteJUnitFile(path, v, in.Evidence) })
+	file("HTML", "html", in.HTMLFile, func(path string, v verdict.Verdict) error {
 		return WriteHTMLFile(path, v, in.Evidence, in.History, in.Now, in.Resume)
 	})
 	m.Reporters = append(m.Reporters,

@@ -121,7 +121,7 @@ func buildSuite(r verdict.Run, classified bool, ev Evidence) JUnitSuite {
 }
 
 func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) JUnitCase {
-	jc := JUnitCase{Name: cmp.Or(xmlText(c.Name), xmlText(c.ShortID)), Classname: class, Time: "0"}
+	jc := JUnitCase{Name: cmp.Or(xmlText(c.Name), xmlText(c.ShortID)), Classname: class, Time: caseTime(c.RunTestCase)}
 	title, thought := xmlText(c.ResultTitle), xmlText(c.EvaluationThought)
 	switch c.Class {
 	case verdict.Errored:
@@ -205,6 +205,17 @@ func runCase(r verdict.Run, class string) *JUnitCase {
 		return failuref("SKIPPED", why)
 	}
 	return failuref(cmp.Or(xmlText(r.Result), "FAILED"), why)
+}
+
+// caseTime is a test case's JUnit time: from the service's timestamps
+// when it sends them, else 0 (the published run detail has none, and a
+// time testctl made up from its polls would be off by an interval).
+func caseTime(c api.RunTestCase) string {
+	start, end := api.Time(c.StartedAt), api.Time(c.FinishedAt)
+	if start.IsZero() || end.IsZero() || end.Before(start) {
+		return "0"
+	}
+	return seconds(end.Sub(start))
 }
 
 // seconds is a JUnit time attribute: seconds with millisecond precision.

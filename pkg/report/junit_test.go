@@ -320,3 +320,28 @@ func TestJUnitPropertyNamesAreSanitised(t *testing.T) {
 		t.Errorf("property names %q, want %q among them\n%s", names, want, b.String())
 	}
 }
+
+// A test case's time comes from the service's timestamps when it sends
+// them (they are not in the published run detail); without, or when they
+// contradict each other, it is 0 rather than a time made up from polls.
+func TestJUnitCaseTimeFromTheServicesTimestamps(t *testing.T) {
+	at := func(s string) *string { return &s }
+	detail := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed), RunTestCases: []api.RunTestCase{
+		{ShortID: "r1-0", Name: "Timed", Status: api.StatusCompleted, Result: api.ResultPassed,
+			StartedAt: at("2026-11-21T09:00:01Z"), FinishedAt: at("2026-11-21T09:00:43.250Z")},
+		{ShortID: "r1-1", Name: "Untimed", Status: api.StatusCompleted, Result: api.ResultPassed},
+		{ShortID: "r1-2", Name: "Backwards", Status: api.StatusCompleted, Result: api.ResultPassed,
+			StartedAt: at("2026-11-21T09:00:43Z"), FinishedAt: at("2026-11-21T09:00:01Z")},
+	}}
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := WriteJUnitFile(path, verdict.Decide([]verdict.Record{{ShortID: "r1", Detail: detail}}, verdict.Options{}), nil); err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := readJUnit(t, path)
+	want := map[string]string{"Timed": "42.250", "Untimed": "0", "Backwards": "0"}
+	for _, c := range doc.Suites[0].Cases {
+		if c.Time != want[c.Name] {
+			t.Errorf("%s: time %q, want %q", c.Name, c.Time, want[c.Name])
+		}
+	}
+}

@@ -1,14 +1,12 @@
 package report
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -29,8 +27,7 @@ func WriteOutputs(w io.Writer, v verdict.Verdict) error {
 	}
 	var b strings.Builder
 	for _, kv := range [][2]string{{"new_failures", strconv.Itoa(v.Failures.New)}, {"known_failures", strconv.Itoa(v.Failures.Known)}} {
-		delim := heredocDelimiter(kv[1])
-		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv[0], delim, kv[1], delim)
+		b.WriteString(stepoutputs.GitHubOutput(kv[0], kv[1]))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -122,8 +119,7 @@ func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 		if kv[1] == "" {
 			continue
 		}
-		delim := heredocDelimiter(kv[1])
-		fmt.Fprintf(&b, "%s<<%s\n%s\n%s\n", kv[0], delim, kv[1], delim)
+		b.WriteString(stepoutputs.GitHubOutput(kv[0], kv[1]))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -131,16 +127,3 @@ func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 
 // oneLine keeps a value on its line of a multi-run output.
 func oneLine(s string) string { return termtext.SanitizeLine(s) }
-
-// heredocDelimiter is random so that no value, whatever the service sent,
-// can end the heredoc early and set outputs of its own.
-func heredocDelimiter(value string) string {
-	for {
-		var buf [12]byte
-		_, _ = rand.Read(buf[:]) // crypto/rand.Read never fails
-		d := "ghadelimiter_" + hex.EncodeToString(buf[:])
-		if !strings.Contains(value, d) {
-			return d
-		}
-	}
-}

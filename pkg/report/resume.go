@@ -24,13 +24,17 @@ type Resume struct {
 	Sandbox bool
 }
 
-// pending are the runs the wait ended before: their ids and states.
+// pending are the runs that may still go on in the service
+// (verdict.Run.Resumable): their ids and states, and how the wait ended
+// before them (the last Stop; "" when the service gave up on them).
 func pending(v verdict.Verdict) (ids, states []string, stop verdict.Stop) {
 	for _, r := range v.Runs {
-		if r.Stop == "" {
+		if !r.Resumable() {
 			continue
 		}
-		stop = r.Stop
+		if r.Stop != "" {
+			stop = r.Stop
+		}
 		id := termtext.SanitizeLine(r.ShortID)
 		ids = append(ids, id)
 		status := "not seen yet"
@@ -63,6 +67,9 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 		return
 	}
 	what := cmp.Or(stopWords[stop], fmt.Sprintf("timed out after %s", res.Timeout))
+	if stop == "" { // no wait stopped: the service failed them
+		what = "the service kept failing"
+	}
 	if res.Sandbox {
 		fmt.Fprintf(w, "\n%s: %s. The run ended with the embedded sandbox, which stops with this command.\n"+
 			"To keep a sandbox between commands, serve one with `testctl sandbox` and point testctl at it:\n"+

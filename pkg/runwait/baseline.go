@@ -55,13 +55,20 @@ func targetsOf(recs []verdict.Record) []RunTarget {
 	return out
 }
 
-// baselines are the search's baselines for the verdict. A record whose
-// plan only the search found gets it, so its baseline is its plan's. A
-// search that did not end in time gives each plan a baseline that could
-// not be read: every failure is new, and the reports say why.
-func baselines(ctx context.Context, o Options, recs []verdict.Record) map[string]*verdict.Baseline {
+// baselineResult is what the search gave the reports: the baselines by
+// plan, and the plans it found of runs waited on by id.
+type baselineResult struct {
+	baselines map[string]*verdict.Baseline
+	planOf    map[string]string
+}
+
+// baselines waits for the search, at most baselineWait. A search that did
+// not end in time gives each plan a baseline that could not be read: every
+// failure is new, and the reports say why. It reads recs and changes
+// nothing: apply does, once the other reads are done.
+func baselines(ctx context.Context, o Options, recs []verdict.Record) baselineResult {
 	if o.lookup == nil {
-		return nil
+		return baselineResult{}
 	}
 	ctx, cancel := context.WithTimeout(ctx, baselineWait)
 	defer cancel()
@@ -73,12 +80,18 @@ func baselines(ctx context.Context, o Options, recs []verdict.Record) map[string
 				out[p] = &verdict.Baseline{Branch: o.Baseline, Err: errors.New("the search did not end in time")}
 			}
 		}
-		return out
+		return baselineResult{baselines: out}
 	}
+	return baselineResult{baselines: res.Baselines, planOf: res.PlanOf}
+}
+
+// apply gives a record whose plan only the search found that plan, so its
+// baseline is its plan's, and returns the baselines for the verdict.
+func (b baselineResult) apply(recs []verdict.Record) map[string]*verdict.Baseline {
 	for i := range recs {
-		if p := res.PlanOf[recs[i].ShortID]; p != "" && recs[i].Plan.ShortID == "" {
+		if p := b.planOf[recs[i].ShortID]; p != "" && recs[i].Plan.ShortID == "" {
 			recs[i].Plan.ShortID = p
 		}
 	}
-	return res.Baselines
+	return b.baselines
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -12,6 +13,7 @@ import (
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/prcomment"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -37,6 +39,12 @@ const afterSignal = time.Second
 // signal); the reports are written with what is known, and the code is
 // the signal's.
 func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error {
+	return finish(ctx, d, o, recs, nil)
+}
+
+// finish is Finish with the evidence a wait read as the test cases ended
+// (nil: none was).
+func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early *evidence.Reader) error {
 	if len(recs) == 0 {
 		return &exitcode.Error{Code: exitcode.Service, Err: errors.New("there is no run to report on")}
 	}
@@ -46,25 +54,44 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	}
 	work, done := reportWork(ctx)
 	defer done()
-	nameRuns(work, d.Client, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
-	vo := o.verdictOptions()
-	vo.Now = d.Clock.Now()
-	vo.Baselines = baselines(work, o, recs)
-	v := verdict.Decide(recs, vo)
+	// The run list (the runs' URLs and times), the evidence and the plans'
+	// history are read all at once: none needs another, and each is a
+	// round trip to the service.
+	namePlans(recs)
+	var describe func([]verdict.Record)
+	var reads sync.WaitGroup
+	// These reads are extras for the reports: one attempt each, so that a
+	// service that made the wait give up is not retried, nor announced as
+	// retried, once more after it.
+	extras := d.Client.WithRetries(0)
+	reads.Go(func() {
+		describe = listRuns(work, extras, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
+	})
+	// The baseline search began with the wait (or just now, for run
+	// report): its result joins the other reads.
+	var found baselineResult
+	reads.Go(func() { found = baselines(work, o, recs) })
+	v := verdict.Decide(recs, o.verdictOptions())
+	d.Step.SetRuns(stepRuns(v.Runs))
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary
 	if ctx.Err() == nil { // not needed once a signal ended the wait: the runs go on
-		ev, left = gatherEvidence(work, d.Client, v, o.Evidence)
+		reads.Go(func() { ev, left = gatherEvidence(work, d.Client, early, v, o.Evidence) })
 		if o.HTMLFile != "" {
-			history = planHistory(work, d.Client, v)
+			reads.Go(func() { history = planHistory(work, extras, v) })
 		}
 	}
+	reads.Wait()
+	describe(recs)
+	vo := o.verdictOptions()
+	vo.Now, vo.Baselines = d.Clock.Now(), found.apply(recs)
+	v = verdict.Decide(recs, vo)
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
-		NoData: d.NoData}
+		NoData: d.NoData, Step: d.Step}
 	if o.Comment {
 		// Within the reports' work: a signal cuts it short like the evidence.
 		in.Comment = &report.CommentRequest{Ctx: work, Env: prcomment.Env{Getenv: d.Getenv}}
@@ -85,6 +112,17 @@ func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error
 	return err
 }
 
+// stepRuns are the runs of a CI step's outputs: those that started.
+func stepRuns(runs []verdict.Run) []stepoutputs.Run {
+	out := make([]stepoutputs.Run, 0, len(runs))
+	for _, r := range runs {
+		if !r.NotStarted {
+			out = append(out, stepoutputs.Run{ShortID: r.ShortID, URL: r.URL})
+		}
+	}
+	return out
+}
+
 // reportWork is the context of the work done for the reports: it outlives
 // the wait's context by afterSignal, so the reports get what can be had
 // quickly after a signal, and ends at once with the second signal.
@@ -99,8 +137,9 @@ func reportWork(ctx context.Context) (context.Context, func()) {
 
 // gatherEvidence reads the evidence of at most n test cases that did not
 // pass, failures first across the runs, then the failed attempts of flaky
-// ones. A verdict where everything passed asks nothing.
-func gatherEvidence(ctx context.Context, c *api.Client, v verdict.Verdict, n int) (report.Evidence, int) {
+// ones, taking what early read as they ended. A verdict where everything
+// passed asks nothing.
+func gatherEvidence(ctx context.Context, c *api.Client, early *evidence.Reader, v verdict.Verdict, n int) (report.Evidence, int) {
 	var failed, flaky []evidence.Target
 	for _, r := range v.Runs {
 		plan := r.Plan.Title()
@@ -115,7 +154,11 @@ func gatherEvidence(ctx context.Context, c *api.Client, v verdict.Verdict, n int
 	if len(targets) == 0 {
 		return nil, left
 	}
-	return report.NewEvidence(evidence.Gather(ctx, c.WithRetries(0), targets, evidence.Options{Issues: knownIssues(v)})), left
+	if early == nil {
+		early = evidence.NewReader(ctx, c, evidence.Options{})
+		defer early.Close()
+	}
+	return report.NewEvidence(early.Gather(ctx, targets, knownIssues(v))), left
 }
 
 // knownIssues are the issues of the runs whose detail was read with them

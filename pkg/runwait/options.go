@@ -13,6 +13,7 @@ import (
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
 	"github.com/testctl/testctl/pkg/quarantine"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -42,6 +43,11 @@ type Options struct {
 	// evidence gathered (--evidence); HTMLFile is --html.
 	Evidence int
 	HTMLFile string
+	// DotenvFile is --dotenv: the outputs of the CI step as KEY=value
+	// lines, for GitLab's dotenv report. cmd/root writes it at the
+	// command's end (pkg/stepoutputs), when the exit code is final; it
+	// needs no --wait.
+	DotenvFile string
 	// Comment keeps one pull request (merge request) comment (--comment).
 	Comment bool
 	// Baseline is --baseline, the branch failures are compared with;
@@ -91,9 +97,12 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
 	fs.BoolVar(&o.Comment, "comment", false, "keep one pull request (GitHub) or merge request (GitLab) comment with the verdict and the failure story, edited in place by every later run")
 	fs.IntVar(&o.Evidence, "evidence", evidence.DefaultMax, "gather the evidence (failed requests, console errors, failed API calls, issues) of at most `N` test cases that did not pass (0 off)")
-	fs.StringVar(&o.Baseline, "baseline", "", "class each failure new or known against the latest COMPLETED run of the same plan on `BRANCH`")
-	fs.StringVar(&o.FailOn, "fail-on", string(verdict.FailOnAny), "which failures fail the gate: new (known and quarantined ones are reported only) or any")
-	fs.StringVar(&o.QuarantineFile, "quarantine", "", "the quarantine `FILE` (default "+quarantine.DefaultFile+" when it exists): its test cases' failures do not fail the gate until their date")
+	fs.StringVar(&o.Baseline, "baseline", "", "class failures new or known against the plan's last COMPLETED run on `BRANCH`")
+	fs.StringVar(&o.FailOn, "fail-on", string(verdict.FailOnAny), "fail the gate on `new|any` failures (new: known and quarantined ones pass)")
+	fs.StringVar(&o.QuarantineFile, "quarantine", "", "`FILE` of test cases whose failures pass the gate until a date (default "+quarantine.DefaultFile+")")
+	// Not a flag of the wait alone: run start and rerun take it without
+	// --wait, as their outputs say what they started.
+	fs.StringVar(&o.DotenvFile, stepoutputs.DotenvFlag, "", "write the outputs (exit code, verdict, runs' short ids and URLs) as KEY=value lines to `FILE`, for GitLab's dotenv report")
 }
 
 // ValidateReport checks the flags AddReportFlags registers.
@@ -113,6 +122,9 @@ func (o *Options) ValidateReport() error {
 		return err
 	}
 	if err := flagcheck.ValidateReportPath("junit", o.JUnitFile); err != nil {
+		return err
+	}
+	if err := flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, o.DotenvFile); err != nil {
 		return err
 	}
 	return flagcheck.ValidateReportPath("html", o.HTMLFile)
@@ -156,7 +168,7 @@ func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, change
 			return exitcode.FlagErrorf("--%s applies to --wait; add --wait or drop it", name)
 		}
 	}
-	return nil
+	return flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, o.DotenvFile)
 }
 
 // loadQuarantine reads --quarantine, or the default file when it exists,

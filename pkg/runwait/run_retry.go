@@ -34,7 +34,7 @@ type rerunAnswer struct {
 // the run just finished that did not pass, in the background: the lookup
 // of a lost answer may take the service's visibility delay, and the other
 // runs and the live view must not wait for it. It reports whether it did.
-func (s *runState) startRetry(ctx context.Context, p retryPolicy, view progressView) bool {
+func (s *runState) startRetry(ctx context.Context, p retryPolicy) bool {
 	if len(s.earlier) >= p.limit || s.verdict().Class != verdict.RunFailed {
 		return false
 	}
@@ -87,7 +87,7 @@ func rerunRequest(ctx context.Context, c *api.Client, failed, skipped []string) 
 
 // rerunStarted takes the answer of the rerun started in the background:
 // the run waited for becomes the rerun, or the wait on it ends with why.
-func (s *runState) rerunStarted(view progressView) poll.Outcome {
+func (s *runState) rerunStarted(events waitEvents) poll.Outcome {
 	ans := <-s.rerunning
 	s.rerunning = nil
 	retry := len(s.earlier) + 1
@@ -99,19 +99,19 @@ func (s *runState) rerunStarted(view progressView) poll.Outcome {
 		if exitcode.Of(ans.err) == exitcode.Service {
 			level = "error"
 		}
-		view.notice(fmt.Sprintf("%s: retry %d of %d: the failed test cases of run %s could not be rerun: %s", level, retry, s.retryLimit,
+		events.notice(fmt.Sprintf("%s: retry %d of %d: the failed test cases of run %s could not be rerun: %s", level, retry, s.retryLimit,
 			termtext.SanitizeLine(s.target.ShortID), termtext.SanitizeLine(report.FirstLine(ans.err.Error()))))
 		return poll.Outcome{Done: true}
 	}
 	s.earlier = append(s.earlier, verdict.Attempt{ShortID: s.target.ShortID, URL: s.target.URL, Detail: s.detail})
 	next := ans.resp.Run
-	view.notice(fmt.Sprintf("Retry %d of %d: rerunning %s of run %s as run %s: %s", retry, s.retryLimit,
+	events.notice(fmt.Sprintf("Retry %d of %d: rerunning %s of run %s as run %s: %s", retry, s.retryLimit,
 		ans.what, termtext.SanitizeLine(s.target.ShortID),
 		termtext.SanitizeLine(next.ShortID), termtext.SanitizeLine(next.URL)))
 	created := s.now()
 	s.target.ShortID, s.target.URL, s.target.CreatedAt = next.ShortID, next.URL, created
 	s.poll.Name, s.poll.VisibleBy = "run "+next.ShortID, created.Add(api.NotYetVisibleGrace)
-	s.detail, s.status, s.finished = nil, "", map[string]bool{}
+	s.detail, s.status, s.finished, s.sooner = nil, "", map[string]string{}, false
 	s.justCreated, s.alreadyFinished, s.finishedAfter = true, false, 0
 	return poll.Outcome{}
 }

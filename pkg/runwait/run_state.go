@@ -20,10 +20,13 @@ type runState struct {
 	vo     verdict.Options
 	now    func() time.Time
 
-	detail   *api.RunDetail  // the latest answer, nil until the first one
-	status   string          // the run status last reported to the user
-	finished map[string]bool // test cases already reported as finished
-	notFound bool            // the last poll was a 404 (within the not-visible grace)
+	detail *api.RunDetail // the latest answer, nil until the first one
+	status string         // the run status last reported to the user
+	// finished holds, for each test case reported as ended, what it ended
+	// as (status, result and its title): a test case the service later
+	// reports otherwise ended again.
+	finished map[string]string
+	notFound bool // the last poll was a 404 (within the not-visible grace)
 	// finishedAfter is the wait's elapsed time at the final status;
 	// alreadyFinished: the run had ended before the wait began, which a run
 	// created moments before the wait (justCreated) cannot have.
@@ -44,10 +47,13 @@ type runState struct {
 	// closed when it has come (the loop parks the run meanwhile).
 	rerunning chan rerunAnswer
 	rerunDone chan struct{}
+	// sooner: the one earlier poll of a run whose test cases have all ended
+	// was made (pollSooner).
+	sooner bool
 }
 
 func newRunState(t RunTarget, now time.Time) *runState {
-	s := &runState{target: t, finished: map[string]bool{}, poll: poll.Target{Name: "run " + t.ShortID}}
+	s := &runState{target: t, finished: map[string]string{}, poll: poll.Target{Name: "run " + t.ShortID}}
 	s.failing = s.poll.Failures
 	if !t.CreatedAt.IsZero() {
 		// Only a run this machine created may be not visible yet; any
@@ -63,44 +69,69 @@ func newRunState(t RunTarget, now time.Time) *runState {
 }
 
 // observe records a new answer and returns what changed since the previous
-// one: whether the run status changed, and the test cases that finished.
-func (s *runState) observe(d *api.RunDetail) (statusChanged bool, finished []api.RunTestCase) {
+// one: whether the run status changed, and the test cases that ended, for
+// the first time or as something else than when they last ended (a test
+// case the service retries within the run runs again, then ends again).
+func (s *runState) observe(d *api.RunDetail) (statusChanged bool, ended []api.RunTestCase) {
 	s.detail = d
 	if d.Status != s.status {
 		s.status = d.Status
 		statusChanged = true
 	}
 	for i, tc := range d.RunTestCases {
+		key := caseKey(tc, i)
 		if !verdict.Final(tc.Status) {
+			delete(s.finished, key) // running again: its next end is news
 			continue
 		}
-		key := caseKey(tc, i)
-		if !s.finished[key] {
-			s.finished[key] = true
-			finished = append(finished, tc)
+		if as := tc.Status + "/" + tc.Result + "/" + tc.ResultTitle; s.finished[key] != as {
+			s.finished[key] = as
+			ended = append(ended, tc)
 		}
 	}
-	return statusChanged, finished
+	return statusChanged, ended
 }
 
-// show records an answer, tells the view what changed and reports whether
-// the run reached its final status.
-func (s *runState) show(d *api.RunDetail, view progressView, elapsed time.Duration) (final bool) {
+// show records an answer, tells the consumers what changed and reports
+// whether the run reached its final status.
+func (s *runState) show(d *api.RunDetail, events waitEvents, elapsed time.Duration) (final bool) {
 	firstAnswer := s.detail == nil
-	changed, finished := s.observe(d)
+	changed, ended := s.observe(d)
 	final = verdict.Final(d.Status)
 	if changed && !final {
-		view.statusChanged(s, elapsed)
+		events.runChanged(s, elapsed)
 	}
-	for _, tc := range finished {
-		view.caseFinished(s, tc)
+	for _, tc := range ended {
+		events.caseEnded(s, tc)
 	}
 	if final {
 		s.alreadyFinished = firstAnswer && !s.justCreated
 		s.finishedAfter = elapsed
-		view.statusChanged(s, elapsed)
+		events.runEnded(s, elapsed)
 	}
 	return final
+}
+
+// soonerPoll is how soon a run whose test cases have all ended is polled
+// again, once: the service ends the run shortly after its last test case,
+// and the verdict should follow within about a second rather than half an
+// interval on average.
+const soonerPoll = time.Second
+
+// pollSooner says when to poll the run next if sooner than the interval:
+// once per run, when every test case of a run that has not ended has.
+func (s *runState) pollSooner() time.Duration {
+	d := s.detail
+	if s.sooner || d == nil || verdict.Final(d.Status) || len(d.RunTestCases) == 0 {
+		return 0
+	}
+	for _, tc := range d.RunTestCases {
+		if !verdict.Final(tc.Status) {
+			return 0
+		}
+	}
+	s.sooner = true
+	return soonerPoll
 }
 
 // verdict is the run's verdict as it stands, decided where every report's

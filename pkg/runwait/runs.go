@@ -9,11 +9,13 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/report"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -46,6 +48,9 @@ type Deps struct {
 	Rerun func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error)
 	// NoData: stdout keeps only what the command printed before (-q).
 	NoData bool
+	// Step gathers the runs and the reports written for the outputs of a
+	// CI step (the factory's); nil gathers nothing.
+	Step *stepoutputs.Step
 }
 
 // liveTick is how often the live view's clock is redrawn between polls.
@@ -62,30 +67,40 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	o.warnExpired(d)
 	o.lookup = startBaseline(ctx, d.Client, o, targets)
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
-	view := newProgressView(d.IO, d.Debug, len(targets), heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed})
+	pulse := &heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed}
+	events, tickEvery := newViews(d.IO, d.Debug, len(targets), pulse)
+	var early *evidence.Reader
+	if o.Evidence > 0 {
+		// The failure story is read as the test cases end, so that it is
+		// ready when the runs are; a signal calls it off with the wait.
+		early = evidence.NewReader(ctx, d.Client, evidence.Options{})
+		defer early.Close()
+		events = append(events, &earlyEvidence{reader: early, max: o.Evidence, read: map[string]bool{}})
+	}
 	rerun := d.Rerun
 	if rerun == nil {
 		rerun = d.Client.RerunRun
 	}
 	retries := retryPolicy{limit: o.RetryFailed, rerun: rerun, client: d.Client}
-	states := watchRuns(ctx, loop, d.Client.WithRetries(0), view, o.verdictOptions(), retries, targets)
+	states := watchRuns(ctx, loop, d.Client.WithRetries(0), events, tickEvery, o.verdictOptions(), retries, targets)
 	polled := make([]*poll.Target, len(states))
 	for i, s := range states {
 		polled[i] = &s.poll
 	}
 	end, err := loop.Run(ctx, polled)
-	view.stop()
+	events.stop()
 	if err != nil {
 		// An error that ends the whole loop (a redirect elsewhere, a name
 		// that does not resolve) still leaves every run's last known state
 		// to report: the runs it cut off have it as their error.
 		fmt.Fprintf(d.IO.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
 	}
-	return Finish(ctx, d, o, append(records(states, end, ctx, err), notStarted...))
+	return finish(ctx, d, o, append(records(states, end, ctx, err), notStarted...), early)
 }
 
-// watchRuns makes a runState per target and wires the loop to the view.
-func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view progressView, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
+// watchRuns makes a runState per target and wires the loop to the event
+// consumers.
+func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, events waitEvents, tickEvery time.Duration, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
 	byTarget := make(map[*poll.Target]*runState, len(targets))
 	now := loop.Clock.Now()
@@ -95,7 +110,7 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 		s.retryLimit = retries.limit
 		s.poll.Poll = func(pollCtx context.Context) poll.Outcome {
 			if s.rerunning != nil {
-				return s.rerunStarted(view)
+				return s.rerunStarted(events)
 			}
 			d, o := fetchRun(pollCtx, client, s.target.ShortID)
 			if pollCtx.Err() == nil { // an interrupted request says nothing
@@ -104,24 +119,21 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, view pr
 			if o.Err != nil {
 				return o
 			}
-			final := s.show(d, view, loop.Elapsed())
+			final := s.show(d, events, loop.Elapsed())
 			// The rerun outlives this poll: it runs on the wait's context.
-			if final && s.startRetry(ctx, retries, view) {
+			if final && s.startRetry(ctx, retries) {
 				return poll.Outcome{Until: s.rerunDone}
 			}
-			return poll.Outcome{Done: final}
+			return poll.Outcome{Done: final, Sooner: s.pollSooner()}
 		}
 		states = append(states, s)
 		byTarget[&s.poll] = s
 	}
-	loop.Retrying = func(t *poll.Target, err error) { view.retrying(byTarget[t], loop.Elapsed(), err) }
-	loop.GaveUp = func(t *poll.Target) { view.notice("error: " + termtext.Sanitize(t.Err().Error())) }
-	loop.TickEvery = liveTick
-	if v, ok := view.(*plainView); ok {
-		loop.TickEvery = v.pulse.every
-	}
+	loop.Retrying = func(t *poll.Target, err error) { events.retrying(byTarget[t], loop.Elapsed(), err) }
+	loop.GaveUp = func(t *poll.Target) { events.notice("error: " + termtext.Sanitize(t.Err().Error())) }
+	loop.TickEvery = tickEvery
 	if loop.TickEvery > 0 {
-		loop.Tick = func(elapsed time.Duration) { view.refresh(states, elapsed) }
+		loop.Tick = func(elapsed time.Duration) { events.tick(states, elapsed) }
 	}
 	return states
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/startedruns"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -27,9 +28,10 @@ func StartedTarget(run api.StartedRun, testCaseRun bool, now time.Time) RunTarge
 // when the command will not wait for them, writes run_short_id, run_url
 // and runs_json to $GITHUB_OUTPUT in GitHub Actions, so that "start now,
 // wait later" works; a command that waits writes its outputs once, at the
-// end. An output file that cannot be written is exit 8; the local record
-// is a convenience and only warns.
-func Started(stderr io.Writer, getenv func(string) string, service string, runs []RunTarget, waiting bool) error {
+// end. step notes them for the outputs written at the command's end
+// (exit-code, the dotenv report). An output file that cannot be written is
+// exit 8; the local record is a convenience and only warns.
+func Started(stderr io.Writer, getenv func(string) string, step *stepoutputs.Step, service string, runs []RunTarget, waiting bool) error {
 	entries := make([]startedruns.Run, 0, len(runs))
 	recs := make([]verdict.Record, 0, len(runs))
 	for _, t := range runs {
@@ -37,6 +39,11 @@ func Started(stderr io.Writer, getenv func(string) string, service string, runs 
 			PlanShortID: t.Plan.ShortID, TestCaseRun: t.Plan.TestCases, CreatedAt: t.CreatedAt})
 		recs = append(recs, verdict.Record{ShortID: t.ShortID, URL: t.URL, Plan: t.Plan})
 	}
+	noted := make([]stepoutputs.Run, 0, len(runs))
+	for _, t := range runs {
+		noted = append(noted, stepoutputs.Run{ShortID: t.ShortID, URL: t.URL})
+	}
+	step.SetRuns(noted)
 	if err := startedruns.ForEnv(getenv).Add(entries...); err != nil {
 		fmt.Fprintf(stderr, "warning: could not note the run for a later `run wait`: %s\n", termtext.Sanitize(err.Error()))
 	}

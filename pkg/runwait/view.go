@@ -7,40 +7,32 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/poll"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-// progressView shows a wait in progress on stderr. Off a terminal it writes
-// one line per change of state, never one per poll, so CI logs stay short;
-// on a terminal a spinner line is redrawn with the elapsed time and the
-// counts, and finished test cases scroll above it.
-type progressView interface {
-	statusChanged(s *runState, elapsed time.Duration)
-	caseFinished(s *runState, tc api.RunTestCase)
-	notice(msg string)
-	// retrying is told when a streak of transient failures begins.
-	retrying(s *runState, elapsed time.Duration, err error)
-	// refresh redraws the live line; off a terminal it does nothing.
-	refresh(states []*runState, elapsed time.Duration)
-	stop()
-}
-
-// newProgressView picks the live view only where the contract allows
-// animation; --debug writes to stderr too, and the two would garble. The
-// line-per-change view prints a heartbeat every pulse.every of silence.
-func newProgressView(ios *iostreams.IOStreams, debug bool, runs int, pulse heartbeat) progressView {
+// newViews are the consumers that show a wait in progress on stderr. The
+// live view wherever stderr is a terminal, as the contract allows
+// animation: NO_COLOR and --no-color remove colour, nothing else (--debug
+// writes to stderr too, and the two would garble): a spinner line redrawn with the
+// elapsed time and the counts, finished test cases scrolling above it.
+// Elsewhere the line mode writes one line per change of state, never one
+// per poll, so CI logs stay short, and the heartbeat a line after a period
+// of silence. tickEvery is how often they need the time.
+func newViews(ios *iostreams.IOStreams, debug bool, runs int, pulse *heartbeat) (views consumers, tickEvery time.Duration) {
 	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true, namePlans: runs > 1}
-	if ios.ErrColorEnabled() && !debug {
+	if ios.IsStderrTTY() && !debug {
 		p.prefixRuns = runs > 1
 		v := &liveView{ios: ios, lf: p}
 		if runs > 1 {
 			v.block = ios.NewBlock()
 		}
-		return v
+		return consumers{v}, liveTick
 	}
-	return &plainView{w: ios.ErrOut, lf: p, pulse: pulse}
+	pulse.w = ios.ErrOut
+	return consumers{&lineView{w: ios.ErrOut, lf: p}, pulse}, pulse.every
 }
 
 // lineFormat renders the lines both views print.
@@ -91,41 +83,23 @@ func (p lineFormat) icon(tc api.RunTestCase) string {
 	return p.st.SuccessIcon()
 }
 
-// plainView prints a line per change of state, and a heartbeat when
-// nothing changed for long.
-type plainView struct {
-	w     io.Writer
-	lf    lineFormat
-	pulse heartbeat
+// lineView is the line mode: a line per change of state.
+type lineView struct {
+	w  io.Writer
+	lf lineFormat
 }
 
-func (v *plainView) println(line string) {
-	fmt.Fprintln(v.w, line)
-	v.pulse.printed()
-}
+func (v *lineView) println(line string) { fmt.Fprintln(v.w, line) }
 
-func (v *plainView) statusChanged(s *runState, elapsed time.Duration) {
-	v.println(v.lf.status(s, elapsed))
-}
-func (v *plainView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
-func (v *plainView) notice(msg string)                            { v.println(msg) }
+func (v *lineView) runChanged(s *runState, elapsed time.Duration) { v.println(v.lf.status(s, elapsed)) }
+func (v *lineView) runEnded(s *runState, elapsed time.Duration)   { v.println(v.lf.status(s, elapsed)) }
+func (v *lineView) caseEnded(s *runState, tc api.RunTestCase)     { v.println(v.lf.testCase(s, tc)) }
+func (v *lineView) notice(msg string)                             { v.println(msg) }
 
 // retrying prints one line when a streak begins, not one per retry.
-func (v *plainView) retrying(s *runState, _ time.Duration, err error) {
-	v.println(fmt.Sprintf("warning: %s: %s; retrying (the wait goes on until --timeout)",
-		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(report.FirstLine(err.Error()))))
+func (v *lineView) retrying(s *runState, _ time.Duration, err error) {
+	v.println(fmt.Sprintf("warning: %s: %s; retrying with backoff; the wait gives this run up after %d failed requests in a row, or at --timeout",
+		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(report.FirstLine(err.Error())), poll.MaxConsecutiveFailures))
 }
-func (v *plainView) stop() {}
-
-// refresh prints the heartbeat of every unfinished run when it is due.
-func (v *plainView) refresh(states []*runState, elapsed time.Duration) {
-	if !v.pulse.due(elapsed) {
-		return
-	}
-	for _, s := range states {
-		if !s.poll.Done() {
-			fmt.Fprintln(v.w, heartbeatLine(s, elapsed))
-		}
-	}
-	v.pulse.last = elapsed
-}
+func (v *lineView) tick([]*runState, time.Duration) {}
+func (v *lineView) stop()                           {}

@@ -2,7 +2,10 @@ package runwait
 
 import (
 	"fmt"
+	"io"
 	"time"
+
+	"github.com/testctl/testctl/pkg/api"
 
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -13,13 +16,16 @@ import (
 // minutes without output, after which it kills a step.
 const DefaultHeartbeat = 5 * time.Minute
 
-// heartbeat is what the line-per-change view prints when nothing changed
-// for a while: a CI watchdog that kills a silent step (CircleCI's ten
-// minutes) must not kill a long run that is doing fine.
+// heartbeat is the line mode's companion: when nothing was printed for a
+// while it prints a progress line, as a CI watchdog that kills a silent
+// step (CircleCI's ten minutes) must not kill a long run that is doing
+// fine. Every event but the tick is a line the line mode printed.
 type heartbeat struct {
+	ignoreEvents
+	w       io.Writer
 	every   time.Duration // 0: never
 	elapsed func() time.Duration
-	last    time.Duration // when the view last printed, in wait time
+	last    time.Duration // when the line mode last printed, in wait time
 }
 
 // printed notes that a line was just printed.
@@ -28,6 +34,25 @@ func (h *heartbeat) printed() { h.last = h.elapsed() }
 // due reports whether nothing was printed for a whole period by elapsed.
 func (h *heartbeat) due(elapsed time.Duration) bool {
 	return h.every > 0 && elapsed-h.last >= h.every
+}
+
+func (h *heartbeat) runChanged(*runState, time.Duration)      { h.printed() }
+func (h *heartbeat) runEnded(*runState, time.Duration)        { h.printed() }
+func (h *heartbeat) caseEnded(*runState, api.RunTestCase)     { h.printed() }
+func (h *heartbeat) notice(string)                            { h.printed() }
+func (h *heartbeat) retrying(*runState, time.Duration, error) { h.printed() }
+
+// tick prints the heartbeat of every unfinished run when it is due.
+func (h *heartbeat) tick(states []*runState, elapsed time.Duration) {
+	if !h.due(elapsed) {
+		return
+	}
+	for _, s := range states {
+		if !s.poll.Done() {
+			fmt.Fprintln(h.w, heartbeatLine(s, elapsed))
+		}
+	}
+	h.last = elapsed
 }
 
 // heartbeatLine is "run r1a2b3 still RUNNING after 15:00: 3 of 7 done".

@@ -34,11 +34,12 @@ func (v *liveView) println(line string) {
 	}
 }
 
-// statusChanged prints nothing: the spinner shows the statuses in
+// runChanged and runEnded print nothing: the spinner shows the statuses in
 // progress, and the summary that follows the wait gives each verdict once.
-func (v *liveView) statusChanged(*runState, time.Duration)       {}
-func (v *liveView) caseFinished(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
-func (v *liveView) notice(msg string)                            { v.println(msg) }
+func (v *liveView) runChanged(*runState, time.Duration)       {}
+func (v *liveView) runEnded(*runState, time.Duration)         {}
+func (v *liveView) caseEnded(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
+func (v *liveView) notice(msg string)                         { v.println(msg) }
 
 // retrying prints nothing: a failure the wait rides out is a state of the
 // live line ("· service failing (HTTP 503) for 00:40, retrying"), gone when
@@ -47,7 +48,7 @@ func (v *liveView) retrying(s *runState, elapsed time.Duration, err error) {
 	s.retryingSince, s.retryWhy = elapsed, retryReason(err)
 }
 
-func (v *liveView) refresh(states []*runState, elapsed time.Duration) {
+func (v *liveView) tick(states []*runState, elapsed time.Duration) {
 	if v.block != nil {
 		v.block.Draw(blockLines(states, elapsed, v.frame))
 		v.frame++

@@ -51,7 +51,11 @@
 // them: for benchmarks of the failure reports.
 //
 // A run is INITIATED until its first test case starts (1 s; 2 s for the
-// slow plan), RUNNING until its last one ends, then final. Each test case
+// slow plan), RUNNING until its last one ends, then final; with
+// Options.RunEndDelay (the hidden `testctl sandbox --run-end-delay D`) it
+// stays RUNNING that much longer, every test case ended, as the service's
+// may while it evaluates the run: for benchmarks of how soon a wait sees
+// the end. Each test case
 // goes INITIATED, RUNNING, then COMPLETED with PASSED, FAILED or SKIPPED
 // (or ERROR / CANCELLED, result ""), on its own timeline, so the counts
 // of a live view change as it watches. result is null until COMPLETED.

@@ -82,6 +82,7 @@ func (s *Server) visible(r *run, now float64) bool {
 func (s *Server) startRun(now float64, tmpl run) *run {
 	r := &tmpl
 	r.created = now
+	r.endsAfter = s.opts.RunEndDelay.Seconds()
 	r.layOut(s.lookupTestCase)
 	if len(r.apps) == 0 {
 		r.apps = []string{appWebID}

@@ -55,6 +55,10 @@ type Options struct {
 	// failing as the declined card does, with its evidence and issue, and
 	// the plan PlanRegressions that runs them all. 0 adds neither.
 	FailingTestCases int
+	// RunEndDelay, in sandbox time, is how long a run started here goes on
+	// after its last test case ended, as the service's may while it
+	// evaluates the run; 0, as the fixtures are timed, ends it with it.
+	RunEndDelay time.Duration
 	// BaselineHistory adds the runs of PlanBaseline on main (baseline.go)
 	// between the runs started here and the generated history: the
 	// baseline of `--baseline main`. testctl --sandbox and testctl sandbox

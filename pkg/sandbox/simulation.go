@@ -36,6 +36,9 @@ type run struct {
 	apps                  []string
 	cases                 []caseRun
 	status, result        string // final
+	// endsAfter is how long after its last test case the run ends
+	// (Options.RunEndDelay), in sandbox seconds.
+	endsAfter float64
 }
 
 // elapsed is how long the run has been going at sandbox time now.
@@ -62,7 +65,8 @@ func (c *caseRun) stateAt(e float64) (status, result string) {
 // final reports whether the case has reached its outcome e seconds in.
 func (c *caseRun) final(e float64) bool { return e >= c.end }
 
-// span returns when the first test case starts and the last one ends.
+// span returns when the first test case starts and the run ends: when its
+// last test case does, and endsAfter later.
 func (r *run) span() (first, last float64) {
 	first, last = math.Inf(1), 0
 	for _, c := range r.cases {
@@ -72,7 +76,7 @@ func (r *run) span() (first, last float64) {
 	if len(r.cases) == 0 {
 		first = 0
 	}
-	return first, last
+	return first, last + r.endsAfter
 }
 
 // stateAt gives the run's status and result e seconds after it started.

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"time"
+
 	"net/http"
 	"testing"
 
@@ -205,5 +207,31 @@ func TestScheduleRules(t *testing.T) {
 	got = scheduleTestCases([]string{"y"}, lookup2)
 	if last := got[len(got)-1]; last.result != api.ResultPassed || last.start < got[0].end {
 		t.Errorf("resume after a failed case: %+v", last)
+	}
+}
+
+// With RunEndDelay a run goes on after its last test case ended, as the
+// service's may while it evaluates the run: every test case final, the run
+// RUNNING, until the delay has passed; its finishedAt says when it ended.
+func TestRunEndDelay(t *testing.T) {
+	s, fake := newSandbox(t, Options{RunEndDelay: 2 * time.Second})
+	id := startPlan(t, s, PlanPassing).Run.ShortID
+	fake.Advance(10*time.Second + 500*time.Millisecond) // the last test case ended at 10 s
+	d := getRun(t, s, id, "?testCases=all")
+	if d.Status != api.StatusRunning {
+		t.Errorf("half a second after its last test case: %s, want RUNNING", d.Status)
+	}
+	for _, c := range d.RunTestCases {
+		if c.Status != api.StatusCompleted {
+			t.Errorf("test case %s is %s", c.Name, c.Status)
+		}
+	}
+	fake.Advance(2 * time.Second)
+	if d := getRun(t, s, id, "?testCases=all"); d.Status != api.StatusCompleted || result(d) != api.ResultPassed {
+		t.Errorf("after the delay: %s/%s", d.Status, result(d))
+	}
+	list := decode[api.RunList](t, send(t, s, "GET", "/v1/run?limit=1", ProjectKey, nil), 200)
+	if len(list.Runs) != 1 || list.Runs[0].FinishedAt == nil || *list.Runs[0].FinishedAt != epoch.Add(12*time.Second).Format(time.RFC3339) {
+		t.Errorf("finishedAt %+v, want 12 s after the start", list.Runs)
 	}
 }

@@ -222,3 +222,15 @@ func (r Run) Level(c Case) string {
 	}
 	return ""
 }
+
+// Resumable reports whether the run may still be going on in the service
+// when the wait ended, so that waiting again can give it a verdict: the
+// wait stopped before it did (a timeout, a signal), or the service kept
+// failing (exit 6) before the run was seen to end. A run that does not
+// exist (5) or that the key may not read (4) is not.
+func (r Run) Resumable() bool {
+	if r.NotStarted {
+		return false
+	}
+	return r.Stop != "" || r.Code == exitcode.Service && (r.Detail == nil || !Final(r.Detail.Status))
+}

@@ -133,7 +133,7 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	target := runwait.StartedTarget(resp.Run, false, f.Clock.Now())
-	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil {
+	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, f.Step, client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil {
 		return err
 	}
 	if !o.Wait {

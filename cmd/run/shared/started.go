@@ -97,7 +97,7 @@ func WaitDeps(f *cmdutil.Factory) (runwait.Deps, error) {
 		return runwait.Deps{}, err
 	}
 	d := runwait.Deps{IO: f.IOStreams, Client: client, Clock: f.Clock, Getenv: f.Getenv, Output: out,
-		Debug: (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1",
+		Debug: (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1", Step: f.Step,
 		Rerun: func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 			return reconcile.Rerun(ctx, rec, client, shortID, req)
 		}}

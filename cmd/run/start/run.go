@@ -103,7 +103,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
 			return err
 		}
-		if err := runwait.Started(ios.ErrOut, f.Getenv, client.BaseURL, targets, o.Wait); err != nil {
+		if err := runwait.Started(ios.ErrOut, f.Getenv, f.Step, client.BaseURL, targets, o.Wait); err != nil {
 			return withStartFailure(err, startCode)
 		}
 	}

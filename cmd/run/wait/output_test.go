@@ -3,6 +3,7 @@ package wait_test
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -148,15 +149,21 @@ func TestOutsideGitHubActionsNoAnnotations(t *testing.T) {
 	}
 }
 
-func TestTerminalWithNoColorPrintsLines(t *testing.T) {
+// NO_COLOR removes colour and nothing else: on a terminal the wait keeps
+// its live view (test cases scrolling above a redrawn line), without a
+// colour sequence; the line mode is for what is not a terminal.
+func TestTerminalWithNoColorKeepsTheLiveView(t *testing.T) {
 	e := cmdtest.New(t)
 	e.Setenv("NO_COLOR", "1")
 	id := e.StartRun(t, sandbox.PlanPassing)
 	r := e.RunWith(cmdtest.RunOptions{TTY: true}, "run", "wait", id).Expect(t, 0)
-	if strings.Contains(r.Stderr, "\x1b") {
-		t.Errorf("escape sequences with NO_COLOR:\n%q", r.Stderr)
+	if regexp.MustCompile(`\x1b\[[0-9;]*m`).MatchString(r.Stderr) {
+		t.Errorf("colour with NO_COLOR:\n%q", r.Stderr)
 	}
-	cmdtest.Contains(t, "stderr", r.Stderr, "run "+id+" RUNNING\n", "run "+id+" COMPLETED · PASSED")
+	cmdtest.Contains(t, "stderr", r.Stderr, "  ✓ Log in with email and password", "✓ Run "+id+": COMPLETED · PASSED")
+	if strings.Contains(r.Stderr, "run "+id+" RUNNING\n") {
+		t.Errorf("the line mode on a terminal under NO_COLOR:\n%s", r.Stderr)
+	}
 }
 
 // run wait and run get print a run's test cases as one table: same headers,

@@ -28,91 +28,29 @@ func NewCmdWait(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 		Long: `Poll runs every --interval until each is COMPLETED, ERROR or CANCELLED, then
 exit with the verdict, so a CI step can gate on it.
 
-Progress goes to stderr: on a terminal a live line with the elapsed time and
-the test cases by status (a line per run when there are several, each showing
-its verdict once it ends), each test case printed as it finishes; elsewhere one
-line per change of state (a run status, a test case finishing), never one per
-poll, and after --heartbeat (default 5m; 0 off) without any output a progress
-line ("run r0a1b2 still RUNNING after 15:00: 3 of 7 done"), so a CI watchdog
-that kills a silent step (CircleCI's ten minutes) never kills a long run. At the end stderr gets a summary of every test case that did not pass,
-with the reason the evaluation gave.
+Progress goes to stderr: a live view on a terminal; elsewhere one line per
+change of state, and a line after --heartbeat of silence. Stdout carries only
+data: the test cases as a table, or the final run detail with -o json, -o yaml
+or --jq. At the end stderr tells the failure story of each test case that did
+not pass, with its evidence.
 
-Stdout carries only data: with -o json, -o yaml or --jq the final run detail
-(one object for one run, an array for several), otherwise a table of the test
-cases. On a timeout or Ctrl-C the last state seen is printed the same way.
+Brief failures of the service are retried with backoff; a run is given up
+after 10 failed requests in a row (exit 6). After a timeout, Ctrl-C or SIGTERM
+the runs go on, and the command that resumes the wait is printed.
 
-Brief failures of the service or the network (5xx, 429, timeouts, dropped
-connections, unreadable answers) never end a wait before --timeout: requests
-are retried with backoff, honouring Retry-After, and a run is given up (exit
-6) only after 10 failures in a row. A 404 for a run that run start created on
-this machine less than 30 seconds ago is taken as a run that is not visible
-yet; for any other id it means the run does not exist (exit 5). A key refused
-for one run (401, 403) ends the wait on that run only; the others keep their
-verdicts.
+Exit codes: 0 passed, 1 failed, 3 ERROR or CANCELLED, 4 key rejected, 5 no
+such run, 6 the service kept failing, 7 --timeout, 8 a report not written,
+130 and 143 interrupted; several runs give the largest (testctl help
+exit-codes).
 
-Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
---fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
-run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not exist;
-6 the service kept failing; 7 --timeout passed; 8 a report (--junit, the
-GitHub Actions files; never --comment) could not be written; 130 interrupted by Ctrl-C; 143
-terminated (SIGTERM, as CI runners send on cancel). With several runs, or a
-verdict and a report failure, the largest code wins. After a timeout, Ctrl-C
-or SIGTERM the runs go on and the command to resume waiting is printed, with
-the flags that chose the service (--profile, --base-url, …; never the key);
-under --sandbox the runs end with the embedded sandbox instead.
-
---retry-failed N reruns the test cases of a run that ended COMPLETED with
-FAILED that did not pass, together with those skipped (a test case that waits
-for a failed one is skipped), by their project test case ids when the test
-case list names each once, else with failedOnly (POST /v1/run/{shortId}); it
-waits for the rerun, up to N times; ERROR and CANCELLED runs are not retried.
-The verdict is over every test case, each with its last result across the
-attempts: one that never ran again keeps its first (a skip fails the run with
---fail-on-skipped). Every attempt's short id and URL is printed and kept in
-the reports, and JUnit reports each test case from the run it last ran in. A test case that failed and then passed is flaky: it gets a
-section of its own in the summary ("passed on retry 1 of 2"), a ::warning
-annotation in GitHub Actions and, in the JUnit report, a passing testcase
-carrying a <flakyFailure> with its first failure (the Surefire convention).
-A flaky run passes unless --fail-on-flaky (then exit 1).
-
---junit FILE writes a JUnit XML report: one testsuite per run, named after its
-plan (its name, else its short id; "test cases" for a run of test case ids) so
-that CI test history matches test cases across builds, one testcase per test
-case (failure, error or skipped), and a "(run verdict)" testcase when the run's
-own outcome is not a pass and no test case says why (timed out, interrupted,
-FAILED with no failed test case, never read). The run's short id, URL and
-attempt are in the suite's properties. The report is also written, partial,
-after a timeout or an interruption.
-
-In GitHub Actions (GITHUB_ACTIONS=true) a Markdown summary is appended to
-$GITHUB_STEP_SUMMARY, each test case that did not pass becomes an annotation
-(::error when it failed, errored or was cancelled; ::warning when it was
-skipped, ::error if that fails the run through --fail-on-skipped) — at most
-ten, as GitHub shows no more: failed first, then errored, then skipped, the
-tenth saying how many more are in the step summary. Any line of service text
-that the runner would read as a workflow command (::…, ##[…]) is printed
-inside a ::stop-commands:: block, so only testctl's own annotations take
-effect. $GITHUB_OUTPUT gets runs_json, every run as a JSON array in
-the order given, and, for a single run, run_short_id, run_url, run_status
-and run_result.
-
---comment keeps one pull request (GitHub) or merge request (GitLab) comment:
-the verdict, each test case that did not pass with its story collapsed, the
-run links and, with --html, the workflow run's artefacts. The first run
-creates it and every later run of the same workflow job edits it, found by a
-hidden marker (TESTCTL_COMMENT_KEY tells a matrix's legs apart). GitHub needs
-a pull request event and GITHUB_TOKEN with pull-requests: write; GitLab a
-merge request pipeline and TESTCTL_GITLAB_TOKEN. Where it cannot be written
-(no pull request, no token, a fork's read-only token, the API failing or
-silent for 10s) one notice says why and the exit code is unchanged.`,
+The rest (--retry-failed and flaky test cases, the JUnit report, the GitHub
+Actions summary, annotations and outputs, --dotenv, --comment) is in
+testctl help waiting.`,
 		Example: `  # Wait for a run and exit with its verdict
   testctl run wait r0a1b2
 
   # Rerun failures once; pass if they then pass, but fail the step on flakiness
   testctl run wait r0a1b2 --retry-failed 1 --fail-on-flaky
-
-  # Tell new failures from those main has too; only new ones fail the step
-  testctl run wait r0a1b2 --baseline main --fail-on new
 
   # Several runs at once; the exit code is the worst of them
   testctl run wait r0a1b2 r0c3d4 --timeout 30m

@@ -76,9 +76,9 @@ function waterfall(list) {
   var frag = document.createDocumentFragment();
   rows.forEach(function (r, i) {
     var n = r.n;
-    var row = el('div', 'wf-row' + (n.failed ? ' failed' : ''));
-    put(row, el('span', 'st', n.status ? n.status : 'no answer'), el('span', 'm', n.method), el('span', 'u', n.url));
-    row.title = (n.method ? n.method + ' ' : '') + n.url + (n.error ? '\n' + n.error : '');
+    var row = el('div', 'wf-row' + (n.failed ? ' failed' : '') + (n.named ? ' named' : ''));
+    put(row, n.named ? namedMark() : null, el('span', 'st', n.status ? n.status : 'no answer'), el('span', 'm', n.method), el('span', 'u', n.url));
+    row.title = (n.method ? n.method + ' ' : '') + n.url + (n.error ? '\n' + n.error : '') + (n.named ? '\nnamed by the evaluation' : '');
     put(frag, row);
     var x = r.start / total * 100, w = Math.max(r.dur / total * 100, 0.4);
     var cls = 'bar' + (n.failed ? ' failed' : '') + (r.timed ? '' : ' untimed') + (n.durationMs === undefined ? ' nodur' : '');
@@ -100,12 +100,20 @@ function waterfall(list) {
   return put(el('div'), box, legend);
 }
 
+// namedMark marks an entry the evaluation names: the one to look at first.
+function namedMark() {
+  var m = el('span', 'named-mark', '◆');
+  m.title = 'named by the evaluation';
+  m.setAttribute('aria-label', 'named by the evaluation');
+  return m;
+}
+
 function consoleLog(list) {
   var t = el('table', 'console');
   var frag = document.createDocumentFragment();
   list.forEach(function (c) {
-    var tr = el('tr', 'lvl-' + String(c.level).toLowerCase());
-    put(tr, el('td', 'at', '+' + c.atS + ' s'), put(el('td'), pill('lvl ' + String(c.level).toLowerCase(), c.level)),
+    var tr = el('tr', 'lvl-' + String(c.level).toLowerCase() + (c.named ? ' named' : ''));
+    put(tr, el('td', 'at', '+' + c.atS + ' s'), put(el('td'), pill('lvl ' + String(c.level).toLowerCase(), c.level), c.named ? namedMark() : null),
       put(el('td', 'msg'), el('span', 'text', c.message), c.source ? el('div', 'src', c.source) : null));
     put(frag, tr);
   });
@@ -115,10 +123,10 @@ function consoleLog(list) {
 function apiCalls(list) {
   var box = el('div', 'apicalls');
   list.forEach(function (a) {
-    var d = el('details', 'api' + (a.failed ? ' failed' : ''));
+    var d = el('details', 'api' + (a.failed ? ' failed' : '') + (a.named ? ' named' : ''));
     d.open = a.failed;
     var s = el('summary');
-    put(s, pill(a.failed ? 'failed' : 'passed', a.status !== undefined ? a.status : 'no answer'), el('span', 'm', a.method),
+    put(s, a.named ? namedMark() : null, pill(a.failed ? 'failed' : 'passed', a.status !== undefined ? a.status : 'no answer'), el('span', 'm', a.method),
       el('span', 'u', a.url), a.durationMs !== undefined ? el('span', 'id', ms(a.durationMs)) : null);
     put(d, s);
     if (a.error) put(d, el('p', 'note warn', a.error));
