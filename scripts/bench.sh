@@ -16,6 +16,8 @@
 #              run report against run get, run start --wait with and without
 #              --evidence, 50 failed test cases' peak RSS (issue 34)
 #   ending     how soon a wait's verdict follows the run's end (issue 34)
+#   baseline   the time --baseline adds to `run start --wait` at 100 ms of
+#              latency: its search runs while the wait goes on
 #   size       the stripped release binary and what dominates it
 #   Go         benchmarks of decoding and table rendering
 #
@@ -30,7 +32,7 @@
 # BENCH_ROUNDS (rounds, default 3), BENCH_HISTORY (default 100000),
 # BENCH_TESTCASES (test cases created, default 2000), BENCH_PARTS (the parts
 # to run, default all: "startup mcp request story scale polling latency
-# ending size go"), BENCH_LATENCY_RUNS (runs per command per round of the latency part,
+# ending baseline size go"), BENCH_LATENCY_RUNS (runs per command per round of the latency part,
 # default 5: each takes a few round trips of 100 ms), BENCH_BEFORE (another
 # testctl binary, say main's, measured beside this one in the latency and
 # ending parts).
@@ -41,7 +43,7 @@ RUNS=${BENCH_RUNS:-100}
 ROUNDS=${BENCH_ROUNDS:-3}
 HISTORY=${BENCH_HISTORY:-100000}
 TESTCASES=${BENCH_TESTCASES:-2000}
-PARTS=${BENCH_PARTS:-startup mcp request story scale polling latency ending size go}
+PARTS=${BENCH_PARTS:-startup mcp request story scale polling latency ending baseline size go}
 LATENCY_RUNS=${BENCH_LATENCY_RUNS:-5}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 KEY=sandbox-project-key
@@ -501,6 +503,20 @@ wait_bench() {
     row "wait: $plan $*: end noticed after" "<= 1 interval (1 s)" "$late s" "-" "$(yes_if "$late <= 1")"
   fi
 }
+# ---------------------------------------------------------------- baseline
+# --baseline looks up each plan's baseline run (a page of the run list, then
+# the run with its test cases) from the start of the wait: the goal is that
+# it adds no more than one request's time (100 ms here) after the run ends.
+if part baseline; then
+say "sandbox at 100 ms of latency, for --baseline"
+start_sandbox latency --latency 100ms --speed 1000
+bl="env TESTCTL_BASE_URL=$URL_latency $T run start --plan pln-baseline_sandbox --branch feature --wait --interval 100ms --evidence 0 -q"
+mapfile -t m < <(measure "$bl" "$bl --baseline main")
+extra=$(calc "${m[1]} - ${m[0]}" 6)
+row "baseline: run start --wait at 100 ms latency" "-" "$(ms "${m[0]}") ms" "1.00" "-"
+row "baseline: what --baseline main adds" "<= 1 request (100 ms)" "$(ms "$extra") ms" "$(calc "$extra / 0.1")" "$(yes_if "$extra <= 0.1")"
+fi
+
 if part polling; then
 say "polling: run wait --interval 1s"
 # At --speed 3 the plan ends at about 3.3 s, between two polls.

@@ -136,6 +136,9 @@ func (w *wiring) keyring() (*keyring.Store, error) {
 func (w *wiring) startSandbox(cfg *config.Config) error {
 	so := w.opts.Sandbox
 	so.Clock = cmp.Or(so.Clock, w.f.Clock)
+	// Every --sandbox has pln-baseline_sandbox's runs on main, so that
+	// --baseline main can be tried (docs/sandbox.md).
+	so.BaselineHistory = true
 	inst, err := sandbox.Listen("127.0.0.1:0", so)
 	if err != nil {
 		// No loopback port to listen on is a local failure, not the

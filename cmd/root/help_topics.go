@@ -135,7 +135,17 @@ needs a pull request event and GITHUB_TOKEN with pull-requests: write;
 GitLab a merge request pipeline and TESTCTL_GITLAB_TOKEN. Where it cannot be
 written (no pull request, no token, a fork's read-only token, the API
 failing or silent for 10s) one notice says why and the exit code is
-unchanged.`},
+unchanged.
+
+--baseline BRANCH classes each test case that did not pass: new (it passed
+in the last COMPLETED run of the same plan on BRANCH, or was not in it) or
+known (it did not pass there either), matched by name within the plan; the
+search runs while the wait goes on. --fail-on new fails the gate only on new
+failures. --quarantine FILE (.testctl/quarantine.yaml when it exists) names
+test cases, each with an owner and an until date, whose failures do not fail
+the gate until that date:
+
+  testctl run wait r0a1b2 --baseline main --fail-on new`},
 	// The table is the one README.md and docs/ are generated from.
 	{"exit-codes", "Exit codes and what they mean", cmdutil.ExitCodesText(76)},
 }

@@ -149,7 +149,7 @@ func sandboxRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	inst, err := sandbox.Listen(o.Addr, sandbox.Options{Clock: f.Clock, Speed: o.Speed,
 		FaultRate: o.FaultRate, Latency: o.Latency, History: history, Seed: o.Seed, IDSeed: idSeed, VisibilityDelay: o.VisibilityDelay, RunEndDelay: o.RunEndDelay,
-		FailingTestCases: o.FailingTestCases})
+		FailingTestCases: o.FailingTestCases, BaselineHistory: o.History != 0}) // --history 0: no past run at all
 	if err != nil {
 		return listenError(o.Addr, err)
 	}

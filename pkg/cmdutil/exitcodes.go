@@ -24,8 +24,8 @@ type ExitCodeInfo struct {
 var ExitCodes = []ExitCodeInfo{
 	{exitcode.OK, "success; a run that ended COMPLETED with PASSED (SKIPPED too, with a warning, unless `--fail-on-skipped`)",
 		"the command did what it was asked"},
-	{exitcode.Failed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); a tunnel did not reach `--wait-until`",
-		"a test case failed; a run whose last attempt ended FAILED, or with a result testctl does not know, whatever its test cases say; " +
+	{exitcode.Failed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); with `--fail-on new`, only a new failure (not a known one, nor one quarantined until a later date); a tunnel did not reach `--wait-until`",
+		"a test case failed (a test case quarantined until today or later does not count; with `--fail-on new` nor does one that failed in the `--baseline` run too); a run whose last attempt ended FAILED, or with a result testctl does not know, whatever its test cases say; " +
 			"with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry (a rerun the service refused is a warning and leaves this code); " +
 			"`tunnel status --wait-until` did not see the wanted health before `--timeout`"},
 	{exitcode.Usage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started",

@@ -116,6 +116,10 @@ type pageCase struct {
 	Attempt       int           `json:"attempt,omitempty"`
 	Evidence      *pageEvidence `json:"evidence,omitempty"`
 	FailedAttempt *pageCase     `json:"failedAttempt,omitempty"`
+	// Failure is new, known or quarantined (Case.Failure); FailureNote
+	// its words.
+	Failure     string `json:"failure,omitempty"`
+	FailureNote string `json:"failureNote,omitempty"`
 }
 
 // classOrder orders runs and test cases failures first; an unknown class,
@@ -277,6 +281,8 @@ func (c *pageCase) setTexts(src Case, b *budget) {
 	c.Result = b.short(src.Result, maxName)
 	c.ResultTitle = b.short(src.ResultTitle, maxEvaluation)
 	c.Evaluation = b.short(src.Evaluation, maxEvaluation)
+	c.Failure = clip(strings.ReplaceAll(src.Failure, " ", ""), 32)
+	c.FailureNote = b.short(src.FailureNote, maxEvaluation)
 }
 
 // timeText is a time as the page shows it: UTC, to the second, the same for

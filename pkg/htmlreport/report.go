@@ -100,4 +100,10 @@ type Case struct {
 	// shown side by side with this (passing) one. Its own FailedAttempt is
 	// ignored.
 	FailedAttempt *Case
+	// Failure is the class of a test case that did not pass against the
+	// baseline and the quarantine (new, known, quarantined), "" when no
+	// baseline or quarantine was given: the page badges it and filters
+	// by it. FailureNote says more (a quarantine's date, owner, reason).
+	Failure     string
+	FailureNote string
 }

@@ -112,6 +112,7 @@ func writeTerminal(in Input, v verdict.Verdict) error {
 		fmt.Fprintf(&summary, "\n(%d more test cases did not pass; their evidence was not gathered: raise --evidence)\n", in.EvidenceLeft)
 	}
 	WriteSkippedWarnings(&summary, ios.ErrStyles(), v)
+	writeStale(&summary, v)
 	WriteNextSteps(&summary, v, in.Resume)
 	WriteResumeHint(&summary, v, in.Resume)
 	_, err := ios.ErrOut.Write(summary.Bytes())

@@ -66,6 +66,11 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 		}
 		for _, c := range r.Cases {
 			a := annotation{level: r.Level(c), title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
+			if v.Classified && c.Failure != "" {
+				// ::error only for what fails the gate; the class says why
+				// a failure is a warning.
+				a.title += " (" + FailureWord(c) + ")"
+			}
 			switch c.Class {
 			case verdict.Errored:
 				a.rank = 1
@@ -75,7 +80,10 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 			default:
 				continue // flaky ones have their own, below
 			}
-			a.msg = verdict.Outcome(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
+			if c.Failure == verdict.Known || c.Failure == verdict.Quarantined {
+				a.rank = max(a.rank, 1) // new failures first: what the change broke
+			}
+			a.msg = verdict.Outcome(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", quarantineNote(c)) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
 				prefixed("\n\n", c.EvaluationThought) + prefixed("\n", c.RunURL)
 			all = append(all, a)
 		}
@@ -115,7 +123,7 @@ func runName(r verdict.Run) string {
 }
 
 // moreOf names what the annotations of a level left out are.
-var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped or flaky test cases)"}
+var moreOf = map[string]string{"error": "test cases did not pass", "warning": "warnings (skipped, flaky, known or quarantined test cases)"}
 
 // escapeData escapes a workflow command's message as the runner unescapes
 // it; service text is sanitised first so no escape sequence reaches the log.

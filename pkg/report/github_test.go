@@ -112,7 +112,7 @@ func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
 	if !strings.HasSuffix(lines[9], "(4 more test cases did not pass: see the step summary)") {
 		t.Errorf("the tenth error does not count the rest: %s", lines[9])
 	}
-	if !strings.HasSuffix(lines[19], "(2 more warnings (skipped or flaky test cases): see the step summary)") {
+	if !strings.HasSuffix(lines[19], "(2 more warnings (skipped, flaky, known or quarantined test cases): see the step summary)") {
 		t.Errorf("the tenth warning does not count the rest: %s", lines[19])
 	}
 }

@@ -28,7 +28,15 @@ func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[stri
 		}
 	}
 	for _, r := range v.Runs {
-		rep.Runs = append(rep.Runs, htmlRun(r, ev, history[r.Plan.ShortID]))
+		run := htmlRun(r, ev, history[r.Plan.ShortID])
+		if v.Classified {
+			for i, c := range r.Cases {
+				if c.Failure != "" {
+					run.Cases[i].Failure, run.Cases[i].FailureNote = string(c.Failure), quarantineNote(c)
+				}
+			}
+		}
+		rep.Runs = append(rep.Runs, run)
 	}
 	return htmlreport.Write(path, rep)
 }

@@ -41,7 +41,9 @@ type pageRunData struct {
 		Class string `json:"class"`
 	} `json:"history"`
 	Cases []struct {
-		Class string `json:"class"`
+		Class   string `json:"class"`
+		Name    string `json:"name"`
+		Failure string `json:"failure"`
 	} `json:"cases"`
 }
 

@@ -33,7 +33,7 @@ func WriteJUnitFile(path string, v verdict.Verdict, ev Evidence) error {
 func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
 	doc := JUnitSuites{Name: "testctl"}
 	for _, r := range v.Runs {
-		s := buildSuite(r, ev)
+		s := buildSuite(r, v.Classified, ev)
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
 		doc.Errors += s.Errors
@@ -49,7 +49,7 @@ func WriteJUnit(w io.Writer, v verdict.Verdict, ev Evidence) error {
 	return err
 }
 
-func buildSuite(r verdict.Run, ev Evidence) JUnitSuite {
+func buildSuite(r verdict.Run, classified bool, ev Evidence) JUnitSuite {
 	// A run's suite and class are named after its plan: CI test views
 	// (GitLab, Jenkins, Buildkite) match test cases across builds by suite,
 	// class and name, and a run's short id changes every build.
@@ -75,6 +75,13 @@ func buildSuite(r verdict.Run, ev Evidence) JUnitSuite {
 		prop("run_status", r.Detail.Status)
 		prop("run_result", r.Result)
 	}
+	if b := r.Baseline; b != nil {
+		// The baseline the failures were classed against, so a reader of
+		// the history can find it.
+		prop("baseline_branch", b.Branch)
+		prop("baseline_run_short_id", b.RunShortID)
+		prop("baseline_run_url", b.RunURL)
+	}
 	if len(r.Earlier) > 0 {
 		for i, a := range r.Attempts() {
 			prop(fmt.Sprintf("attempt_%d_short_id", i+1), a.ShortID)
@@ -86,6 +93,11 @@ func buildSuite(r verdict.Run, ev Evidence) JUnitSuite {
 		if c.Class.DidNotPass() || c.Class == verdict.Flaky {
 			prop("run_test_case_id:"+xmlText(c.Name), c.ShortID)
 			prop("run_test_case_url:"+xmlText(c.Name), c.RunURL)
+		}
+		if c.Failure != "" && classified {
+			// Every <failure> stays (CI history must stay true); its
+			// class says whether it failed the gate.
+			prop("failure_class:"+xmlText(c.Name), FailureWord(c))
 		}
 	}
 	if c := runCase(r, s.Name); c != nil {

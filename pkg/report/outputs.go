@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/stepoutputs"
@@ -16,8 +17,21 @@ import (
 // name one run and hide the others, so only runs_json is written). An
 // output with nothing to say is not written (a later step would read an
 // empty value as a real one), nor is a field of runs_json. The heredoc form
-// is used for every value, since only it can carry a newline.
-func WriteOutputs(w io.Writer, v verdict.Verdict) error { return writeRunOutputs(w, v.Runs, true) }
+// is used for every value, since only it can carry a newline. With a
+// baseline or a quarantine file, new_failures and known_failures count the
+// failures of each class over every run (quarantined ones are neither), and
+// each run of runs_json carries its failures' classes and its baseline run.
+func WriteOutputs(w io.Writer, v verdict.Verdict) error {
+	if err := writeRunOutputs(w, v.Runs, true); err != nil || !v.Classified {
+		return err
+	}
+	var b strings.Builder
+	for _, kv := range [][2]string{{"new_failures", strconv.Itoa(v.Failures.New)}, {"known_failures", strconv.Itoa(v.Failures.Known)}} {
+		b.WriteString(stepoutputs.GitHubOutput(kv[0], kv[1]))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
 
 // AppendStartOutputs appends to the $GITHUB_OUTPUT file at path
 // run_short_id and run_url (one run) and runs_json for runs just started
@@ -53,6 +67,11 @@ func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 		// Attempts are every run of a --retry-failed sequence, the
 		// last being the run above.
 		Attempts []attemptOut `json:"attempts,omitempty"`
+		// Failures are its test cases that did not pass by class
+		// (--baseline, --quarantine); Baseline the run they were
+		// compared with.
+		Failures map[string]string `json:"failures,omitempty"`
+		Baseline string            `json:"baselineRunShortId,omitempty"`
 	}
 	all := []runOut{}
 	for _, r := range runs {
@@ -65,6 +84,17 @@ func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 		}
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Result
+		}
+		if r.Baseline.Found() {
+			o.Baseline = r.Baseline.RunShortID
+		}
+		for _, c := range r.Cases {
+			if c.Failure != "" && decided && (r.Baseline != nil || c.Quarantine != nil) {
+				if o.Failures == nil {
+					o.Failures = map[string]string{}
+				}
+				o.Failures[c.Name] = FailureWord(c)
+			}
 		}
 		if len(r.Earlier) > 0 {
 			for _, a := range r.Attempts() {

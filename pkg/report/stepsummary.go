@@ -34,6 +34,10 @@ func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, ev Evidence, re
 		icon, word = "❌", "failed"
 	}
 	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s\n\n", icon, word, v.Code, v.Tally())
+	if v.Classified && v.Counts.Failed+v.Counts.Errored > 0 {
+		// What the change broke, apart from what was broken before it.
+		fmt.Fprintf(b, "**%s**\n\n", v.Failures)
+	}
 	for _, r := range v.Runs {
 		if r.NotStarted {
 			fmt.Fprintf(b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
@@ -41,7 +45,7 @@ func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, ev Evidence, re
 	}
 	for _, r := range v.Runs {
 		if !r.NotStarted {
-			writeRunMarkdown(b, r, ev, caseTables)
+			writeRunMarkdown(b, r, ev, caseTables, v)
 		}
 	}
 	if cmd := resumeCommand(v, res); cmd != "" {
@@ -51,7 +55,7 @@ func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, ev Evidence, re
 	}
 }
 
-func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable bool) {
+func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable bool, v verdict.Verdict) {
 	heading := "run " + mdCode(r.ShortID)
 	if t := r.Plan.Title(); t != "" {
 		heading = mdText(t) + " · " + heading
@@ -70,11 +74,14 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable 
 	if r.Err != nil {
 		facts = append(facts, mdText(FirstLine(r.Err.Error())))
 	}
+	if note := baselineNote(r, v.BaselineBranch); note != "" {
+		facts = append(facts, mdText(note))
+	}
 	if len(facts) > 0 {
 		b.WriteString(strings.Join(facts, " · ") + "\n\n")
 	}
-	for _, c := range r.DidNotPass() {
-		writeCaseDetails(b, c, ev)
+	for _, c := range r.ByFailure() {
+		writeCaseDetails(b, c, ev, v.Classified)
 	}
 	writeFlakyMarkdown(b, r, ev)
 	if len(r.Cases) == 0 || !caseTable {
@@ -90,7 +97,11 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable 
 // writeCaseDetails is one test case that did not pass as a <details>
 // block. Inside HTML, Markdown is not read, so everything in it is
 // HTML-escaped text.
-func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence) {
+func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence, classified bool) {
+	if classified {
+		// The class heads the block: whether this failure fails the gate.
+		fmt.Fprintf(b, "**%s** · %s%s\n\n", mdText(c.Name), mdText(FailureWord(c)), prefixed(" · ", mdText(quarantineNote(c))))
+	}
 	if md := ev.text(c.ShortID, evidence.Markdown); md != "" {
 		b.WriteString(md) // the evaluation and the evidence, one block
 		return

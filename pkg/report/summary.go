@@ -22,7 +22,8 @@ import (
 // reasons are wrapped between words to fit it; with 0 (a log, which does
 // not wrap) each stays on its lines.
 func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdict, ev Evidence, res Resume) {
-	n := 0 // the test cases that did not pass are numbered across runs
+	n := 0                    // the test cases that did not pass are numbered across runs
+	said := map[string]bool{} // a plan without a baseline run is said once
 	for _, r := range v.Runs {
 		fmt.Fprintln(w)
 		id := termtext.SanitizeLine(r.ShortID)
@@ -66,10 +67,19 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 		if r.URL != "" {
 			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(r.URL))
 		}
+		if note := baselineNote(r, v.BaselineBranch); note != "" && !said[note] {
+			said[note] = true
+			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(note))
+		}
+		if v.Classified && r.Counts.Failed+r.Counts.Errored > 0 {
+			fmt.Fprintf(w, "  failures: %s\n", r.Failures)
+		}
 		writeAttempts(w, st, width, r, ev)
-		for _, c := range r.DidNotPass() {
+		// New failures first, then known, then quarantined: what the
+		// change under test broke leads.
+		for _, c := range r.ByFailure() {
 			n++
-			writeFailure(w, st, width, n, r, c, ev)
+			writeFailure(w, st, width, n, r, c, ev, v.Classified)
 		}
 		for _, c := range r.Cases {
 			if c.Class != verdict.Skipped && c.Class != verdict.NotRun {
@@ -84,9 +94,19 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 
 // writeFailure is one test case that did not pass: what it is, why the
 // evaluation says it failed, the evidence, and the commands that show more.
-func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run, c verdict.Case, ev Evidence) {
-	fmt.Fprintf(w, "\n  %d. %s %s %s [%s]\n", n, st.FailureIcon(), termtext.SanitizeLine(c.Name),
-		st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))), termtext.SanitizeLine(c.ShortID))
+func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run, c verdict.Case, ev Evidence, classified bool) {
+	icon, class := st.FailureIcon(), ""
+	if !c.FailsGate {
+		icon = st.WarningIcon()
+	}
+	if classified {
+		class = " · " + FailureWord(c)
+	}
+	fmt.Fprintf(w, "\n  %d. %s %s %s [%s]%s\n", n, icon, termtext.SanitizeLine(c.Name),
+		st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))), termtext.SanitizeLine(c.ShortID), class)
+	if note := quarantineNote(c); note != "" {
+		fmt.Fprintf(w, "%s%s\n", reasonIndent, termtext.SanitizeLine(note))
+	}
 	where := "run " + termtext.SanitizeLine(c.RunShortID)
 	if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {
 		where = "plan " + termtext.SanitizeLine(t) + " · " + where

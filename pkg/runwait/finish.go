@@ -48,6 +48,10 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	if len(recs) == 0 {
 		return &exitcode.Error{Code: exitcode.Service, Err: errors.New("there is no run to report on")}
 	}
+	o.warnExpired(d)
+	if o.lookup == nil { // run report: no wait went before
+		o.lookup = startBaseline(ctx, d.Client, o, targetsOf(recs))
+	}
 	work, done := reportWork(ctx)
 	defer done()
 	// The run list (the runs' URLs and times), the evidence and the plans'
@@ -63,6 +67,10 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	reads.Go(func() {
 		describe = listRuns(work, extras, recs, o.JUnitFile != "" || o.HTMLFile != "" || d.Getenv("GITHUB_ACTIONS") == "true")
 	})
+	// The baseline search began with the wait (or just now, for run
+	// report): its result joins the other reads.
+	var found baselineResult
+	reads.Go(func() { found = baselines(work, o, recs) })
 	v := verdict.Decide(recs, o.verdictOptions())
 	d.Step.SetRuns(stepRuns(v.Runs))
 	var ev report.Evidence
@@ -76,7 +84,9 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	}
 	reads.Wait()
 	describe(recs)
-	v = verdict.Decide(recs, o.verdictOptions())
+	vo := o.verdictOptions()
+	vo.Now, vo.Baselines = d.Clock.Now(), found.apply(recs)
+	v = verdict.Decide(recs, vo)
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,

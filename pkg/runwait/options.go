@@ -1,14 +1,20 @@
 package runwait
 
 import (
+	"cmp"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/testctl/testctl/pkg/baseline"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/quarantine"
 	"github.com/testctl/testctl/pkg/stepoutputs"
+	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -44,14 +50,33 @@ type Options struct {
 	DotenvFile string
 	// Comment keeps one pull request (merge request) comment (--comment).
 	Comment bool
+	// Baseline is --baseline, the branch failures are compared with;
+	// FailOn is --fail-on (new or any); QuarantineFile is --quarantine,
+	// whose entries ValidateReport reads into Quarantine before anything
+	// is sent.
+	Baseline       string
+	FailOn         string
+	QuarantineFile string
+	Quarantine     []verdict.Quarantine
+	// quarantinePath is the file read ("" none); warned: its expired
+	// entries were warned about. lookup is the baseline search Runs
+	// started when the wait began.
+	quarantinePath string
+	warned         bool
+	lookup         *baseline.Lookup
 }
 
 func (o Options) verdictOptions() verdict.Options {
-	return verdict.Options{FailOnSkipped: o.FailOnSkipped, FailOnFlaky: o.FailOnFlaky}
+	return verdict.Options{FailOnSkipped: o.FailOnSkipped, FailOnFlaky: o.FailOnFlaky, FailOn: verdict.FailOn(o.FailOn),
+		BaselineBranch: o.Baseline, Quarantine: o.Quarantine}
 }
 
+// FailOnValues are the values of --fail-on, for completion.
+var FailOnValues = []string{string(verdict.FailOnAny), string(verdict.FailOnNew)}
+
 // flagNames are the flags AddFlags registers.
-var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "comment"}
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "comment",
+	"baseline", "fail-on", "quarantine"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
@@ -72,6 +97,9 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
 	fs.BoolVar(&o.Comment, "comment", false, "keep one pull request (GitHub) or merge request (GitLab) comment with the verdict and the failure story, edited in place by every later run")
 	fs.IntVar(&o.Evidence, "evidence", evidence.DefaultMax, "gather the evidence (failed requests, console errors, failed API calls, issues) of at most `N` test cases that did not pass (0 off)")
+	fs.StringVar(&o.Baseline, "baseline", "", "class failures new or known against the plan's last COMPLETED run on `BRANCH`")
+	fs.StringVar(&o.FailOn, "fail-on", string(verdict.FailOnAny), "fail the gate on `new|any` failures (new: known and quarantined ones pass)")
+	fs.StringVar(&o.QuarantineFile, "quarantine", "", "`FILE` of test cases whose failures pass the gate until a date (default "+quarantine.DefaultFile+")")
 	// Not a flag of the wait alone: run start and rerun take it without
 	// --wait, as their outputs say what they started.
 	fs.StringVar(&o.DotenvFile, stepoutputs.DotenvFlag, "", "write the outputs (exit code, verdict, runs' short ids and URLs) as KEY=value lines to `FILE`, for GitLab's dotenv report")
@@ -81,6 +109,17 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 func (o *Options) ValidateReport() error {
 	if o.Evidence < 0 {
 		return exitcode.FlagErrorf("--evidence must not be negative (0 gathers none)")
+	}
+	switch verdict.FailOn(o.FailOn) {
+	case "", verdict.FailOnAny, verdict.FailOnNew: // "" is any, as verdict reads it
+	default:
+		return exitcode.FlagErrorf("--fail-on %q: use new (only new failures fail the gate) or any", o.FailOn)
+	}
+	if o.Baseline != "" && strings.TrimSpace(o.Baseline) == "" || strings.ContainsAny(o.Baseline, "\n\r") {
+		return exitcode.FlagErrorf("--baseline %q is not a branch name: give the branch to compare with, such as main", o.Baseline)
+	}
+	if err := o.loadQuarantine(); err != nil {
+		return err
 	}
 	if err := flagcheck.ValidateReportPath("junit", o.JUnitFile); err != nil {
 		return err
@@ -130,4 +169,33 @@ func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, change
 		}
 	}
 	return flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, o.DotenvFile)
+}
+
+// loadQuarantine reads --quarantine, or the default file when it exists,
+// once: the checks run before anything is sent, and their result is kept.
+func (o *Options) loadQuarantine() error {
+	if o.quarantinePath != "" {
+		return nil
+	}
+	path := cmp.Or(o.QuarantineFile, quarantine.DefaultFile)
+	qs, err := quarantine.Load(path, o.QuarantineFile != "")
+	if err != nil {
+		return err
+	}
+	if qs != nil {
+		o.Quarantine, o.quarantinePath = qs, path
+	}
+	return nil
+}
+
+// warnExpired warns, once, of the quarantine entries whose date has
+// passed: their failures fail the gate again.
+func (o *Options) warnExpired(d Deps) {
+	if o.warned {
+		return
+	}
+	o.warned = true
+	for _, w := range quarantine.Expired(o.quarantinePath, o.Quarantine, d.Clock.Now()) {
+		fmt.Fprintf(d.IO.ErrOut, "warning: %s\n", termtext.SanitizeLine(w))
+	}
 }

@@ -64,6 +64,8 @@ const liveTick = time.Second
 func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarted ...verdict.Record) error {
 	targets, unnamed := uniqueTargets(targets)
 	notStarted = append(unnamed, notStarted...)
+	o.warnExpired(d)
+	o.lookup = startBaseline(ctx, d.Client, o, targets)
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
 	pulse := &heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed}
 	events, tickEvery := newViews(d.IO, d.Debug, len(targets), pulse)

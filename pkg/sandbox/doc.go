@@ -39,6 +39,11 @@
 //	pln-flaky_sandbox      5 test cases, 2 FAILED (with issues);
 //	                       COMPLETED/FAILED at 10 s; rerun (failedOnly),
 //	                       both pass
+//	pln-baseline_sandbox   4 test cases, 2 FAILED; COMPLETED/FAILED at 8 s.
+//	                       With Options.BaselineHistory, two past runs of
+//	                       it on main (ids b…, 10 and 25 minutes before the
+//	                       start) where only the coupon fails, then none:
+//	                       the baseline of --baseline main
 //
 // Options.FailingTestCases (the hidden `testctl sandbox
 // --failing-test-cases N`) adds N failing test cases, each like the

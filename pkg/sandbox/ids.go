@@ -99,7 +99,7 @@ func (s *Server) encodeRunID(prefix byte, index int) string {
 // decodeRunID reverses encodeRunID; ok is false for ids of another shape
 // (ParseUint takes no sign, but upper-case digits, which ids never have).
 func (s *Server) decodeRunID(id string) (prefix byte, index int, ok bool) {
-	if len(id) != 6 || (id[0] != 'h' && id[0] != 'r') || strings.ToLower(id) != id {
+	if len(id) != 6 || (id[0] != 'h' && id[0] != 'r' && id[0] != 'b') || strings.ToLower(id) != id {
 		return 0, 0, false
 	}
 	v, err := strconv.ParseUint(id[1:], 36, 64)

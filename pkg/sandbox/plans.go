@@ -29,6 +29,10 @@ const (
 	// PlanFlaky ends FAILED with two failed test cases that pass when its
 	// failed test cases are rerun (failedOnly), for rehearsing retries.
 	PlanFlaky = "pln-flaky_sandbox"
+	// PlanBaseline fails two test cases; its history on main (BaselineRuns)
+	// fails one of them, so against --baseline main one failure is known
+	// and the other new.
+	PlanBaseline = "pln-baseline_sandbox"
 )
 
 // passed and failed are a fixture test case ending with its own pass or
@@ -98,6 +102,10 @@ var fixturePlans = []*plan{
 			thought: "The health call answered 503 Service Unavailable with status starting instead of 200 with status ok.",
 			issues:  []string{"health-starting"}, story: storyHealthStarting},
 		passed(TestCaseAddToCart, 4, 7), passed(TestCaseCheckout, 7, 10),
+	}},
+	{ShortID: PlanBaseline, Name: "Checkout against main (baseline)", Cases: []caseRun{
+		passed(TestCaseLogin, 1, 4), failed(TestCaseExpiredCoupon, 1.5, 6.5), failed(TestCaseDeclinedCard, 2, 8),
+		passed(TestCaseAddToCart, 4, 7),
 	}},
 }
 

@@ -167,6 +167,11 @@ func (s *Server) handleListRuns(c *call) {
 			take(func() api.RunSummary { return sum })
 		}
 	}
+	for i := range s.baselineRuns() {
+		if sum := s.summary(s.baselineRun(i), c.now); f.matchSummary(&sum) {
+			take(func() api.RunSummary { return sum })
+		}
+	}
 	for i, a := range s.history {
 		if f.matchAttr(a) {
 			take(func() api.RunSummary { return s.summary(s.historyRun(i), c.now) })

@@ -36,6 +36,9 @@ func (s *Server) findRun(shortID string) *run {
 	if ok && prefix == 'h' && i < len(s.history) {
 		return s.historyRun(i)
 	}
+	if ok && prefix == 'b' && i < s.baselineRuns() {
+		return s.baselineRun(i)
+	}
 	s.mu.RLock()
 	live := s.runOrder // append-only: the runs it holds never change
 	s.mu.RUnlock()

@@ -59,6 +59,11 @@ type Options struct {
 	// after its last test case ended, as the service's may while it
 	// evaluates the run; 0, as the fixtures are timed, ends it with it.
 	RunEndDelay time.Duration
+	// BaselineHistory adds the runs of PlanBaseline on main (baseline.go)
+	// between the runs started here and the generated history: the
+	// baseline of `--baseline main`. testctl --sandbox and testctl sandbox
+	// have them; tests that count the run list do not.
+	BaselineHistory bool
 }
 
 // MaxHistory bounds Options.History; the compact history index costs a few

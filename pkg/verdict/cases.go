@@ -40,6 +40,18 @@ type Case struct {
 	// Failures are its failed runs in the attempts before its last, oldest
 	// first (what JUnit calls flaky or rerun failures).
 	Failures []api.RunTestCase
+	// Failure is the class of one that did not pass (new, known,
+	// quarantined), "" for any other; FailsGate says whether it fails the
+	// gate. Quarantine is the entry of the quarantine file that names it
+	// (whether it passed or not), QuarantineExpired that the entry's date
+	// has passed: its failure fails the gate again.
+	Failure           Failure
+	FailsGate         bool
+	Quarantine        *Quarantine
+	QuarantineExpired bool
+	// failedBefore is its last failed run in an earlier attempt, for one
+	// that has not passed since: if a later attempt passes, it is flaky.
+	failedBefore *Case
 }
 
 // Outcome is the word that says how a test case ended: its result, or its
@@ -83,6 +95,17 @@ func classify(r Record) []Case {
 				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, new(prev.RunTestCase), prev.RunShortID, i
 			case c.Class == Passed && prev.Class == Flaky:
 				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, prev.FirstFailure, prev.FailedRunShortID, prev.Retry
+			case c.Class == Passed && prev.failedBefore != nil:
+				// Failed, then skipped (or not run) in a retry, then
+				// passed: it failed and then passed, so it is flaky.
+				f := prev.failedBefore
+				c.Class, c.FirstFailure, c.FailedRunShortID, c.Retry = Flaky, new(f.RunTestCase), f.RunShortID, i
+			}
+			if c.Class != Flaky && c.Class != Passed {
+				c.failedBefore = prev.failedBefore
+				if prev.Class.DidNotPass() {
+					c.failedBefore = &prev
+				}
 			}
 			out[j] = c
 		}

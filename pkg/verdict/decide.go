@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"cmp"
+	"time"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
@@ -11,13 +12,37 @@ import (
 type Options struct {
 	FailOnSkipped bool
 	FailOnFlaky   bool
+	// FailOn is --fail-on ("" is any).
+	FailOn FailOn
+	// Baselines are the baseline runs by plan short id; nil without
+	// --baseline. A plan of the verdict missing from it has no baseline:
+	// every failure of it is new.
+	Baselines map[string]*Baseline
+	// BaselineBranch is --baseline.
+	BaselineBranch string
+	// Quarantine is the quarantine file's entries; Now is the day their
+	// dates are compared with.
+	Quarantine []Quarantine
+	Now        time.Time
 }
+
+// classified reports whether failures are told apart: a baseline or a
+// quarantine file was given.
+func (o Options) classified() bool { return o.BaselineBranch != "" || len(o.Quarantine) > 0 }
 
 // Verdict is the decision every report renders.
 type Verdict struct {
 	Runs   []Run
 	Counts Counts // over every run
 	Code   int    // the command's exit code: the largest of the runs'
+	// Classified: a baseline or a quarantine file was given, so the
+	// reports tell new, known and quarantined failures apart (Failures
+	// tallies them over every run). BaselineBranch is --baseline.
+	Classified     bool
+	Failures       FailureCounts
+	BaselineBranch string
+	// Stale are the quarantine entries that named no test case of any run.
+	Stale []Quarantine
 }
 
 // Run is one record with what was decided of it.
@@ -35,32 +60,57 @@ type Run struct {
 	// Because is the flag that failed a run that passed on its own
 	// ("--fail-on-skipped"); "" when none did.
 	Because string
+	// Baseline is the baseline run of its plan (--baseline), nil when none
+	// was asked for or its plan is not known; Failures tallies its test
+	// cases that did not pass by class.
+	Baseline *Baseline
+	Failures FailureCounts
 }
 
 // Decide classifies every test case of every record and gives each run and
 // the command their exit codes. It is pure: the same records give the same
 // verdict.
 func Decide(recs []Record, o Options) Verdict {
-	var v Verdict
+	v := Verdict{Classified: o.classified(), BaselineBranch: o.BaselineBranch}
+	used := map[int]bool{}
 	for _, r := range recs {
-		run := decideRun(r, o)
+		run, matched := decideRun(r, o)
 		v.Runs = append(v.Runs, run)
 		v.Counts.add(run.Counts)
+		v.Failures.add(run.Failures)
 		v.Code = max(v.Code, run.Code)
+		for k := range matched {
+			used[k] = true
+		}
+	}
+	// An entry is stale only when every run ended with its test cases:
+	// one cut short may not have listed them all yet.
+	whole := true
+	for _, r := range recs {
+		whole = whole && r.Finished()
+	}
+	for k, q := range o.Quarantine {
+		if !used[k] && whole {
+			v.Stale = append(v.Stale, q)
+		}
 	}
 	return v
 }
 
-func decideRun(r Record, o Options) Run {
+func decideRun(r Record, o Options) (Run, map[int]bool) {
 	if r.Stop == "" && r.Err == nil && !r.NotStarted && r.Detail != nil && !Final(r.Detail.Status) {
 		// Read, not waited for (run get --junit): nothing timed out.
 		r.Stop = Unfinished
 	}
 	run := Run{Record: r, Cases: classify(r)}
+	if o.BaselineBranch != "" {
+		run.Baseline = o.Baselines[r.Plan.ShortID]
+	}
 	for _, c := range run.Cases {
 		run.Counts.count(c.Class)
 	}
-	run.Result, run.Code = outcome(r, run.Counts)
+	matched := classifyFailures(&run, o)
+	run.Result, run.Code = outcome(r, run.Counts, run.Gating())
 	run.Class = runClass(r, run.Result)
 	if run.Code == exitcode.OK {
 		switch {
@@ -76,11 +126,15 @@ func decideRun(r Record, o Options) Run {
 		// refused (404, 400, 403) leaves the run's own verdict alone.
 		run.Code = max(run.Code, exitcode.Service)
 	}
-	return run
+	return run, matched
 }
 
 // outcome is a run's result and code before the flags that fail passes.
-func outcome(r Record, n Counts) (string, int) {
+// gating counts the test cases that did not pass and fail the gate: a run
+// whose failures are all known (--fail-on new) or quarantined keeps its
+// result (FAILED with code 0, PASSED or SKIPPED by their rules), unless it
+// is one testctl does not know.
+func outcome(r Record, n Counts, gating int) (string, int) {
 	switch {
 	case r.NotStarted:
 		return "NOT_STARTED", exitcode.Of(r.Err)
@@ -100,8 +154,13 @@ func outcome(r Record, n Counts) (string, int) {
 	}
 	last := r.Detail.ResultOrEmpty()
 	switch {
-	case n.Failed+n.Errored > 0:
+	case gating > 0:
 		return api.ResultFailed, exitcode.Failed
+	case n.Failed+n.Errored > 0 && last == api.ResultFailed:
+		// Every failure is known (--fail-on new) or quarantined: the
+		// run is FAILED and the gate lets it through. A run the service
+		// says PASSED or SKIPPED goes on to their rules below.
+		return api.ResultFailed, exitcode.OK
 	case last != api.ResultPassed && last != api.ResultSkipped:
 		// FAILED with no failed test case, or a result this client does not
 		// know: a CI gate must not let through what it cannot tell passed.
@@ -112,7 +171,9 @@ func outcome(r Record, n Counts) (string, int) {
 		// After retries the test cases decide between PASSED and SKIPPED
 		// (the last attempt ran only some of them), but a last attempt
 		// that ended SKIPPED stays so: --fail-on-skipped fails it.
-		if n.Passed+n.Flaky == 0 || last == api.ResultSkipped {
+		// Failures the gate excuses (known, quarantined) ran: they are
+		// not skips.
+		if n.Passed+n.Flaky+n.Failed+n.Errored == 0 || last == api.ResultSkipped {
 			return api.ResultSkipped, exitcode.OK
 		}
 		return api.ResultPassed, exitcode.OK

@@ -100,3 +100,20 @@ func TestSameNameInOneRunStaysTwo(t *testing.T) {
 		t.Errorf("%+v", r.Counts)
 	}
 }
+
+// Failed, then skipped in a retry, then passed: it failed and then passed,
+// so it is flaky (found by the property test of pkg/report).
+func TestFailedSkippedPassedIsFlaky(t *testing.T) {
+	rec := Record{ShortID: "r3", RetryLimit: 2, Detail: completed("r3", api.ResultPassed, tc("3", "B", api.StatusCompleted, api.ResultPassed)),
+		Earlier: []Attempt{
+			{ShortID: "r1", Detail: completed("r1", api.ResultFailed, tc("1", "B", api.StatusError, ""))},
+			{ShortID: "r2", Detail: completed("r2", api.ResultSkipped, tc("2", "B", api.StatusCompleted, api.ResultSkipped))},
+		}}
+	c := Decide([]Record{rec}, Options{}).Runs[0].Cases[0]
+	if c.Class != Flaky || c.FailedRunShortID != "r1" || c.Retry != 2 || c.FirstFailure == nil || c.FirstFailure.ShortID != "1" {
+		t.Errorf("B: %+v", c)
+	}
+	if got := Decide([]Record{rec}, Options{FailOnFlaky: true}).Code; got != exitcode.Failed {
+		t.Errorf("--fail-on-flaky: exit %d", got)
+	}
+}

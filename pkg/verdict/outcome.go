@@ -100,10 +100,11 @@ func (r Run) Tone() Tone {
 }
 
 // Warned reports whether a run that passes the gate has something to say:
-// it ended SKIPPED, or some test cases were skipped, did not run or passed
-// only on a retry.
+// it ended SKIPPED, or some test cases were skipped, did not run, passed
+// only on a retry, or failed without failing the gate (known with
+// --fail-on new, or quarantined).
 func (r Run) Warned() bool {
-	return r.Code == 0 && (r.Class == RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun > 0)
+	return r.Code == 0 && (r.Class == RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun+r.Counts.Failed+r.Counts.Errored > 0)
 }
 
 // StatusText is the run's status and its result after every attempt,
@@ -130,9 +131,10 @@ func DetailStatusText(d *api.RunDetail) string {
 
 // Why says, in words, why a run the gate fails failed when none of its test
 // cases says so (a run-level annotation, JUnit's run verdict); "" when a
-// test case does, or the run passed.
+// test case that fails the gate does, or the run passed. Test cases whose
+// failures the gate excuses (known, quarantined) do not say why it failed.
 func (r Run) Why() string {
-	if r.Code == 0 || r.Counts.Failed+r.Counts.Errored > 0 {
+	if r.Code == 0 || r.Gating() > 0 {
 		return ""
 	}
 	status := termtext.SanitizeLine(r.StatusText())
@@ -147,6 +149,8 @@ func (r Run) Why() string {
 		return firstLine(r.RerunErr)
 	case r.Class == RunErrored:
 		return "the run ended " + status
+	case r.Counts.Failed+r.Counts.Errored > 0:
+		return "the run ended " + status + "; its failures are " + r.Failures.String() + ", but testctl does not know that result"
 	case r.Because == "--fail-on-flaky":
 		return fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))
 	case r.Because == "--fail-on-skipped":
@@ -197,12 +201,16 @@ func (n LiveCounts) String() string {
 }
 
 // Level is the annotation a test case of the run gets in a CI log: "error"
-// for one that counts against the run, and for a skipped or unrun one when
+// for one that fails the gate ("warning" for a known failure under
+// --fail-on new and a quarantined one), and for a skipped or unrun one when
 // --fail-on-skipped failed the run; "warning" for one skipped or unrun that
 // did not, and for a flaky one; "" for one that passed.
 func (r Run) Level(c Case) string {
 	switch c.Class {
 	case Failed, Errored:
+		if !c.FailsGate {
+			return "warning"
+		}
 		return "error"
 	case Skipped, NotRun:
 		if r.Because == "--fail-on-skipped" {

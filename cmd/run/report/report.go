@@ -51,6 +51,9 @@ turns it off.`,
 		Example: `  # Why did it fail?
   testctl run report r0a1b2
 
+  # Which failures are new against main, and which are quarantined?
+  testctl run report r0a1b2 --baseline main --quarantine .testctl/quarantine.yaml
+
   # CI: publish the reports of a run started by an earlier step
   testctl run report "$RUN_ID" --junit results.xml --html report.html`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run report r4m0gl"),
@@ -65,6 +68,7 @@ turns it off.`,
 		RunE: cmdutil.RunE(f, opts, runF, reportRun),
 	}
 	runwait.AddReportFlags(cmd.Flags(), &opts.Report)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	return cmd
 }
 

@@ -78,6 +78,7 @@ with its code.`,
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the new run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the new run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	return cmd
 }
 

@@ -58,6 +58,10 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
+	if o.Wait && len(o.Plans) > 0 {
+		// The baseline search goes on while the runs start and run.
+		o.WaitOptions.StartBaseline(ctx, client, o.Plans)
+	}
 	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
 		resp, err := reconcile.StartRun(ctx, rec, client, req)
 		return resp, withPlanHint(f, req, err)

@@ -95,6 +95,10 @@ exit code.`,
   testctl run start --test-case 5a4db001-0000-4000-8000-000000000001 --test-case 5a4db004-0000-4000-8000-000000000004 \
     --app 'app_web,env=env_staging,url=https://pr-42.preview.example.com'
 
+  # In a pull request: fail only on failures main does not have, with a quarantine
+  testctl run start --plan pln-checkout_a1b2 --codehost --wait --baseline main --fail-on new \
+    --quarantine .testctl/quarantine.yaml
+
   # Several plans in one CI step, one verdict and one JUnit file
   testctl run start --plan pln-checkout_a1b2 --plan pln-search_c3d4 --codehost --wait --junit report.xml
 
@@ -128,6 +132,7 @@ exit code.`,
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	_ = cmd.RegisterFlagCompletionFunc("plan", completion.CompletePlans(f))
 	_ = cmd.RegisterFlagCompletionFunc("trigger", completion.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))

@@ -89,7 +89,7 @@ func TestStartFlagsToOptions(t *testing.T) {
 			}
 		}},
 		{"wait flags", []string{"--plan", "pln_x", "--wait", "-q", "--interval", "20s", "--timeout", "45m", "--fail-on-skipped"}, func(t *testing.T, o *Options) {
-			want := runwait.Options{Interval: 20 * time.Second, Timeout: 45 * time.Minute, FailOnSkipped: true, Heartbeat: runwait.DefaultHeartbeat, Evidence: 10}
+			want := runwait.Options{Interval: 20 * time.Second, Timeout: 45 * time.Minute, FailOnSkipped: true, Heartbeat: runwait.DefaultHeartbeat, Evidence: 10, FailOn: "any"}
 			if !o.Wait || !o.Quiet || !reflect.DeepEqual(o.WaitOptions, want) {
 				t.Errorf("%+v", o)
 			}

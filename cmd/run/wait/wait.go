@@ -78,6 +78,7 @@ testctl help waiting.`,
 		RunE: cmdutil.RunE(f, opts, runF, waitRun),
 	}
 	runwait.AddFlags(cmd.Flags(), &opts.Wait)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	return cmd
 }
 

@@ -31,17 +31,23 @@ function header() {
 var filter = 'all', query = '', cards = [], runSections = [], shownLine;
 function toolbar() {
   var bar = el('nav', 'toolbar');
-  var total = 0, failed = 0, flaky = 0;
+  var total = 0, failed = 0, flaky = 0, byFailure = { new: 0, known: 0, quarantined: 0 };
   data.runs.forEach(function (r) {
     r.cases.forEach(function (c) {
       total++;
       if (isFailure(c.class)) failed++;
       if (c.class === 'flaky') flaky++;
+      if (c.failure in byFailure) byFailure[c.failure]++;
     });
   });
   var group = el('div', 'filters');
   group.setAttribute('role', 'group');
-  [['failed', 'Failed', failed], ['flaky', 'Flaky', flaky], ['all', 'All', total]].forEach(function (f) {
+  var filters = [['failed', 'Failed', failed]];
+  // With a baseline or a quarantine, a filter per class of failure.
+  if (byFailure.new + byFailure.known + byFailure.quarantined > 0) {
+    filters.push(['new', 'New', byFailure.new], ['known', 'Known', byFailure.known], ['quarantined', 'Quarantined', byFailure.quarantined]);
+  }
+  filters.concat([['flaky', 'Flaky', flaky], ['all', 'All', total]]).forEach(function (f) {
     var b = el('button', 'filter', f[1] + ' ' + num(f[2]));
     b.type = 'button';
     b.dataset.filter = f[0];
@@ -71,7 +77,7 @@ function toolbar() {
 function apply() {
   var shown = 0;
   cards.forEach(function (k) {
-    var ok = (filter === 'all' || (filter === 'flaky' ? k.cls === 'flaky' : isFailure(k.cls))) &&
+    var ok = (filter === 'all' || (filter === 'flaky' ? k.cls === 'flaky' : filter === 'failed' ? isFailure(k.cls) : k.failure === filter)) &&
       (!query || k.text.indexOf(query) >= 0);
     k.node.hidden = !ok;
     if (ok) shown++;

@@ -31,8 +31,8 @@ function run(r) {
   r.cases.forEach(function (c) {
     var node = testCase(c, r);
     var k = {
-      node: node, cls: c.class,
-      text: [c.name, c.shortId, c.status, c.result, c.resultTitle, c.evaluation, c.class, r.plan, r.shortId]
+      node: node, cls: c.class, failure: c.failure || '',
+      text: [c.name, c.shortId, c.status, c.result, c.resultTitle, c.evaluation, c.class, c.failure, r.plan, r.shortId]
         .concat(c.failedAttempt ? [c.failedAttempt.resultTitle, c.failedAttempt.evaluation] : []).join('\n').toLowerCase()
     };
     cards.push(k);
@@ -72,7 +72,11 @@ function testCase(c, r) {
   var d = el('details', 'case ' + c.class);
   d.open = c.class !== 'passed' && c.class !== 'skipped';
   var s = el('summary');
-  put(s, pill(c.class, classLabel[c.class] || c.class), el('span', 'name', c.name || c.shortId || '(no name)'));
+  put(s, pill(c.class, classLabel[c.class] || c.class));
+  // The failure's class against the baseline and the quarantine: whether
+  // it is the change's, decided by the verdict.
+  if (c.failure) put(s, pill('failure ' + c.failure, c.failure));
+  put(s, el('span', 'name', c.name || c.shortId || '(no name)'));
   var side = el('span', 'side');
   if (c.attempt > 1) put(side, el('span', 'att', 'attempt ' + c.attempt));
   if (c.shortId) put(side, el('span', 'id', c.shortId));
@@ -80,6 +84,7 @@ function testCase(c, r) {
   if (c.resultTitle) put(s, el('span', 'title', c.resultTitle));
   put(d, s);
   var body = el('div', 'case-body');
+  if (c.failureNote) put(body, el('p', 'fact', c.failureNote));
   if (c.failedAttempt) {
     var grid = el('div', 'sidebyside');
     put(grid, attemptColumn(r, c.failedAttempt, 'Failed on attempt ' + c.failedAttempt.attempt, c.failedAttempt.class),

@@ -1,0 +1,97 @@
+package runwait
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/baseline"
+	"github.com/testctl/testctl/pkg/verdict"
+)
+
+// baselineWait bounds how long Finish waits for a baseline search still
+// going on when the runs have ended (a wait that ended at once, run
+// report): a search cut short leaves every failure new, with a warning.
+const baselineWait = 10 * time.Second
+
+// startBaseline starts the search of --baseline in the background, on the
+// wait's context, so that it goes on while the runs do; nil without
+// --baseline.
+func startBaseline(ctx context.Context, c *api.Client, o Options, targets []RunTarget) *baseline.Lookup {
+	if o.Baseline == "" {
+		return nil
+	}
+	if o.lookup != nil {
+		return o.lookup // started with the runs' start (StartBaseline)
+	}
+	bt := make([]baseline.Target, 0, len(targets))
+	for _, t := range targets {
+		bt = append(bt, baseline.Target{RunShortID: t.ShortID, PlanShortID: t.Plan.ShortID})
+	}
+	return baseline.Start(ctx, c.WithRetries(1), o.Baseline, bt)
+}
+
+// StartBaseline starts the search of --baseline for the plans of a start
+// before the runs are started (run start knows them): the search then
+// goes on during the start too, and the wait takes it up. A run just
+// started is not COMPLETED, so it is never its own baseline.
+func (o *Options) StartBaseline(ctx context.Context, c *api.Client, plans []string) {
+	targets := make([]RunTarget, 0, len(plans))
+	for _, p := range plans {
+		targets = append(targets, RunTarget{Plan: verdict.Plan{ShortID: p}})
+	}
+	o.lookup = startBaseline(ctx, c, *o, targets)
+}
+
+// targetsOf are the runs of records, for a search that starts at the end.
+func targetsOf(recs []verdict.Record) []RunTarget {
+	var out []RunTarget
+	for _, r := range recs {
+		if !r.NotStarted && r.ShortID != "" {
+			out = append(out, RunTarget{ShortID: r.ShortID, Plan: r.Plan})
+		}
+	}
+	return out
+}
+
+// baselineResult is what the search gave the reports: the baselines by
+// plan, and the plans it found of runs waited on by id.
+type baselineResult struct {
+	baselines map[string]*verdict.Baseline
+	planOf    map[string]string
+}
+
+// baselines waits for the search, at most baselineWait. A search that did
+// not end in time gives each plan a baseline that could not be read: every
+// failure is new, and the reports say why. It reads recs and changes
+// nothing: apply does, once the other reads are done.
+func baselines(ctx context.Context, o Options, recs []verdict.Record) baselineResult {
+	if o.lookup == nil {
+		return baselineResult{}
+	}
+	ctx, cancel := context.WithTimeout(ctx, baselineWait)
+	defer cancel()
+	res, ok := o.lookup.Result(ctx)
+	if !ok {
+		out := map[string]*verdict.Baseline{}
+		for _, r := range recs {
+			if p := r.Plan.ShortID; p != "" {
+				out[p] = &verdict.Baseline{Branch: o.Baseline, Err: errors.New("the search did not end in time")}
+			}
+		}
+		return baselineResult{baselines: out}
+	}
+	return baselineResult{baselines: res.Baselines, planOf: res.PlanOf}
+}
+
+// apply gives a record whose plan only the search found that plan, so its
+// baseline is its plan's, and returns the baselines for the verdict.
+func (b baselineResult) apply(recs []verdict.Record) map[string]*verdict.Baseline {
+	for i := range recs {
+		if p := b.planOf[recs[i].ShortID]; p != "" && recs[i].Plan.ShortID == "" {
+			recs[i].Plan.ShortID = p
+		}
+	}
+	return b.baselines
+}
