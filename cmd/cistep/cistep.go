@@ -186,10 +186,24 @@ func StartArgs(getenv func(string) string, dotenv string) ([]string, error) {
 		}
 		waitArgs = append(waitArgs, "--retry-failed", v)
 	}
-	for _, name := range []string{"junit", "html"} {
-		if v := in(name); strings.TrimSpace(v) != "" {
+	for _, name := range []string{"junit", "html", "baseline", "quarantine"} {
+		v := strings.TrimSpace(in(name))
+		if name == "baseline" && unexpanded(v) {
+			// The component's default, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME,
+			// outside a merge request pipeline: no baseline, not a branch
+			// of that name.
+			v = ""
+		}
+		if v != "" {
 			waitArgs = append(waitArgs, "--"+name, v)
 		}
+	}
+	switch v := strings.TrimSpace(in("fail-on")); v {
+	case "":
+	case "new", "any":
+		waitArgs = append(waitArgs, "--fail-on", v)
+	default:
+		return nil, usage("input fail-on is %q: new (only failures the baseline run did not have fail the job) or any", termtext.SanitizeLine(v))
 	}
 	if wait {
 		// Without wait nothing is awaited or reported: the inputs of the
@@ -215,6 +229,22 @@ func StartArgs(getenv func(string) string, dotenv string) ([]string, error) {
 		}
 	}
 	return append(args, extra...), nil
+}
+
+// unexpanded reports whether v is a CI variable reference left as it was
+// written ($NAME or ${NAME}): a variable the pipeline does not define.
+func unexpanded(v string) bool {
+	name := strings.TrimPrefix(v, "$")
+	if name == v {
+		return false
+	}
+	if inner, ok := strings.CutPrefix(name, "{"); ok {
+		name, ok = strings.CutSuffix(inner, "}")
+		if !ok {
+			return false
+		}
+	}
+	return name != "" && strings.TrimLeft(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == ""
 }
 
 // keyAdvice says where the key goes instead of args, whose words reach

@@ -64,6 +64,7 @@ func TestABadInputIsUsageWithItsOutputs(t *testing.T) {
 		{"retry-failed", map[string]string{"retry-failed": "two"}, `input retry-failed is "two", not a number of reruns`},
 		{"unbalanced args", map[string]string{"args": `--commit-message "it's`}, `input args: the double quote at character 18 is never closed`},
 		{"key in args", map[string]string{"args": "--branch x --api-key=" + "sandbox-project-key"}, `input args: pass the key in the api-key input`},
+		{"fail-on", map[string]string{"fail-on": "all"}, `input fail-on is "all": new`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := cmdtest.New(t)
@@ -133,18 +134,31 @@ func TestInputsBecomeTheRunStartCommandLine(t *testing.T) {
 		cistep.InputEnv("base-url"):        "https://api.example.com",
 		cistep.InputEnv("project"):         "proj_1",
 		cistep.InputEnv("comment"):         "true",
+		cistep.InputEnv("baseline"):        " main ",
+		cistep.InputEnv("fail-on"):         "new",
+		cistep.InputEnv("quarantine"):      ".ci/quarantine.yaml",
 	}
 	got, err := cistep.StartArgs(func(k string) string { return env[k] }, "testctl.env")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "run start --plan pln-a_1 --plan pln-b_2 --app app_x,name=Shop web --app app_y,env=env_z --fail-on-skipped --comment " +
-		"--wait --timeout 30m --interval 20s --retry-failed 2 --junit out/junit.xml --dotenv testctl.env --base-url https://api.example.com --project proj_1"
+		"--wait --timeout 30m --interval 20s --retry-failed 2 --junit out/junit.xml --baseline main --quarantine .ci/quarantine.yaml --fail-on new --dotenv testctl.env --base-url https://api.example.com --project proj_1"
 	if strings.Join(got, " ") != want {
 		t.Errorf("args\n%q\nwant\n%s", got, want)
 	}
 	if strings.Count(strings.Join(got, "\x00"), "Shop web") != 1 {
 		t.Errorf("the app spec was split: %q", got)
+	}
+
+	// The component's baseline default outside a merge request pipeline,
+	// left unexpanded, is no baseline.
+	for _, ref := range []string{"$CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "${CI_MERGE_REQUEST_TARGET_BRANCH_NAME}"} {
+		env = map[string]string{cistep.InputEnv("plan"): "pln-a_1", cistep.InputEnv("baseline"): ref}
+		got, err = cistep.StartArgs(func(k string) string { return env[k] }, "")
+		if err != nil || strings.Contains(strings.Join(got, " "), "--baseline") {
+			t.Errorf("baseline %s: args %q, %v", ref, got, err)
+		}
 	}
 
 	// Without wait, the wait's inputs (junit and html have defaults) are
