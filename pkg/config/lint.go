@@ -1,11 +1,11 @@
 package config
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/testctl/testctl/pkg/yamlcheck"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -77,52 +77,12 @@ func isProfileSetting(key string) bool { return slices.Contains(profileSettingKe
 // meant is ": did you mean K?" for the known key nearest to key, when one
 // is near enough to be a slip (baseurl, base-url, bse_url), else the list.
 func meant(key string, known []string) string {
-	best, bestDist := "", 3
-	norm := func(s string) string { return strings.NewReplacer("-", "", "_", "").Replace(s) }
-	for _, k := range known {
-		if d := editDistance(norm(key), norm(k)); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	if best != "" {
+	if best := yamlcheck.Nearest(key, known, 2); best != "" {
 		return fmt.Sprintf(": did you mean %s?", best)
 	}
 	return " (known: " + strings.Join(known, ", ") + ")"
 }
 
-// editDistance is the Levenshtein distance of two short keys.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
-
-// errorLine is the first line at which the file stops being valid YAML,
-// or 0. yaml.v3 reports some errors at the start of the block they break
-// (a key indented one space too few on line 5 is "line 2: did not find
-// expected key"): the shortest prefix of whole lines that fails to parse
-// ends on the line to fix.
-func errorLine(data []byte) int {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	var v any
-	for n := 1; n <= len(lines); n++ {
-		if yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) != nil {
-			return n
-		}
-	}
-	return 0
-}
+// errorLine is the first line at which the file stops being valid YAML
+// (yamlcheck.ErrorLine).
+func errorLine(data []byte) int { return yamlcheck.ErrorLine(data) }

@@ -6,7 +6,6 @@
 package quarantine
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/verdict"
+	"github.com/testctl/testctl/pkg/yamlcheck"
 )
 
 // DefaultFile is read when --quarantine is not given and it exists.
@@ -69,7 +69,7 @@ func Parse(path string, data []byte) ([]verdict.Quarantine, error) {
 				msg = after
 			}
 		}
-		return nil, bad(max(line, errorLine(data)), "not valid YAML: %s", msg)
+		return nil, bad(max(line, yamlcheck.ErrorLine(data)), "not valid YAML: %s", msg)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil // an empty file quarantines nothing
@@ -142,48 +142,16 @@ func Expired(path string, entries []verdict.Quarantine, now time.Time) []string 
 	return out
 }
 
-// errorLine is the first line at which the file stops being valid YAML,
-// or 0: yaml.v3 reports some errors where the block they break began, and
-// the shortest prefix of whole lines that fails to parse ends on the line
-// to fix (as pkg/config finds it for the config file).
-func errorLine(data []byte) int {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	var v any
-	for n := 1; n <= len(lines); n++ {
-		if yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) != nil {
-			return n
-		}
-	}
-	return 0
-}
-
-// nearest is the key one edit or a case away from k, "" when none is.
+// nearest is the key one edit, a case or a plural away from k, "" when
+// none is.
 func nearest(k string) string {
 	for _, key := range keys {
-		if strings.EqualFold(k, key) || strings.EqualFold(strings.TrimSuffix(k, "s"), key) || len(k) > 2 && distance(k, key) == 1 {
+		if strings.EqualFold(strings.TrimSuffix(k, "s"), key) {
 			return key
 		}
 	}
-	return ""
-}
-
-// distance is the edit distance of two short ASCII words.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if len(k) <= 2 {
+		return ""
 	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return yamlcheck.Nearest(k, keys, 1)
 }
