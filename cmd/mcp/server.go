@@ -137,6 +137,9 @@ func (s *server) progress(ctx context.Context, req *mcp.CallToolRequest) func(st
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		if ctx.Err() != nil {
+			return // the call was cancelled: its token is the client's no more
+		}
 		n++
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 			ProgressToken: token, Progress: float64(n), Message: s.redact(termtext.SanitizeLine(line)),

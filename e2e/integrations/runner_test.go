@@ -133,11 +133,14 @@ type exprContext struct {
 	inputs map[string]string
 	steps  map[string]map[string]string // step id → outputs
 	token  string                       // github.token
+	// baseRef is github.base_ref: a pull request's base branch, empty
+	// for the push event the emulation runs.
+	baseRef string
 }
 
 // eval resolves the subset of GitHub's expressions action.yml is kept to:
-// inputs.NAME, steps.ID.outputs.NAME and github.token (an input's
-// default). Anything else fails the test, so action.yml cannot grow an
+// inputs.NAME, steps.ID.outputs.NAME, github.token and github.base_ref
+// (inputs' defaults). Anything else fails the test, so action.yml cannot grow an
 // expression this emulation would get wrong.
 func (c exprContext) eval(s string) (string, error) {
 	var err error
@@ -147,6 +150,8 @@ func (c exprContext) eval(s string) (string, error) {
 		switch {
 		case expr == "github.token":
 			return c.token
+		case expr == "github.base_ref":
+			return c.baseRef
 		case len(parts) == 2 && parts[0] == "inputs":
 			v, ok := c.inputs[parts[1]]
 			if !ok {
@@ -159,7 +164,7 @@ func (c exprContext) eval(s string) (string, error) {
 			}
 			return c.steps[parts[1]][parts[3]]
 		}
-		err = fmt.Errorf("%q is outside the expressions action.yml may use (inputs.NAME, steps.ID.outputs.NAME, github.token)", expr)
+		err = fmt.Errorf("%q is outside the expressions action.yml may use (inputs.NAME, steps.ID.outputs.NAME, github.token, github.base_ref)", expr)
 		return ""
 	})
 	return out, err
