@@ -73,14 +73,25 @@ async function connect(extra = []) {
     if (!s.includes("unknown message ID") && !s.includes("progress notification for an unknown token")) transportErrors.push(s);
   };
   await client.connect(transport);
-  return { client, transport, transportErrors };
+  // What the server sent, as it came off the wire: the SDK hands a
+  // notification to onprogress in a later microtask but handles a response
+  // at once, so a notification read in the same chunk as its call's result
+  // is dropped by the SDK ("unknown token", filtered above). The server's
+  // promise is what it sends; what onprogress sees may lack that last one.
+  const wire = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message?.method === "notifications/progress") wire.push(message.params);
+    deliver?.call(transport, message, extra);
+  };
+  return { client, transport, transportErrors, wire };
 }
 
 const long = { timeout: 300000, resetTimeoutOnProgress: true };
 const text = (res) => res.content.filter((c) => c.type === "text").map((c) => c.text).join("");
 
 // --- initialize and the tools
-const { client, transport, transportErrors } = await connect();
+const { client, transport, transportErrors, wire } = await connect();
 check(client.getServerVersion()?.name === "testctl", "initialize names the server");
 const tools = (await client.listTools()).tools;
 const names = tools.map((t) => t.name).sort();
@@ -102,8 +113,14 @@ check(!started.isError && started.structuredContent.verdict === "failed" && stor
 check(story.includes("Expired coupon SPRING-2019 was accepted") && story.includes("POST /api/payments 502") &&
   story.includes("issue CRITICAL"), "the failing plan's story: the evaluator, failed requests, issues", story);
 const runId = started.structuredContent.runIds[0];
-const ends = progress.filter((m) => m && m.startsWith(`run ${runId} `) && m.includes(" — "));
-check(ends.length === 7, "a progress notification at each of the 7 test cases' ends", progress.join("\n"));
+const isEnd = (m) => m && m.startsWith(`run ${runId} `) && m.includes(" — ");
+const sent = wire.map((p) => p.message).filter(isEnd);
+check(sent.length === 7, "a progress notification at each of the 7 test cases' ends", wire.map((p) => p.message).join("\n"));
+check(wire.every((p, i) => i === 0 || p.progress > wire[i - 1].progress), "progress values increase",
+  wire.map((p) => p.progress).join(" "));
+const delivered = progress.filter(isEnd);
+check(delivered.length >= 5 && delivered.every((m, i) => m === sent[i]),
+  "onprogress saw them in order (but those that crossed the result)", progress.join("\n"));
 check(started.structuredContent.data.shortId === runId, "structured content carries the run's -o json document");
 
 // --- every other tool
