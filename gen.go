@@ -2,5 +2,5 @@ package main
 
 // The command reference, man pages and completion scripts are generated from
 // the command tree, and the exit code tables of README.md and docs/ from
-// cmdutil.ExitCodes; CI regenerates them and fails on any difference.
+// exitcode.Table; CI regenerates them and fails on any difference.
 //go:generate go run ./scripts/gendocs -out .

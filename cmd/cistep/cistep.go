@@ -112,10 +112,10 @@ func CommandLine(globals, args []string) string {
 		if g == "--api-key" || strings.HasPrefix(g, "--api-key=") {
 			continue
 		}
-		words = append(words, cmdutil.ShellWord(g))
+		words = append(words, shellwords.Word(g))
 	}
 	for _, a := range args {
-		words = append(words, cmdutil.ShellWord(a))
+		words = append(words, shellwords.Word(a))
 	}
 	return strings.Join(words, " ")
 }

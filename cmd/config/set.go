@@ -11,6 +11,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/config"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/shellwords"
 )
 
 // SetOptions are the inputs of `config set`.
@@ -65,7 +66,7 @@ func setRun(ctx context.Context, f *cmdutil.Factory, opts *SetOptions) error {
 			known = strings.Join(names, ", ")
 		}
 		return exitcode.FlagErrorf("no profile %q in %s (known: %s): create it first, e.g. `testctl config set base_url https://… --profile %s` or `testctl auth login --profile %s`",
-			opts.Value, cfg.Path(), known, cmdutil.ShellQuote(opts.Value), cmdutil.ShellQuote(opts.Value))
+			opts.Value, cfg.Path(), known, shellwords.Quote(opts.Value), shellwords.Quote(opts.Value))
 	}
 	if err := cfg.Set(ctx, opts.Key, opts.Value); err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -67,10 +67,10 @@ func clipName(s string) string {
 
 // commandFor is the logs command line of opts for another short id.
 func commandFor(shortID string, opts *Options) string {
-	args := []string{"testctl", "logs", cmdutil.ShellWord(shortID), "--kind", kindFlag(opts.Query.Kind)}
+	args := []string{"testctl", "logs", shellwords.Word(shortID), "--kind", kindFlag(opts.Query.Kind)}
 	q := opts.Query
 	if q.URLPattern != "" {
-		args = append(args, "--url", cmdutil.ShellWord(q.URLPattern))
+		args = append(args, "--url", shellwords.Word(q.URLPattern))
 	}
 	if q.StatusFilter != "" {
 		args = append(args, "--status", q.StatusFilter)

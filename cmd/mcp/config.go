@@ -12,6 +12,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/shellwords"
 )
 
 // ConfigOptions are the flags of `testctl mcp config`.
@@ -90,7 +91,7 @@ func configRun(_ context.Context, f *cmdutil.Factory, opts *ConfigOptions) error
 func joinArgs(args []string) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {
-		quoted[i] = cmdutil.ShellQuote(a)
+		quoted[i] = shellwords.Quote(a)
 	}
 	return strings.Join(quoted, " ")
 }

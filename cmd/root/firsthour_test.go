@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/cmdtest"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // `testctl help exit-codes` lists every code the program exits with, each
@@ -15,7 +15,7 @@ import (
 func TestHelpExitCodesListsEveryCode(t *testing.T) {
 	r := cmdtest.New(t).Run("help", "exit-codes").Expect(t, 0)
 	text := strings.Join(strings.Fields(r.Stdout), " ")
-	for _, c := range cmdutil.ExitCodes {
+	for _, c := range exitcode.Table {
 		meaning := strings.ReplaceAll(c.Meaning, "`", "")
 		if !strings.Contains(text, fmt.Sprintf("%d %s", c.Code, meaning)) {
 			t.Errorf("help exit-codes lacks %d %q:\n%s", c.Code, meaning, r.Stdout)

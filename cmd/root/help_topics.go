@@ -2,8 +2,7 @@ package root
 
 import (
 	"github.com/spf13/cobra"
-
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // helpTopics are pages of `testctl help TOPIC` that are not commands.
@@ -147,7 +146,7 @@ the gate until that date:
 
   testctl run wait r0a1b2 --baseline main --fail-on new`},
 	// The table is the one README.md and docs/ are generated from.
-	{"exit-codes", "Exit codes and what they mean", cmdutil.ExitCodesText(76)},
+	{"exit-codes", "Exit codes and what they mean", exitcode.Text(76)},
 }
 
 func addHelpTopics(root *cobra.Command) {

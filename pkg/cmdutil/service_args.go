@@ -1,12 +1,9 @@
 package cmdutil
 
 import (
-	"regexp"
-	"slices"
 	"strings"
-	"sync"
 
-	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/shellwords"
 )
 
 // serviceFlags are the global flags that choose which service, project and
@@ -31,7 +28,7 @@ func (g *GlobalFlags) ServiceArgs() []string {
 			out = append(out, "--"+name)
 			continue
 		}
-		out = append(out, "--"+name, ShellQuote(fl.Value.String()))
+		out = append(out, "--"+name, shellwords.Quote(fl.Value.String()))
 	}
 	return out
 }
@@ -53,41 +50,6 @@ func (g *GlobalFlags) ServiceFlags() []string {
 	return out
 }
 
-var shellSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`) })
-
-// ShellWord is a value from the service (a run's or test case's short id)
-// as one word of a command printed for the user to paste: on one line,
-// without control characters, and quoted when a shell would read it as
-// more than one word or run part of it (an id "r1;rm -rf ~").
-func ShellWord(s string) string { return ShellQuote(termtext.SanitizeLine(s)) }
-
-// ShellQuote quotes s for a POSIX shell when it needs it.
-func ShellQuote(s string) string {
-	if shellSafe().MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// WaitCommand is the command line that waits on runs, given their short
-// ids as the service gave them and the global flags that chose the service
-// (see ServiceArgs): the next step after a start, the way to resume, or to
-// take up a run a lost start may have created.
-func WaitCommand(args, ids []string) string {
-	words := slices.Concat([]string{"testctl"}, args, []string{"run", "wait"})
-	quoted := make([]string, len(ids))
-	for i, id := range ids {
-		quoted[i] = ShellWord(id)
-	}
-	// An id the service chose that starts with "-" would be read as a
-	// flag (--junit=FILE writes where it says; quoting does not change
-	// that); after "--" it is an argument, which run wait refuses.
-	if slices.ContainsFunc(quoted, func(w string) bool { return strings.HasPrefix(w, "-") }) {
-		words = append(words, "--")
-	}
-	return strings.Join(append(words, quoted...), " ")
-}
-
 // ConfigSetCommand is `testctl config set KEY VALUE` as a hint to paste:
 // with the --profile and --config-file this command line was given, so that
 // following it changes the profile the user is working on, not the default
@@ -98,7 +60,7 @@ func (g *GlobalFlags) ConfigSetCommand(key, value string) string {
 	if g != nil && g.FlagSet != nil {
 		for _, name := range []string{"profile", "config-file"} {
 			if fl := g.FlagSet.Lookup(name); fl != nil && fl.Changed {
-				words = append(words, "--"+name, ShellQuote(fl.Value.String()))
+				words = append(words, "--"+name, shellwords.Quote(fl.Value.String()))
 			}
 		}
 	}

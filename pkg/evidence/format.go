@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -137,7 +137,7 @@ func FirstLine(c Case) string {
 // (api.CheckID) gets no command, which would be refused; so there may be
 // none.
 func Commands(c Case) []string {
-	id, run := cmdutil.ShellWord(c.CaseShortID), cmdutil.ShellWord(c.RunShortID)
+	id, run := shellwords.Word(c.CaseShortID), shellwords.Word(c.RunShortID)
 	madeCalls := len(c.APICalls.Entries) > 0 || c.APICalls.Total > 0
 	unsure := c.APICalls.Unavailable != "" && len(c.Network.Entries)+len(c.Console.Entries) == 0
 	logs := api.CheckID("", c.CaseShortID) == nil

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -154,7 +154,7 @@ func unnamed[T any](r Reconciler, w Write[T], found []Found[T]) error {
 func command(service, args []string) string {
 	words := slices.Concat([]string{"testctl"}, service)
 	for _, a := range args {
-		words = append(words, cmdutil.ShellWord(a))
+		words = append(words, shellwords.Word(a))
 	}
 	return strings.Join(words, " ")
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -31,7 +31,7 @@ func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRun
 
 // waitRun is the run wait line that takes up the run id.
 func waitRun(service []string, id string) string {
-	return cmdutil.WaitCommand(service, []string{id})
+	return shellwords.WaitCommand(service, []string{id})
 }
 
 // listRuns is the run list command that shows the runs like: where to look

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -52,7 +52,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 			}
 			msg := "still " + status + " when the wait timed out; the run goes on"
 			if !res.Sandbox {
-				msg += ". Resume waiting with: " + cmdutil.WaitCommand(res.Args, []string{r.ShortID})
+				msg += ". Resume waiting with: " + shellwords.WaitCommand(res.Args, []string{r.ShortID})
 			}
 			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out", msg: msg})
 		}

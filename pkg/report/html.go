@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/htmlreport"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -24,7 +24,7 @@ func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[stri
 	if ids, _, stop := pending(v); len(ids) > 0 {
 		rep.Partial, rep.PartialReason = true, stop.Why()
 		if !res.Sandbox { // a run of the embedded sandbox ended with it
-			rep.Resume = cmdutil.WaitCommand(res.Args, ids)
+			rep.Resume = shellwords.WaitCommand(res.Args, ids)
 		}
 	}
 	for _, r := range v.Runs {

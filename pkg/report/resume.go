@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -56,7 +56,7 @@ func resumeCommand(v verdict.Verdict, res Resume) string {
 	if len(ids) == 0 || res.Sandbox {
 		return ""
 	}
-	return cmdutil.WaitCommand(res.Args, ids)
+	return shellwords.WaitCommand(res.Args, ids)
 }
 
 // WriteResumeHint says how to resume when the wait ended before the runs
@@ -78,7 +78,7 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 		return
 	}
 	fmt.Fprintf(w, "\n%s: %s. The run goes on; resume waiting with:\n  %s\n",
-		what, strings.Join(states, ", "), cmdutil.WaitCommand(res.Args, ids))
+		what, strings.Join(states, ", "), shellwords.WaitCommand(res.Args, ids))
 }
 
 // stopWords say how a wait that did not time out ended.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -138,7 +138,7 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	var ids []string
 	for _, r := range v.Runs {
 		if r.Class == verdict.RunFailed && r.ShortID != "" {
-			ids = append(ids, cmdutil.ShellWord(r.ShortID))
+			ids = append(ids, shellwords.Word(r.ShortID))
 		}
 	}
 	if len(ids) == 0 {

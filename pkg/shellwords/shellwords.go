@@ -1,5 +1,8 @@
-// Package shellwords splits a line into words as a POSIX shell splits the
-// words of a simple command, and does nothing else: blanks separate words;
+// Package shellwords goes between a line and its words as a POSIX shell
+// reads them, both ways: Quote and Word make the words of the command lines
+// testctl prints for the user to paste (WaitCommand, the way to resume), and
+// Split reads a line into words as a shell splits a simple command: blanks
+// separate words;
 // single quotes keep everything up to the next single quote; double quotes
 // keep everything but a backslash before $, `, ", \ or a newline; a
 // backslash outside quotes keeps the next character (a backslash-newline

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // exitCodePages hold a table of exit codes between the markers
@@ -15,7 +15,7 @@ import (
 //	<!-- exit-codes:begin -->
 //	<!-- exit-codes:end -->
 //
-// which the generator fills from cmdutil.ExitCodes, so the README and the
+// which the generator fills from exitcode.Table, so the README and the
 // guides can never lack a code the program exits with. `begin causes` adds
 // the column of typical causes.
 var exitCodePages = []string{"README.md", filepath.Join("docs", "exit-codes.md"), filepath.Join("docs", "ci.md"), filepath.Join("docs", "contract.md")}
@@ -32,9 +32,9 @@ func withExitCodes(page []byte) ([]byte, error) {
 		m := exitCodeBlock.FindSubmatch(block)
 		var b bytes.Buffer
 		b.Write(m[1])
-		b.WriteString(cmdutil.ExitCodesMarkdown(len(m[2]) > 0))
+		b.WriteString(exitcode.Markdown(len(m[2]) > 0))
 		b.WriteString("\n")
-		b.WriteString(cmdutil.ExitCodesNote)
+		b.WriteString(exitcode.TableNote)
 		b.WriteString("\n")
 		b.Write(m[3])
 		return b.Bytes()

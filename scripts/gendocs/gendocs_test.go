@@ -9,7 +9,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
 
 // TestGeneratedFilesAreFresh fails when a command's help, a flag or a
@@ -103,12 +103,12 @@ func files(t *testing.T, dir string) map[string][]byte {
 }
 
 // TestExitCodeTablesListEveryCode: each page with a table of exit codes
-// names every code of cmdutil.ExitCodes, 143 included, and a table edited by
+// names every code of exitcode.Table, 143 included, and a table edited by
 // hand (or a code added without `go generate`) is stale.
 func TestExitCodeTablesListEveryCode(t *testing.T) {
 	for _, name := range exitCodePages {
 		page := read(t, filepath.Join("..", "..", name))
-		for _, c := range cmdutil.ExitCodes {
+		for _, c := range exitcode.Table {
 			if !bytes.Contains(page, []byte(fmt.Sprintf("\n| %d | %s |", c.Code, c.Meaning))) {
 				t.Errorf("%s: exit code %d missing from its table", name, c.Code)
 			}

@@ -1,6 +1,6 @@
 // Command gendocs writes the Markdown command reference, the man pages and
 // the shell completion scripts from the cobra tree, and the tables of exit
-// codes in README.md and docs/ from cmdutil.ExitCodes, so they never drift
+// codes in README.md and docs/ from exitcode.Table, so they never drift
 // from the code. Run it through `go generate ./...` at the repository root.
 package main
 

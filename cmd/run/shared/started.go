@@ -16,6 +16,7 @@ import (
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/runwait"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -58,7 +59,7 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 		if f.Globals != nil && f.Globals.Sandbox {
 			return nil // NoteSandboxRuns says what to do instead
 		}
-		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", cmdutil.WaitCommand(f.Globals.ServiceArgs(), ids))
+		fmt.Fprintf(ios.ErrOut, "  wait with: %s\n", shellwords.WaitCommand(f.Globals.ServiceArgs(), ids))
 		return nil
 	}
 	t := output.NewTable(ios)
