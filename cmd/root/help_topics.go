@@ -1,6 +1,10 @@
 package root
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"github.com/testctl/testctl/pkg/exitcode"
 )
@@ -146,7 +150,7 @@ the gate until that date:
 
   testctl run wait r0a1b2 --baseline main --fail-on new`},
 	// The table is the one README.md and docs/ are generated from.
-	{"exit-codes", "Exit codes and what they mean", exitcode.Text(76)},
+	{"exit-codes", "Exit codes and what they mean", exitCodesText(76)},
 }
 
 func addHelpTopics(root *cobra.Command) {
@@ -155,4 +159,18 @@ func addHelpTopics(root *cobra.Command) {
 		// topics" and `testctl help TOPIC` prints the text.
 		root.AddCommand(&cobra.Command{Use: topic.name, Short: topic.short, Long: topic.long})
 	}
+}
+
+// exitCodesText is the exit code table for a terminal: the code, then its
+// meaning wrapped to width columns, without Markdown's code spans.
+func exitCodesText(width int) string {
+	const indent = 5
+	plain := func(s string) string { return strings.ReplaceAll(s, "`", "") }
+	var b strings.Builder
+	for _, c := range exitcode.Table {
+		meaning := ansi.Wordwrap(plain(c.Meaning), width-indent, "")
+		fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, strings.ReplaceAll(meaning, "\n", "\n"+strings.Repeat(" ", indent)))
+	}
+	b.WriteString("\n" + ansi.Wordwrap(exitcode.TableNote, width, ""))
+	return b.String()
 }

@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/cmd/factory"
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/atomicfile"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -200,7 +200,7 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	}
 	// Error messages can carry the service's text: never let it drive the terminal.
 	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(err.Error()))
-	shared.NoteSandboxNotFound(f, err)
+	runwait.NoteSandboxNotFound(f, err)
 	if _, ok := errors.AsType[*exitcode.FlagError](err); ok && cmd != nil {
 		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}

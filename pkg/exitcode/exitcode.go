@@ -1,9 +1,8 @@
 // Package exitcode holds the contract's exit codes, the errors that carry
 // them, and their table (what each means and why, for the README, docs/ and
-// `testctl help exit-codes`). It is a leaf: the standard library, and
-// x/ansi to wrap the table for a terminal, so the outcome model
-// (pkg/verdict) and the API client can name a code without pulling in the
-// command framework.
+// `testctl help exit-codes`). It is a leaf: the standard library only, so
+// the outcome model (pkg/verdict) and the API client can name a code
+// without pulling in the command framework.
 package exitcode
 
 import (

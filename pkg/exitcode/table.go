@@ -3,8 +3,6 @@ package exitcode
 import (
 	"fmt"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Info says what one exit code means: the contract's words, and the
@@ -71,19 +69,3 @@ func Markdown(causes bool) string {
 	}
 	return b.String()
 }
-
-// Text is the exit code table for a terminal: the code, then its
-// meaning wrapped to width columns, without Markdown.
-func Text(width int) string {
-	const indent = 5
-	var b strings.Builder
-	for _, c := range Table {
-		meaning := ansi.Wordwrap(plain(c.Meaning), width-indent, "")
-		fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, strings.ReplaceAll(meaning, "\n", "\n"+strings.Repeat(" ", indent)))
-	}
-	b.WriteString("\n" + ansi.Wordwrap(TableNote, width, ""))
-	return b.String()
-}
-
-// plain drops Markdown's code spans.
-func plain(s string) string { return strings.ReplaceAll(s, "`", "") }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
@@ -60,7 +59,7 @@ turns it off.`,
 		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.RunIDs = args
-			if err := shared.ValidateRunIDs(args); err != nil {
+			if err := runwait.ValidateRunIDs(args); err != nil {
 				return err
 			}
 			return opts.Report.ValidateReport()
@@ -73,7 +72,7 @@ turns it off.`,
 }
 
 func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
-	d, err := shared.WaitDeps(f)
+	d, err := runwait.WaitDeps(f)
 	if err != nil {
 		return err
 	}

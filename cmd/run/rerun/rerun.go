@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
@@ -85,7 +84,7 @@ with its code.`,
 // validate checks everything the command line alone can tell, before
 // anything is sent.
 func validate(o *Options, changed func(string) bool, baseURL func() (string, error)) error {
-	if err := shared.ValidateRunIDs([]string{o.ShortID}); err != nil {
+	if err := runwait.ValidateRunIDs([]string{o.ShortID}); err != nil {
 		return err
 	}
 	if o.FailedOnly && len(o.TestCaseIDs) > 0 {
@@ -98,7 +97,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 				"a rerun takes the ids of project test cases, see `testctl testcase list -o json`", id)
 		}
 	}
-	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
+	if err := runwait.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
 	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
@@ -111,7 +110,7 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	req := api.RerunRequest{FailedOnly: o.FailedOnly, ProjectTestCaseIDs: o.TestCaseIDs}
 	if o.DryRun {
-		return shared.PrintDryRun(f, out, api.RerunPath(o.ShortID), func(project string) []any {
+		return runwait.PrintDryRun(f, out, api.RerunPath(o.ShortID), func(project string) []any {
 			req.ProjectShortID = project // as RerunRun would
 			return []any{req}
 		})
@@ -128,8 +127,8 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	shared.Announce(f.IOStreams, resp.Run)
-	if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
+	runwait.Announce(f.IOStreams, resp.Run)
+	if err := runwait.PrintStarted(f, out, o.Quiet, o.Wait, []*api.StartRunResponse{resp}); err != nil {
 		return err
 	}
 	target := runwait.StartedTarget(resp.Run, false, f.Clock.Now())
@@ -137,10 +136,10 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	if !o.Wait {
-		shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID, false, false)
+		runwait.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID, false, false)
 		return nil
 	}
-	err = shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
-	shared.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID+" --wait", true, err != nil)
+	err = runwait.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
+	runwait.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID+" --wait", true, err != nil)
 	return err
 }

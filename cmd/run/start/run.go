@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
@@ -40,7 +39,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	reqs := requests(req, o.Plans)
 	if o.DryRun {
-		return shared.PrintDryRun(f, out, "/v1/run", func(project string) []any {
+		return runwait.PrintDryRun(f, out, "/v1/run", func(project string) []any {
 			bodies := make([]any, len(reqs))
 			for i, req := range reqs {
 				req.ProjectShortID = project // as StartRun would
@@ -69,7 +68,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	results := startAll(ctx, reqs, startOne, func(s started) {
 		switch {
 		case s.err == nil:
-			shared.Announce(ios, s.resp.Run)
+			runwait.Announce(ios, s.resp.Run)
 		case several:
 			fmt.Fprintln(ios.ErrOut, startFailureLine(s))
 		}
@@ -100,7 +99,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		targets = append(targets, runwait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()))
 	}
 	if len(resps) > 0 {
-		if err := shared.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
+		if err := runwait.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
 			return err
 		}
 		if err := runwait.Started(ios.ErrOut, f.Getenv, f.Step, client.BaseURL, targets, o.Wait); err != nil {
@@ -112,12 +111,12 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		ids[i] = r.Run.ShortID
 	}
 	if !o.Wait {
-		shared.NoteSandboxRuns(f, ids, o.again(resps), false, false)
+		runwait.NoteSandboxRuns(f, ids, o.again(resps), false, false)
 		return withStartFailure(nil, startCode)
 	}
-	werr := shared.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
+	werr := runwait.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, targets, notStarted...)
 	// A verdict other than a pass printed commands to look further.
-	shared.NoteSandboxRuns(f, ids, o.again(resps)+" --wait", true, werr != nil)
+	runwait.NoteSandboxRuns(f, ids, o.again(resps)+" --wait", true, werr != nil)
 	return werr
 }
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/runwait"
 )
 
 var (
@@ -48,7 +48,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	if err := validateNotifications(o); err != nil {
 		return err
 	}
-	if err := shared.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
+	if err := runwait.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
 	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)

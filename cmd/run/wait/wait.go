@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/testctl/testctl/cmd/run/shared"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -70,7 +69,7 @@ testctl help waiting.`,
 		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			opts.RunIDs = args
-			if err := shared.ValidateRunIDs(args); err != nil {
+			if err := runwait.ValidateRunIDs(args); err != nil {
 				return err
 			}
 			return opts.Wait.ValidateWith(f.BaseURL, true, nil)
@@ -83,7 +82,7 @@ testctl help waiting.`,
 }
 
 func waitRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
-	d, err := shared.WaitDeps(f)
+	d, err := runwait.WaitDeps(f)
 	if err != nil {
 		return err
 	}

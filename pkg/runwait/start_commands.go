@@ -1,8 +1,9 @@
-// Package shared holds what the run verbs that create runs have in common:
-// `run start` and `run rerun` print a request they would send, announce the
-// runs they started (and where runs started under --sandbox went), print
-// them on stdout and wait for them the same way.
-package shared
+package runwait
+
+// What the run verbs that create runs have in common: `run start` and `run
+// rerun` print a request they would send, announce the runs they started
+// (and where runs started under --sandbox went), print them on stdout and
+// wait for them the same way.
 
 import (
 	"context"
@@ -15,7 +16,6 @@ import (
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
-	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -74,13 +74,13 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 // WaitStarted waits for runs just started, as `run wait` does. With -q
 // stdout keeps only the short ids already printed: the verdict is the exit
 // code, and progress and the summary still go to stderr.
-func WaitStarted(ctx context.Context, f *cmdutil.Factory, o runwait.Options, quiet bool, targets []runwait.RunTarget, notStarted ...verdict.Record) error {
+func WaitStarted(ctx context.Context, f *cmdutil.Factory, o Options, quiet bool, targets []RunTarget, notStarted ...verdict.Record) error {
 	d, err := WaitDeps(f)
 	if err != nil {
 		return err
 	}
 	d.NoData = quiet
-	return runwait.Runs(ctx, d, o, targets, notStarted...)
+	return Runs(ctx, d, o, targets, notStarted...)
 }
 
 // WaitDeps is what a wait takes from the factory: the streams, the client
@@ -88,16 +88,16 @@ func WaitStarted(ctx context.Context, f *cmdutil.Factory, o runwait.Options, qui
 // the resume hint), and the reruns of --retry-failed, reconciled as `run
 // rerun` does so that a rerun whose answer was lost is adopted, never
 // doubled.
-func WaitDeps(f *cmdutil.Factory) (runwait.Deps, error) {
+func WaitDeps(f *cmdutil.Factory) (Deps, error) {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
-		return runwait.Deps{}, err
+		return Deps{}, err
 	}
 	rec, err := reconcile.ForCommand(f, client)
 	if err != nil {
-		return runwait.Deps{}, err
+		return Deps{}, err
 	}
-	d := runwait.Deps{IO: f.IOStreams, Client: client, Clock: f.Clock, Getenv: f.Getenv, Output: out,
+	d := Deps{IO: f.IOStreams, Client: client, Clock: f.Clock, Getenv: f.Getenv, Output: out,
 		Debug: (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1", Step: f.Step,
 		Rerun: func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 			return reconcile.Rerun(ctx, rec, client, shortID, req)
