@@ -38,8 +38,8 @@ type CommentLinks struct {
 // opt-in decoration for reviewers, so a comment that cannot be written
 // (a fork's read-only token, not a pull request, GitHub down) never
 // raises the exit code to 8 or fails a gate that passed.
-func writeComment(in Input, v verdict.Verdict) error {
-	c := in.Comment
+func writeComment(in Input, out Outcome) error {
+	v, c := out.Verdict, in.Comment
 	thread, err := prcomment.Locate(c.Env)
 	if err == nil {
 		links := CommentLinks{Run: thread.RunURL, RunName: thread.RunName}
@@ -53,7 +53,7 @@ func writeComment(in Input, v verdict.Verdict) error {
 			now = in.Now()
 		}
 		var kept prcomment.Kept
-		kept, err = thread.Keep(c.Ctx, CommentMarkdown(v, in.Evidence, in.Resume, links, now, thread.MaxBody))
+		kept, err = thread.Keep(c.Ctx, CommentMarkdown(v, out.Evidence, in.Resume, links, now, thread.MaxBody))
 		if err == nil {
 			what := "updated"
 			if kept.Created {

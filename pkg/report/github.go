@@ -6,32 +6,36 @@ import (
 	"io"
 
 	"github.com/testctl/testctl/pkg/atomicfile"
-	"github.com/testctl/testctl/pkg/verdict"
 )
 
-// WriteGitHub writes what GitHub Actions reads when getenv says a step runs
-// there: an annotation per test case that did not pass (on stderr, since
-// workflow commands are read from both streams and stdout is for data),
-// the Markdown summary appended to $GITHUB_STEP_SUMMARY and the step
-// outputs appended to $GITHUB_OUTPUT. It returns what could not be written,
-// which ends the command with exit 8.
-func WriteGitHub(getenv func(string) string, stderr io.Writer, v verdict.Verdict, ev Evidence, res Resume) (problems []error) {
+// GitHubReporters are the reports of GitHub Actions, each a reporter of
+// its own so that one that cannot be written stops none of the others: the
+// annotations (workflow commands on stderr: GitHub reads them from both
+// streams, and stdout is for data), the step summary and the step
+// outputs, appended to the files GitHub gives the step. Outside GitHub
+// Actions there are none.
+func GitHubReporters(getenv func(string) string, stderr io.Writer, res Resume) []Reporter {
 	if getenv("GITHUB_ACTIONS") != "true" {
 		return nil
 	}
-	WriteAnnotations(stderr, v, ev, res)
-	for _, file := range []struct {
-		env, what string
-		write     func(io.Writer) error
-	}{
-		{"GITHUB_STEP_SUMMARY", "the step summary", func(w io.Writer) error { return WriteStepSummary(w, v, ev, res) }},
-		{"GITHUB_OUTPUT", "the step outputs", func(w io.Writer) error { return WriteOutputs(w, v) }},
-	} {
-		if err := appendTo(getenv(file.env), file.write); err != nil {
-			problems = append(problems, fmt.Errorf("GitHub Actions: writing %s: %w", file.what, err))
-		}
+	file := func(env, what string, write func(io.Writer, Outcome) error) Reporter {
+		return reporter{name: what, end: func(out Outcome) error {
+			if err := appendTo(getenv(env), func(w io.Writer) error { return write(w, out) }); err != nil {
+				return fmt.Errorf("GitHub Actions: writing %s: %w", what, err)
+			}
+			return nil
+		}}
 	}
-	return problems
+	return []Reporter{
+		reporter{name: "the annotations", end: func(out Outcome) error {
+			WriteAnnotations(stderr, out.Verdict, out.Evidence, res)
+			return nil
+		}},
+		file("GITHUB_STEP_SUMMARY", "the step summary", func(w io.Writer, out Outcome) error {
+			return WriteStepSummary(w, out.Verdict, out.Evidence, res)
+		}),
+		file("GITHUB_OUTPUT", "the step outputs", func(w io.Writer, out Outcome) error { return WriteOutputs(w, out.Verdict) }),
+	}
 }
 
 // appendTo appends what write writes to path, creating it if needed;

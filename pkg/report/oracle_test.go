@@ -354,7 +354,7 @@ func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.
 	ios.Out = stdout
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "out")}
 	err := Write(Input{IO: ios, Getenv: func(k string) string { return env[k] }, Output: output.Options{Format: output.FormatJSON},
-		JUnitFile: filepath.Join(dir, "j.xml"), Now: time.Now}, v)
+		JUnitFile: filepath.Join(dir, "j.xml"), Now: time.Now}, Outcome{Verdict: v})
 	if got := exitcode.Of(err); got != want {
 		return fmt.Errorf("report.Write with stdout's reader gone: exit %d, the reference says %d (%v)", got, want, err)
 	}

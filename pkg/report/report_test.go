@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/report"
@@ -106,7 +107,9 @@ func TestWriteResumeHintNamesOnlyUnfinishedRuns(t *testing.T) {
 	}
 }
 
-func TestWriteGitHubOnlyInActionsAndAppends(t *testing.T) {
+// GitHub's reports exist only in Actions, append to the files it gives,
+// and one that cannot be written (8) stops neither of the others.
+func TestGitHubReportersOnlyInActionsAppendAndStandAlone(t *testing.T) {
 	dir := t.TempDir()
 	summary, outputs := filepath.Join(dir, "summary.md"), filepath.Join(dir, "missing", "output")
 	if err := os.WriteFile(summary, []byte("# before\n"), 0o644); err != nil {
@@ -114,13 +117,17 @@ func TestWriteGitHubOnlyInActionsAndAppends(t *testing.T) {
 	}
 	env := map[string]string{"GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": outputs}
 	var stderr bytes.Buffer
-	if w := report.WriteGitHub(func(k string) string { return env[k] }, &stderr, decide(records), nil, report.Resume{}); w != nil || stderr.Len() != 0 {
-		t.Fatalf("wrote outside GitHub Actions: %v %q", w, stderr.String())
+	getenv := func(k string) string { return env[k] }
+	if rs := report.GitHubReporters(getenv, &stderr, report.Resume{}); rs != nil {
+		t.Fatalf("reporters outside GitHub Actions: %v", rs)
 	}
 	env["GITHUB_ACTIONS"] = "true"
-	warnings := report.WriteGitHub(func(k string) string { return env[k] }, &stderr, decide(records), nil, report.Resume{})
-	if len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "writing the step outputs") {
-		t.Errorf("warnings %q, want one for the unwritable outputs file", warnings)
+	var errOut bytes.Buffer
+	m := &report.Multiplexer{ErrOut: &errOut, Reporters: report.GitHubReporters(getenv, &stderr, report.Resume{})}
+	err := m.End(report.Outcome{Verdict: decide(records)})
+	if exitcode.Of(err) != exitcode.Local || strings.Count(errOut.String(), "error: ") != 1 ||
+		!strings.Contains(errOut.String(), "GitHub Actions: writing the step outputs") {
+		t.Errorf("exit %d, stderr %q: want 8 and one error for the unwritable outputs file", exitcode.Of(err), errOut.String())
 	}
 	if n := strings.Count(stderr.String(), "::error "); n != 3 {
 		t.Errorf("%d annotations, want one for the failed case, one for the timeout and one for the run without a verdict:\n%s", n, stderr.String())

@@ -5,46 +5,188 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-// Reporter renders the outcome of a wait in one place: a file, a CI
-// runner's files, stderr or stdout. It decides nothing: the verdict says
-// what every report shows. End is called once, whatever ended the wait.
+// Reporter is one consumer of a wait's events, as Playwright's reporters
+// are: the live view or the line mode on stderr, the heartbeat, the
+// evidence read as test cases end, and, at the end, the JUnit and HTML
+// files, GitHub's files and annotations, the summary, the pull request
+// comment and the data on stdout. A reporter decides nothing: End's outcome
+// carries the verdict every one renders, and one that shows a run's
+// outcome before the end asks Progress.Verdict, decided the same way.
+// `run report`, which waits for nothing, delivers only the end.
 type Reporter interface {
-	// Name says what the reporter writes, for the error of one that failed:
-	// "the JUnit report".
+	// Name says what the reporter renders, for the error of one that
+	// failed: "the JUnit report".
 	Name() string
-	// End renders the verdict. An error without an exit code of its own is
-	// a report that could not be written (8).
-	End(v verdict.Verdict) error
+	// RunChanged: a run's status changed to one that is not final.
+	RunChanged(p *Progress, elapsed time.Duration)
+	// CaseEnded: a test case reached a final status, or, having reached
+	// one, the service now reports it differently (a retry inside the run).
+	CaseEnded(p *Progress, tc api.RunTestCase)
+	// RunEnded: the run reached its final status; its verdict is known.
+	RunEnded(p *Progress, elapsed time.Duration)
+	// Notice: a message for the user (a rerun started, a run given up).
+	Notice(msg string)
+	// Retrying: a streak of transient failures of a run's polls began.
+	Retrying(p *Progress, elapsed time.Duration, err error)
+	// Tick: time passed (between polls, at the wait's tick).
+	Tick(runs []*Progress, elapsed time.Duration)
+	// End: the wait is over, whatever ended it, and this is its outcome;
+	// nothing follows. An error without an exit code of its own is a
+	// report that could not be written (8).
+	End(out Outcome) error
 }
 
-// Multiplexer delivers the end to each of its reporters in order, exactly
-// once, and isolates them from one another, as Playwright's does: a
-// reporter that fails or panics is named on stderr and raises the code (to
-// 8, or its error's own code), never lowers it, and never stops the others.
+// Progress is what a reporter is told of one run while a wait goes on: a
+// snapshot taken for the event.
+type Progress struct {
+	ShortID string
+	Plan    verdict.Plan
+	// Detail is the latest answer, nil until the first one; NotFound: the
+	// last poll was a 404 (within the not-visible grace).
+	Detail   *api.RunDetail
+	NotFound bool
+	// Done: the wait on this run is over, with Err when it has no verdict.
+	Done bool
+	Err  error
+	// Failing counts the run's polls that failed in a row; RetryingSince
+	// (wait time) and RetryWhy describe the streak.
+	Failing       int
+	RetryingSince time.Duration
+	RetryWhy      string
+	// AlreadyFinished: the run had ended before the wait began;
+	// FinishedAfter: the wait's elapsed time at its final status.
+	AlreadyFinished bool
+	FinishedAfter   time.Duration
+	// Decide is the run's verdict as it stands, decided where every
+	// report's is.
+	Decide func() verdict.Run
+}
+
+// Verdict is the run's verdict as it stands: the views show the same mark
+// the summary will.
+func (p *Progress) Verdict() verdict.Run { return p.Decide() }
+
+// Outcome is what the end delivers: the verdict, and the failure story
+// gathered for it.
+type Outcome struct {
+	Verdict verdict.Verdict
+	// Evidence of the test cases that did not pass, within --evidence N;
+	// EvidenceLeft counts those beyond N, whose evidence was not gathered.
+	Evidence     Evidence
+	EvidenceLeft int
+	// History is the recent runs of each plan, by plan short id, for the
+	// HTML report.
+	History map[string][]api.RunSummary
+}
+
+// IgnoreEvents is embedded by a reporter that needs only some of the
+// events (the reports of the end, none): it ignores every event of the
+// wait in progress that the reporter does not define itself.
+type IgnoreEvents struct{}
+
+func (IgnoreEvents) RunChanged(*Progress, time.Duration)      {}
+func (IgnoreEvents) CaseEnded(*Progress, api.RunTestCase)     {}
+func (IgnoreEvents) RunEnded(*Progress, time.Duration)        {}
+func (IgnoreEvents) Notice(string)                            {}
+func (IgnoreEvents) Retrying(*Progress, time.Duration, error) {}
+func (IgnoreEvents) Tick([]*Progress, time.Duration)          {}
+
+// Multiplexer is the one Reporter a wait talks to: it hands every event to
+// each of its reporters in order and isolates them from one another, as
+// Playwright's does. A reporter that fails or panics is named on stderr
+// and raises the code (to 8, or its error's own code), never lowers it,
+// and never stops the others; one that panicked on an event gets no more
+// events, but still its end. The end is delivered exactly once.
 type Multiplexer struct {
 	Reporters []Reporter
 	ErrOut    io.Writer
-	once      sync.Once
-	code      int
+
+	// mu keeps the events in one order for every reporter.
+	mu sync.Mutex
+	// broken are the reporters that panicked on an event.
+	broken map[int]bool
+	once   sync.Once
+	code   int
 	// returned is the error a reporter ended with that carries the
 	// command's code itself (a --jq that failed): handleError prints it.
 	returned error
 }
 
-// End delivers v to every reporter and returns the command's error: nil,
-// or one carrying the largest of v.Code and the reporters' failures. A
-// second call delivers nothing and returns the first call's error.
-func (m *Multiplexer) End(v verdict.Verdict) error {
+var _ Reporter = (*Multiplexer)(nil)
+
+// Name is the multiplexer's, for a Reporter made of several.
+func (m *Multiplexer) Name() string { return "the reports" }
+
+// Add appends reporters: the wait's views come first, the reports of the
+// end, known once the wait is over, after them.
+func (m *Multiplexer) Add(rs ...Reporter) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.Reporters = append(m.Reporters, rs...)
+}
+
+func (m *Multiplexer) RunChanged(p *Progress, elapsed time.Duration) {
+	m.each(func(r Reporter) { r.RunChanged(p, elapsed) })
+}
+
+func (m *Multiplexer) CaseEnded(p *Progress, tc api.RunTestCase) {
+	m.each(func(r Reporter) { r.CaseEnded(p, tc) })
+}
+
+func (m *Multiplexer) RunEnded(p *Progress, elapsed time.Duration) {
+	m.each(func(r Reporter) { r.RunEnded(p, elapsed) })
+}
+
+func (m *Multiplexer) Notice(msg string) { m.each(func(r Reporter) { r.Notice(msg) }) }
+
+func (m *Multiplexer) Retrying(p *Progress, elapsed time.Duration, err error) {
+	m.each(func(r Reporter) { r.Retrying(p, elapsed, err) })
+}
+
+func (m *Multiplexer) Tick(runs []*Progress, elapsed time.Duration) {
+	m.each(func(r Reporter) { r.Tick(runs, elapsed) })
+}
+
+// each delivers an event to every reporter that has not broken.
+func (m *Multiplexer) each(event func(Reporter)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, r := range m.Reporters {
+		if m.broken[i] {
+			continue
+		}
+		if err := safely(r, func() error { event(r); return nil }); err != nil {
+			if m.broken == nil {
+				m.broken = map[int]bool{}
+			}
+			m.broken[i] = true
+			m.print(err)
+		}
+	}
+}
+
+// End delivers the outcome to every reporter and returns the command's
+// error: nil, or one carrying the largest of the verdict's code and the
+// reporters' failures. A second call delivers nothing and returns the
+// first call's error.
+func (m *Multiplexer) End(out Outcome) error {
 	m.once.Do(func() {
-		m.code = v.Code
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.code = out.Verdict.Code
+		if len(m.broken) > 0 {
+			m.code = max(m.code, exitcode.Local)
+		}
 		for _, r := range m.Reporters {
-			err := endSafely(r, v)
+			err := safely(r, func() error { return r.End(out) })
 			if err == nil {
 				continue
 			}
@@ -83,21 +225,22 @@ func (m *Multiplexer) print(err error) {
 	fmt.Fprintf(m.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
 }
 
-// endSafely is r.End with a panic turned into its error.
-func endSafely(r Reporter, v verdict.Verdict) (err error) {
+// safely runs one of r's methods with a panic turned into its error.
+func safely(r Reporter, call func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s failed: internal error: %v", r.Name(), p)
 		}
 	}()
-	return r.End(v)
+	return call()
 }
 
-// reporter is a Reporter made of a name and a function.
+// reporter is an end-only Reporter made of a name and a function.
 type reporter struct {
+	IgnoreEvents
 	name string
-	end  func(verdict.Verdict) error
+	end  func(Outcome) error
 }
 
-func (r reporter) Name() string                { return r.name }
-func (r reporter) End(v verdict.Verdict) error { return r.end(v) }
+func (r reporter) Name() string          { return r.name }
+func (r reporter) End(out Outcome) error { return r.end(out) }

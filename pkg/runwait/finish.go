@@ -39,13 +39,15 @@ const afterSignal = time.Second
 // signal); the reports are written with what is known, and the code is
 // the signal's.
 func Finish(ctx context.Context, d Deps, o Options, recs []verdict.Record) error {
-	return finish(ctx, d, o, recs, nil)
+	return finish(ctx, d, o, recs, nil, &report.Multiplexer{ErrOut: d.IO.ErrOut})
 }
 
 // finish is Finish with the evidence a wait read as the test cases ended
-// (nil: none was).
-func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early *evidence.Reader) error {
+// (nil: none was) and the reporters that carried the wait (its views): the
+// reports of the end join them, and the outcome is delivered to all, once.
+func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early *evidence.Reader, events *report.Multiplexer) error {
 	if len(recs) == 0 {
+		_ = events.End(report.Outcome{}) // the views stop; nothing else to say
 		return &exitcode.Error{Code: exitcode.Service, Err: errors.New("there is no run to report on")}
 	}
 	o.warnExpired(d)
@@ -90,8 +92,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
-		HTMLFile: o.HTMLFile, History: history, Now: d.Clock.Now, Resume: res, Evidence: ev, EvidenceLeft: left,
-		NoData: d.NoData, Step: d.Step}
+		HTMLFile: o.HTMLFile, Now: d.Clock.Now, Resume: res, NoData: d.NoData, Step: d.Step}
 	if o.Comment {
 		// Within the reports' work: a signal cuts it short like the evidence.
 		in.Comment = &report.CommentRequest{Ctx: work, Env: prcomment.Env{Getenv: d.Getenv}}
@@ -99,7 +100,8 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 			in.Comment.Env.Debug = d.IO.ErrOut
 		}
 	}
-	err := report.Write(in, v)
+	events.Add(report.Reporters(in)...)
+	err := events.End(report.Outcome{Verdict: v, Evidence: ev, EvidenceLeft: left, History: history})
 	if code := cmdutil.InterruptCode(ctx); ctx.Err() != nil && code > exitcode.Of(err) {
 		// A signal during the reports: the job is being cancelled, and
 		// says so, whatever the verdict of the runs that had ended. An

@@ -87,7 +87,7 @@ func rerunRequest(ctx context.Context, c *api.Client, failed, skipped []string) 
 
 // rerunStarted takes the answer of the rerun started in the background:
 // the run waited for becomes the rerun, or the wait on it ends with why.
-func (s *runState) rerunStarted(events waitEvents) poll.Outcome {
+func (s *runState) rerunStarted(events report.Reporter) poll.Outcome {
 	ans := <-s.rerunning
 	s.rerunning = nil
 	retry := len(s.earlier) + 1
@@ -99,13 +99,13 @@ func (s *runState) rerunStarted(events waitEvents) poll.Outcome {
 		if exitcode.Of(ans.err) == exitcode.Service {
 			level = "error"
 		}
-		events.notice(fmt.Sprintf("%s: retry %d of %d: the failed test cases of run %s could not be rerun: %s", level, retry, s.retryLimit,
+		events.Notice(fmt.Sprintf("%s: retry %d of %d: the failed test cases of run %s could not be rerun: %s", level, retry, s.retryLimit,
 			termtext.SanitizeLine(s.target.ShortID), termtext.SanitizeLine(report.FirstLine(ans.err.Error()))))
 		return poll.Outcome{Done: true}
 	}
 	s.earlier = append(s.earlier, verdict.Attempt{ShortID: s.target.ShortID, URL: s.target.URL, Detail: s.detail})
 	next := ans.resp.Run
-	events.notice(fmt.Sprintf("Retry %d of %d: rerunning %s of run %s as run %s: %s", retry, s.retryLimit,
+	events.Notice(fmt.Sprintf("Retry %d of %d: rerunning %s of run %s as run %s: %s", retry, s.retryLimit,
 		ans.what, termtext.SanitizeLine(s.target.ShortID),
 		termtext.SanitizeLine(next.ShortID), termtext.SanitizeLine(next.URL)))
 	created := s.now()

@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/poll"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -92,22 +93,22 @@ func (s *runState) observe(d *api.RunDetail) (statusChanged bool, ended []api.Ru
 	return statusChanged, ended
 }
 
-// show records an answer, tells the consumers what changed and reports
+// show records an answer, tells the reporters what changed and reports
 // whether the run reached its final status.
-func (s *runState) show(d *api.RunDetail, events waitEvents, elapsed time.Duration) (final bool) {
+func (s *runState) show(d *api.RunDetail, events report.Reporter, elapsed time.Duration) (final bool) {
 	firstAnswer := s.detail == nil
 	changed, ended := s.observe(d)
 	final = verdict.Final(d.Status)
 	if changed && !final {
-		events.runChanged(s, elapsed)
+		events.RunChanged(s.progress(), elapsed)
 	}
 	for _, tc := range ended {
-		events.caseEnded(s, tc)
+		events.CaseEnded(s.progress(), tc)
 	}
 	if final {
 		s.alreadyFinished = firstAnswer && !s.justCreated
 		s.finishedAfter = elapsed
-		events.runEnded(s, elapsed)
+		events.RunEnded(s.progress(), elapsed)
 	}
 	return final
 }
@@ -138,6 +139,23 @@ func (s *runState) pollSooner() time.Duration {
 // is: the views show the same mark the summary will.
 func (s *runState) verdict() verdict.Run {
 	return verdict.Decide([]verdict.Record{s.record("")}, s.vo).Runs[0]
+}
+
+// progress is what the reporters are told of the run for an event: a
+// snapshot, so that no reporter holds, or changes, the wait's own state.
+func (s *runState) progress() *report.Progress {
+	return &report.Progress{ShortID: s.target.ShortID, Plan: s.target.Plan, Detail: s.detail, NotFound: s.notFound,
+		Done: s.poll.Done(), Err: s.poll.Err(), Failing: s.failing(), RetryingSince: s.retryingSince, RetryWhy: s.retryWhy,
+		AlreadyFinished: s.alreadyFinished, FinishedAfter: s.finishedAfter, Decide: s.verdict}
+}
+
+// progressOf is progress for every run.
+func progressOf(states []*runState) []*report.Progress {
+	out := make([]*report.Progress, len(states))
+	for i, s := range states {
+		out[i] = s.progress()
+	}
+	return out
 }
 
 // caseKey identifies a run test case across polls; the index is a last

@@ -68,14 +68,18 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	o.lookup = startBaseline(ctx, d.Client, o, targets)
 	loop := &poll.Loop{Clock: d.Clock, Interval: o.Interval, Timeout: o.Timeout}
 	pulse := &heartbeat{every: o.Heartbeat, elapsed: loop.Elapsed}
-	events, tickEvery := newViews(d.IO, d.Debug, len(targets), pulse)
+	views, tickEvery := newViews(d.IO, d.Debug, len(targets), pulse)
+	// One multiplexer carries the whole wait: the views and the early
+	// evidence now, the reports of the end once the wait is over (finish).
+	events := &report.Multiplexer{ErrOut: d.IO.ErrOut}
+	events.Add(views...)
 	var early *evidence.Reader
 	if o.Evidence > 0 {
 		// The failure story is read as the test cases end, so that it is
 		// ready when the runs are; a signal calls it off with the wait.
 		early = evidence.NewReader(ctx, d.Client, evidence.Options{})
 		defer early.Close()
-		events = append(events, &earlyEvidence{reader: early, max: o.Evidence, read: map[string]bool{}})
+		events.Add(&earlyEvidence{reader: early, max: o.Evidence, read: map[string]bool{}})
 	}
 	rerun := d.Rerun
 	if rerun == nil {
@@ -88,19 +92,18 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 		polled[i] = &s.poll
 	}
 	end, err := loop.Run(ctx, polled)
-	events.stop()
 	if err != nil {
 		// An error that ends the whole loop (a redirect elsewhere, a name
 		// that does not resolve) still leaves every run's last known state
 		// to report: the runs it cut off have it as their error.
-		fmt.Fprintf(d.IO.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
+		events.Notice("error: " + termtext.Sanitize(err.Error()))
 	}
-	return finish(ctx, d, o, append(records(states, end, ctx, err), notStarted...), early)
+	return finish(ctx, d, o, append(records(states, end, ctx, err), notStarted...), early, events)
 }
 
-// watchRuns makes a runState per target and wires the loop to the event
-// consumers.
-func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, events waitEvents, tickEvery time.Duration, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
+// watchRuns makes a runState per target and wires the loop to the
+// reporters.
+func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, events report.Reporter, tickEvery time.Duration, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
 	byTarget := make(map[*poll.Target]*runState, len(targets))
 	now := loop.Clock.Now()
@@ -129,11 +132,17 @@ func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, events 
 		states = append(states, s)
 		byTarget[&s.poll] = s
 	}
-	loop.Retrying = func(t *poll.Target, err error) { events.retrying(byTarget[t], loop.Elapsed(), err) }
-	loop.GaveUp = func(t *poll.Target) { events.notice("error: " + termtext.Sanitize(t.Err().Error())) }
+	loop.Retrying = func(t *poll.Target, err error) {
+		// The streak is the run's state (the live line shows it until the
+		// service answers again); the reporters are told it began.
+		s := byTarget[t]
+		s.retryingSince, s.retryWhy = loop.Elapsed(), retryReason(err)
+		events.Retrying(s.progress(), loop.Elapsed(), err)
+	}
+	loop.GaveUp = func(t *poll.Target) { events.Notice("error: " + termtext.Sanitize(t.Err().Error())) }
 	loop.TickEvery = tickEvery
 	if loop.TickEvery > 0 {
-		loop.Tick = func(elapsed time.Duration) { events.tick(states, elapsed) }
+		loop.Tick = func(elapsed time.Duration) { events.Tick(progressOf(states), elapsed) }
 	}
 	return states
 }

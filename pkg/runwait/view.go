@@ -13,7 +13,7 @@ import (
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
-// newViews are the consumers that show a wait in progress on stderr. The
+// newViews are the reporters that show a wait in progress on stderr. The
 // live view wherever stderr is a terminal, as the contract allows
 // animation: NO_COLOR and --no-color remove colour, nothing else (--debug
 // writes to stderr too, and the two would garble): a spinner line redrawn with the
@@ -21,7 +21,7 @@ import (
 // Elsewhere the line mode writes one line per change of state, never one
 // per poll, so CI logs stay short, and the heartbeat a line after a period
 // of silence. tickEvery is how often they need the time.
-func newViews(ios *iostreams.IOStreams, debug bool, runs int, pulse *heartbeat) (views consumers, tickEvery time.Duration) {
+func newViews(ios *iostreams.IOStreams, debug bool, runs int, pulse *heartbeat) (views []report.Reporter, tickEvery time.Duration) {
 	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true, namePlans: runs > 1}
 	if ios.IsStderrTTY() && !debug {
 		p.prefixRuns = runs > 1
@@ -29,10 +29,10 @@ func newViews(ios *iostreams.IOStreams, debug bool, runs int, pulse *heartbeat) 
 		if runs > 1 {
 			v.block = ios.NewBlock()
 		}
-		return consumers{v}, liveTick
+		return []report.Reporter{v}, liveTick
 	}
 	pulse.w = ios.ErrOut
-	return consumers{&lineView{w: ios.ErrOut, lf: p}, pulse}, pulse.every
+	return []report.Reporter{&lineView{w: ios.ErrOut, lf: p}, pulse}, pulse.every
 }
 
 // lineFormat renders the lines both views print.
@@ -42,26 +42,26 @@ type lineFormat struct {
 	namePlans  bool // several runs: say whose plan each status line is
 }
 
-func (p lineFormat) status(s *runState, elapsed time.Duration) string {
-	d := s.detail
+func (p lineFormat) status(s *report.Progress, elapsed time.Duration) string {
+	d := s.Detail
 	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(verdict.DetailStatusText(d))))
 	if verdict.Final(d.Status) {
 		// The counts of the verdict, across the attempts of --retry-failed:
 		// the summary below says the same.
-		v := s.verdict()
+		v := s.Verdict()
 		line = fmt.Sprintf("run %s %s%s: %s", termtext.SanitizeLine(d.ShortID), p.st.Tone(v.Tone(), termtext.SanitizeLine(v.StatusText())),
-			report.FinishedWhen(s.alreadyFinished, elapsed), v.Counts)
+			report.FinishedWhen(s.AlreadyFinished, elapsed), v.Counts)
 	}
-	if t := s.target.Plan.Title(); p.namePlans && t != "" && !s.target.Plan.TestCases {
+	if t := s.Plan.Title(); p.namePlans && t != "" && !s.Plan.TestCases {
 		line += " — plan " + termtext.SanitizeLine(t)
 	}
 	return line
 }
 
-func (p lineFormat) testCase(s *runState, tc api.RunTestCase) string {
+func (p lineFormat) testCase(s *report.Progress, tc api.RunTestCase) string {
 	line := "  "
 	if p.prefixRuns {
-		line = "run " + termtext.SanitizeLine(s.target.ShortID) + " "
+		line = "run " + termtext.SanitizeLine(s.ShortID) + " "
 	}
 	line += p.icon(tc) + " " + termtext.SanitizeLine(tc.Name)
 	if c := verdict.ClassOf(tc, false); c != verdict.Passed {
@@ -91,15 +91,32 @@ type lineView struct {
 
 func (v *lineView) println(line string) { fmt.Fprintln(v.w, line) }
 
-func (v *lineView) runChanged(s *runState, elapsed time.Duration) { v.println(v.lf.status(s, elapsed)) }
-func (v *lineView) runEnded(s *runState, elapsed time.Duration)   { v.println(v.lf.status(s, elapsed)) }
-func (v *lineView) caseEnded(s *runState, tc api.RunTestCase)     { v.println(v.lf.testCase(s, tc)) }
-func (v *lineView) notice(msg string)                             { v.println(msg) }
-
-// retrying prints one line when a streak begins, not one per retry.
-func (v *lineView) retrying(s *runState, _ time.Duration, err error) {
-	v.println(fmt.Sprintf("warning: %s: %s; retrying with backoff; the wait gives this run up after %d failed requests in a row, or at --timeout",
-		termtext.SanitizeLine(s.poll.Name), termtext.SanitizeLine(report.FirstLine(err.Error())), poll.MaxConsecutiveFailures))
+func (v *lineView) Name() string { return "the line mode" }
+func (v *lineView) RunChanged(s *report.Progress, elapsed time.Duration) {
+	v.println(v.lf.status(s, elapsed))
 }
-func (v *lineView) tick([]*runState, time.Duration) {}
-func (v *lineView) stop()                           {}
+func (v *lineView) RunEnded(s *report.Progress, elapsed time.Duration) {
+	v.println(v.lf.status(s, elapsed))
+}
+func (v *lineView) CaseEnded(s *report.Progress, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
+func (v *lineView) Notice(msg string)                                { v.println(msg) }
+
+// Retrying prints one line when a streak begins, not one per retry.
+func (v *lineView) Retrying(s *report.Progress, _ time.Duration, err error) {
+	v.println(fmt.Sprintf("warning: run %s: %s; retrying with backoff; the wait gives this run up after %d failed requests in a row, or at --timeout",
+		termtext.SanitizeLine(s.ShortID), termtext.SanitizeLine(report.FirstLine(err.Error())), poll.MaxConsecutiveFailures))
+}
+func (v *lineView) Tick([]*report.Progress, time.Duration) {}
+
+// End prints nothing: the summary, a reporter of its own, follows.
+func (v *lineView) End(report.Outcome) error { return nil }
+
+// Every consumer of the wait is a reporter of the one interface, behind the
+// one multiplexer (runs.go): the views, the heartbeat and the early
+// evidence here, the reports of the end in pkg/report.
+var (
+	_ report.Reporter = (*lineView)(nil)
+	_ report.Reporter = (*liveView)(nil)
+	_ report.Reporter = (*heartbeat)(nil)
+	_ report.Reporter = (*earlyEvidence)(nil)
+)

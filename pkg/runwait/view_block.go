@@ -16,7 +16,7 @@ const maxBlockLines = 10
 // blockLines is the live view of several runs, a line each: a spinner
 // frame, the run, its plan, its status, counts and time, or its verdict
 // once it ended; retries of a failing service show on the run's line.
-func blockLines(states []*runState, elapsed time.Duration, frame int) []string {
+func blockLines(states []*report.Progress, elapsed time.Duration, frame int) []string {
 	glyph := iostreams.SpinnerFrame(frame)
 	var lines []string
 	for i, s := range states {
@@ -27,7 +27,7 @@ func blockLines(states []*runState, elapsed time.Duration, frame int) []string {
 		// The plan goes last: a narrow terminal cuts the end of a line,
 		// and the run's state matters more.
 		line := runLineState(s, elapsed, glyph)
-		if t := s.target.Plan.Title(); t != "" {
+		if t := s.Plan.Title(); t != "" {
 			line += " — " + t
 		}
 		lines = append(lines, line)
@@ -35,31 +35,31 @@ func blockLines(states []*runState, elapsed time.Duration, frame int) []string {
 	return lines
 }
 
-func runLineState(s *runState, elapsed time.Duration, glyph string) string {
-	name := "run " + s.target.ShortID
-	d := s.detail
+func runLineState(s *report.Progress, elapsed time.Duration, glyph string) string {
+	name := "run " + s.ShortID
+	d := s.Detail
 	switch {
-	case s.poll.Done() && s.poll.Err() != nil:
+	case s.Done && s.Err != nil:
 		return "✗ " + name + ": no verdict"
-	case s.poll.Done() && d != nil && verdict.Final(d.Status):
-		v := s.verdict()
+	case s.Done && d != nil && verdict.Final(d.Status):
+		v := s.Verdict()
 		mark := "✓"
 		if v.Code != 0 {
 			mark = "✗"
 		}
-		return fmt.Sprintf("%s %s %s%s: %s", mark, name, v.StatusText(), report.FinishedWhen(s.alreadyFinished, s.finishedAfter), v.Counts)
+		return fmt.Sprintf("%s %s %s%s: %s", mark, name, v.StatusText(), report.FinishedWhen(s.AlreadyFinished, s.FinishedAfter), v.Counts)
 	}
 	line := glyph + " " + name
 	switch {
-	case d == nil && s.notFound:
+	case d == nil && s.NotFound:
 		line += " not found yet " + report.FormatElapsed(elapsed)
 	case d == nil:
 		line += " waiting for the first answer " + report.FormatElapsed(elapsed)
 	default:
 		line += fmt.Sprintf(" %s %s · %s", d.Status, report.FormatElapsed(elapsed), verdict.Live(d.RunTestCases))
 	}
-	if s.failing() > 0 && s.retryWhy != "" {
-		line += " · " + s.retryWhy + " for " + report.FormatElapsed(elapsed-s.retryingSince) + ", retrying"
+	if s.Failing > 0 && s.RetryWhy != "" {
+		line += " · " + s.RetryWhy + " for " + report.FormatElapsed(elapsed-s.RetryingSince) + ", retrying"
 	}
 	return line
 }

@@ -21,7 +21,6 @@ const DefaultHeartbeat = 5 * time.Minute
 // step (CircleCI's ten minutes) must not kill a long run that is doing
 // fine. Every event but the tick is a line the line mode printed.
 type heartbeat struct {
-	ignoreEvents
 	w       io.Writer
 	every   time.Duration // 0: never
 	elapsed func() time.Duration
@@ -36,19 +35,21 @@ func (h *heartbeat) due(elapsed time.Duration) bool {
 	return h.every > 0 && elapsed-h.last >= h.every
 }
 
-func (h *heartbeat) runChanged(*runState, time.Duration)      { h.printed() }
-func (h *heartbeat) runEnded(*runState, time.Duration)        { h.printed() }
-func (h *heartbeat) caseEnded(*runState, api.RunTestCase)     { h.printed() }
-func (h *heartbeat) notice(string)                            { h.printed() }
-func (h *heartbeat) retrying(*runState, time.Duration, error) { h.printed() }
+func (h *heartbeat) Name() string                                    { return "the heartbeat" }
+func (h *heartbeat) RunChanged(*report.Progress, time.Duration)      { h.printed() }
+func (h *heartbeat) RunEnded(*report.Progress, time.Duration)        { h.printed() }
+func (h *heartbeat) CaseEnded(*report.Progress, api.RunTestCase)     { h.printed() }
+func (h *heartbeat) Notice(string)                                   { h.printed() }
+func (h *heartbeat) Retrying(*report.Progress, time.Duration, error) { h.printed() }
+func (h *heartbeat) End(report.Outcome) error                        { return nil }
 
-// tick prints the heartbeat of every unfinished run when it is due.
-func (h *heartbeat) tick(states []*runState, elapsed time.Duration) {
+// Tick prints the heartbeat of every unfinished run when it is due.
+func (h *heartbeat) Tick(states []*report.Progress, elapsed time.Duration) {
 	if !h.due(elapsed) {
 		return
 	}
 	for _, s := range states {
-		if !s.poll.Done() {
+		if !s.Done {
 			fmt.Fprintln(h.w, heartbeatLine(s, elapsed))
 		}
 	}
@@ -56,16 +57,16 @@ func (h *heartbeat) tick(states []*runState, elapsed time.Duration) {
 }
 
 // heartbeatLine is "run r1a2b3 still RUNNING after 15:00: 3 of 7 done".
-func heartbeatLine(s *runState, elapsed time.Duration) string {
-	if s.detail == nil {
-		return fmt.Sprintf("run %s: no answer yet after %s", termtext.SanitizeLine(s.target.ShortID), report.FormatElapsed(elapsed))
+func heartbeatLine(s *report.Progress, elapsed time.Duration) string {
+	if s.Detail == nil {
+		return fmt.Sprintf("run %s: no answer yet after %s", termtext.SanitizeLine(s.ShortID), report.FormatElapsed(elapsed))
 	}
 	done := 0
-	for _, tc := range s.detail.RunTestCases {
+	for _, tc := range s.Detail.RunTestCases {
 		if verdict.Final(tc.Status) {
 			done++
 		}
 	}
-	return fmt.Sprintf("run %s still %s after %s: %d of %d done", termtext.SanitizeLine(s.target.ShortID),
-		termtext.SanitizeLine(s.detail.Status), report.FormatElapsed(elapsed), done, len(s.detail.RunTestCases))
+	return fmt.Sprintf("run %s still %s after %s: %d of %d done", termtext.SanitizeLine(s.ShortID),
+		termtext.SanitizeLine(s.Detail.Status), report.FormatElapsed(elapsed), done, len(s.Detail.RunTestCases))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/report"
 )
 
 // liveView keeps a spinner line with the elapsed time and the counts, or,
@@ -34,31 +35,38 @@ func (v *liveView) println(line string) {
 	}
 }
 
-// runChanged and runEnded print nothing: the spinner shows the statuses in
-// progress, and the summary that follows the wait gives each verdict once.
-func (v *liveView) runChanged(*runState, time.Duration)       {}
-func (v *liveView) runEnded(*runState, time.Duration)         {}
-func (v *liveView) caseEnded(s *runState, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
-func (v *liveView) notice(msg string)                         { v.println(msg) }
+func (v *liveView) Name() string { return "the live view" }
 
-// retrying prints nothing: a failure the wait rides out is a state of the
+// RunChanged and RunEnded print nothing: the spinner shows the statuses in
+// progress, and the summary that follows the wait gives each verdict once.
+func (v *liveView) RunChanged(*report.Progress, time.Duration)       {}
+func (v *liveView) RunEnded(*report.Progress, time.Duration)         {}
+func (v *liveView) CaseEnded(s *report.Progress, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
+func (v *liveView) Notice(msg string)                                { v.println(msg) }
+
+// Retrying prints nothing: a failure the wait rides out is a state of the
 // live line ("· service failing (HTTP 503) for 00:40, retrying"), gone when
 // the service answers again, not a message that stays on the screen.
-func (v *liveView) retrying(s *runState, elapsed time.Duration, err error) {
-	s.retryingSince, s.retryWhy = elapsed, retryReason(err)
-}
+func (v *liveView) Retrying(*report.Progress, time.Duration, error) {}
 
-func (v *liveView) tick(states []*runState, elapsed time.Duration) {
+func (v *liveView) Tick(states []*report.Progress, elapsed time.Duration) {
 	if v.block != nil {
 		v.block.Draw(blockLines(states, elapsed, v.frame))
 		v.frame++
 		return
 	}
-	if len(states) != 1 || states[0].poll.Done() {
+	if len(states) != 1 || states[0].Done {
 		return // the run has ended: the summary follows
 	}
 	v.msg = liveMessage(states[0], elapsed)
 	v.ios.StartSpinner(v.msg) // starts it, or only changes the message
+}
+
+// End clears the live line or block: the summary, a reporter of its own,
+// is written after it.
+func (v *liveView) End(report.Outcome) error {
+	v.stop()
+	return nil
 }
 
 func (v *liveView) stop() {
@@ -73,7 +81,7 @@ func (v *liveView) stop() {
 // liveMessage is the spinner's line of a wait on one run: "run abc123
 // RUNNING 00:42 · 3 passed · 1 failed · 2 running" (several runs get a
 // block, a line each: blockLines).
-func liveMessage(s *runState, elapsed time.Duration) string {
+func liveMessage(s *report.Progress, elapsed time.Duration) string {
 	head, rest, _ := strings.Cut(runLineState(s, elapsed, ""), " · ")
 	if rest != "" {
 		rest = " · " + rest

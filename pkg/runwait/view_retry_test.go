@@ -22,14 +22,14 @@ func TestLiveMessageFoldsRetries(t *testing.T) {
 	for _, tt := range tests {
 		s := newRunState(RunTarget{ShortID: "abc123"}, time.Time{})
 		s.observe(&api.RunDetail{ShortID: "abc123", Status: api.StatusRunning, RunTestCases: []api.RunTestCase{{Status: api.StatusRunning}}})
-		v := &liveView{}
-		v.retrying(s, 10*time.Second, tt.err)
+		// What the loop's Retrying does as the streak begins (watchRuns).
+		s.retryingSince, s.retryWhy = 10*time.Second, retryReason(tt.err)
 		s.failing = func() int { return 2 }
-		if got := liveMessage(s, 50*time.Second); got != tt.want {
+		if got := liveMessage(s.progress(), 50*time.Second); got != tt.want {
 			t.Errorf("during the streak\n got %q\nwant %q", got, tt.want)
 		}
 		s.failing = func() int { return 0 }
-		if got, want := liveMessage(s, 55*time.Second), "run abc123 RUNNING 00:55 · 1 running"; got != want {
+		if got, want := liveMessage(s.progress(), 55*time.Second), "run abc123 RUNNING 00:55 · 1 running"; got != want {
 			t.Errorf("after the streak\n got %q\nwant %q", got, want)
 		}
 	}

@@ -18,17 +18,17 @@ func TestLiveMessageOnFakeClock(t *testing.T) {
 		{Status: api.StatusCompleted, Result: api.ResultPassed}, {Status: api.StatusCompleted, Result: api.ResultFailed},
 		{Status: api.StatusRunning}, {Status: api.StatusRunning},
 	}})
-	got := liveMessage(s, 42*time.Second)
+	got := liveMessage(s.progress(), 42*time.Second)
 	want := "run abc123 RUNNING 00:42 · 3 passed · 1 failed · 2 running"
 	if got != want {
 		t.Errorf("live message\n got %q\nwant %q", got, want)
 	}
 	other := newRunState(RunTarget{ShortID: "def456"}, time.Time{})
-	if got := liveMessage(other, time.Hour+2*time.Second); got != "run def456 waiting for the first answer 1:00:02" {
+	if got := liveMessage(other.progress(), time.Hour+2*time.Second); got != "run def456 waiting for the first answer 1:00:02" {
 		t.Errorf("no answer yet: %q", got)
 	}
 	other.notFound = true // the service answered 404 within the grace
-	if got := liveMessage(other, 3*time.Second); got != "run def456 not found yet 00:03" {
+	if got := liveMessage(other.progress(), 3*time.Second); got != "run def456 not found yet 00:03" {
 		t.Errorf("a run the service does not know yet: %q", got)
 	}
 }
@@ -47,7 +47,7 @@ func TestBlockLinesOfSeveralRuns(t *testing.T) {
 	failed.finishedAfter = 40 * time.Second
 	unseen := newRunState(RunTarget{ShortID: "r3"}, time.Time{})
 	unseen.notFound = true
-	got := blockLines([]*runState{running, failed, unseen}, 42*time.Second, 0)
+	got := blockLines(progressOf([]*runState{running, failed, unseen}), 42*time.Second, 0)
 	frame := iostreams.SpinnerFrame(0)
 	want := []string{
 		frame + " run r1 RUNNING 00:42 · 1 passed · 1 running · service failing (HTTP 503) for 00:12, retrying — Smoke",
@@ -61,7 +61,7 @@ func TestBlockLinesOfSeveralRuns(t *testing.T) {
 	for i := range many {
 		many[i] = newRunState(RunTarget{ShortID: fmt.Sprintf("r%d", i)}, time.Time{})
 	}
-	got = blockLines(many, 0, 1)
+	got = blockLines(progressOf(many), 0, 1)
 	if len(got) != maxBlockLines || got[maxBlockLines-1] != "  … and 3 more runs" {
 		t.Errorf("12 runs: %d lines, last %q", len(got), got[len(got)-1])
 	}
