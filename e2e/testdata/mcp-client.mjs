@@ -120,7 +120,7 @@ check(wire.every((p, i) => i === 0 || p.progress > wire[i - 1].progress), "progr
   wire.map((p) => p.progress).join(" "));
 const delivered = progress.filter(isEnd);
 check(delivered.length >= 5 && delivered.every((m, i) => m === sent[i]),
-  "onprogress saw them in order (but those that crossed the result)", progress.join("\n"));
+  `onprogress saw them in order, but those that crossed the result (${delivered.length} of ${sent.length})`, progress.join("\n"));
 check(started.structuredContent.data.shortId === runId, "structured content carries the run's -o json document");
 
 // --- every other tool
