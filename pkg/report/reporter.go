@@ -111,8 +111,10 @@ type Multiplexer struct {
 
 	// mu keeps the events in one order for every reporter.
 	mu sync.Mutex
-	// broken are the reporters that panicked on an event.
+	// broken are the reporters that panicked on an event; ended: the end
+	// was delivered, and nothing follows it.
 	broken map[int]bool
+	ended  bool
 	once   sync.Once
 	code   int
 	// returned is the error a reporter ended with that carries the
@@ -155,10 +157,14 @@ func (m *Multiplexer) Tick(runs []*Progress, elapsed time.Duration) {
 	m.each(func(r Reporter) { r.Tick(runs, elapsed) })
 }
 
-// each delivers an event to every reporter that has not broken.
+// each delivers an event to every reporter that has not broken, until the
+// end.
 func (m *Multiplexer) each(event func(Reporter)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.ended {
+		return
+	}
 	for i, r := range m.Reporters {
 		if m.broken[i] {
 			continue
@@ -181,6 +187,7 @@ func (m *Multiplexer) End(out Outcome) error {
 	m.once.Do(func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
+		m.ended = true
 		m.code = out.Verdict.Code
 		if len(m.broken) > 0 {
 			m.code = max(m.code, exitcode.Local)

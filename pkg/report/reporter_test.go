@@ -87,6 +87,7 @@ func TestMultiplexerDeliversEveryEventAndIsolatesAViewThatPanics(t *testing.T) {
 	m.Tick([]*Progress{p}, 2*time.Second)
 	m.RunEnded(p, 3*time.Second)
 	err := m.End(Outcome{Verdict: verdict.Verdict{Code: exitcode.OK}})
+	m.Notice("a late retry note") // nothing follows the end
 	want := "live:runChanged junit:runChanged live:caseEnded junit:caseEnded junit:tick junit:runEnded live:end junit:end"
 	if got := strings.Join(events, " "); got != want {
 		t.Errorf("events:\n got %s\nwant %s", got, want)

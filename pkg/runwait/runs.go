@@ -73,6 +73,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 	// evidence now, the reports of the end once the wait is over (finish).
 	events := &report.Multiplexer{ErrOut: d.IO.ErrOut}
 	events.Add(views...)
+	d.Client = announceRetriesTo(events, d)
 	var early *evidence.Reader
 	if o.Evidence > 0 {
 		// The failure story is read as the test cases end, so that it is
@@ -99,6 +100,20 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 		events.Notice("error: " + termtext.Sanitize(err.Error()))
 	}
 	return finish(ctx, d, o, append(records(states, end, ctx, err), notStarted...), early, events)
+}
+
+// announceRetriesTo is the wait's client, whose notes of a long pause
+// before a retry (a Retry-After, from the polls or the evidence reads) are
+// notices of the wait: the live view prints them above its line instead of
+// through it.
+func announceRetriesTo(events report.Reporter, d Deps) *api.Client {
+	if d.Client.OnRetry == nil {
+		return d.Client
+	}
+	c := *d.Client
+	warning := d.IO.ErrStyles().Warning("warning:")
+	c.OnRetry = func(p api.RetryPause) { events.Notice(warning + " " + termtext.SanitizeLine(p.String())) }
+	return &c
 }
 
 // watchRuns makes a runState per target and wires the loop to the

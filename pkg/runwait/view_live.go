@@ -39,8 +39,15 @@ func (v *liveView) Name() string { return "the live view" }
 
 // RunChanged and RunEnded print nothing: the spinner shows the statuses in
 // progress, and the summary that follows the wait gives each verdict once.
-func (v *liveView) RunChanged(*report.Progress, time.Duration)       {}
-func (v *liveView) RunEnded(*report.Progress, time.Duration)         {}
+// The spinner of a single run stops at its end, so it never shows a status
+// the run has left while the failure story is read; a rerun of
+// --retry-failed starts it again at the next tick.
+func (v *liveView) RunChanged(*report.Progress, time.Duration) {}
+func (v *liveView) RunEnded(*report.Progress, time.Duration) {
+	if v.block == nil {
+		v.stop()
+	}
+}
 func (v *liveView) CaseEnded(s *report.Progress, tc api.RunTestCase) { v.println(v.lf.testCase(s, tc)) }
 func (v *liveView) Notice(msg string)                                { v.println(msg) }
 

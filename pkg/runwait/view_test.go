@@ -8,6 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -64,5 +65,33 @@ func TestBlockLinesOfSeveralRuns(t *testing.T) {
 	got = blockLines(progressOf(many), 0, 1)
 	if len(got) != maxBlockLines || got[maxBlockLines-1] != "  … and 3 more runs" {
 		t.Errorf("12 runs: %d lines, last %q", len(got), got[len(got)-1])
+	}
+}
+
+// noticeRecorder keeps the notices it is given.
+type noticeRecorder struct {
+	report.IgnoreEvents
+	notices *[]string
+}
+
+func (n noticeRecorder) Name() string             { return "notices" }
+func (n noticeRecorder) Notice(msg string)        { *n.notices = append(*n.notices, msg) }
+func (n noticeRecorder) End(report.Outcome) error { return nil }
+
+// A note of a long pause before a retry, during a wait, is a notice of the
+// wait (the live view prints it above its line instead of through it); the
+// command's own client is left as it was.
+func TestRetryNotesOfTheWaitAreNotices(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var direct, notices []string
+	client := &api.Client{OnRetry: func(p api.RetryPause) { direct = append(direct, p.String()) }}
+	c := announceRetriesTo(noticeRecorder{notices: &notices}, Deps{IO: ios, Client: client})
+	c.OnRetry(api.RetryPause{Method: "GET", Path: "/v1/runs/r1/logs", Attempt: 1, MaxAttempts: 4, Wait: 30 * time.Second, Reason: "HTTP 429"})
+	if len(direct) != 0 || len(notices) != 1 || !strings.HasPrefix(notices[0], "warning: GET /v1/runs/r1/logs: HTTP 429; retrying in") {
+		t.Fatalf("notices %q, written directly %q", notices, direct)
+	}
+	client.OnRetry(api.RetryPause{Method: "GET", Path: "/x"})
+	if len(direct) != 1 || len(notices) != 1 {
+		t.Errorf("the command's client was changed: notices %q, direct %q", notices, direct)
 	}
 }
