@@ -31,19 +31,13 @@ type Input struct {
 	Comment *CommentRequest
 }
 
-// Write renders the outcome in every report asked for and returns the
-// command's error: the verdict's code, or 8 when a report could not be
-// written, whichever is larger (Multiplexer). The files come first and
-// stdout last, so a failing --jq on stdout never loses a report.
-func Write(in Input, out Outcome) error {
-	m := &Multiplexer{ErrOut: in.IO.ErrOut, Reporters: Reporters(in)}
-	return m.End(out)
-}
-
 // Reporters are the reporters of the end in asks for, in the order they
 // are written: the JUnit and HTML files, the GitHub Actions files and
 // annotations, the summary on stderr, the pull request comment, the data
-// on stdout.
+// on stdout. The files come first and stdout last, so a failing --jq on
+// stdout never loses a report; a Multiplexer's End returns the command's
+// error: the verdict's code, or 8 when a report could not be written,
+// whichever is larger.
 func Reporters(in Input) []Reporter {
 	ios := in.IO
 	var rs []Reporter

@@ -290,7 +290,7 @@ func TestUnfinishedCaseOfAnEarlierAttempt(t *testing.T) {
 	dir := t.TempDir()
 	ios, _, _, stderr := iostreams.Test()
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": dir + "/summary.md", "GITHUB_OUTPUT": dir + "/output"}
-	err := Write(Input{IO: ios, Getenv: func(k string) string { return env[k] }, JUnitFile: dir + "/junit.xml", HTMLFile: dir + "/report.html",
+	err := writeAll(Input{IO: ios, Getenv: func(k string) string { return env[k] }, JUnitFile: dir + "/junit.xml", HTMLFile: dir + "/report.html",
 		Now: time.Now}, Outcome{Verdict: v})
 	if exitcode.Of(err) != exitcode.Timeout {
 		t.Errorf("exit %d (%v), want %d: the rerun was still going\n%s", exitcode.Of(err), err, exitcode.Timeout, stderr)

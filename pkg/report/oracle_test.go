@@ -213,7 +213,7 @@ func oracleRecord(rng *rand.Rand, id string) verdict.Record {
 // The verdict and every report against the reference: the command's exit
 // code, each run's, JUnit's failures and errors, the step summary's
 // headline, the annotations, the outputs and the terminal summary, and the
-// code report.Write returns, also when stdout's reader has gone.
+// code the reports' multiplexer returns, also when stdout's reader has gone.
 func TestReportsAgreeWithTheReference(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("TESTCTL_ORACLE_SEED"); s != "" {
@@ -345,7 +345,7 @@ func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.
 			return fmt.Errorf("run %s exit %d, summary marks it passed: %v\n%s", r.ShortID, r.Code, green, sum.String())
 		}
 	}
-	// report.Write: the files first, the code the verdict's, a reader of
+	// Every report of the end: the files first, the code the verdict's, a reader of
 	// stdout that went away lowers nothing.
 	for _, f := range []string{"summary.md", "out", "j.xml"} {
 		_ = os.Remove(filepath.Join(dir, f))
@@ -353,10 +353,10 @@ func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.
 	ios, _, _, _ := iostreams.Test()
 	ios.Out = stdout
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "out")}
-	err := Write(Input{IO: ios, Getenv: func(k string) string { return env[k] }, Output: output.Options{Format: output.FormatJSON},
+	err := writeAll(Input{IO: ios, Getenv: func(k string) string { return env[k] }, Output: output.Options{Format: output.FormatJSON},
 		JUnitFile: filepath.Join(dir, "j.xml"), Now: time.Now}, Outcome{Verdict: v})
 	if got := exitcode.Of(err); got != want {
-		return fmt.Errorf("report.Write with stdout's reader gone: exit %d, the reference says %d (%v)", got, want, err)
+		return fmt.Errorf("the reports with stdout's reader gone: exit %d, the reference says %d (%v)", got, want, err)
 	}
 	return nil
 }

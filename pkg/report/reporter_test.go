@@ -106,3 +106,8 @@ func TestMultiplexerDeliversEveryEventAndIsolatesAViewThatPanics(t *testing.T) {
 		t.Errorf("exit %d, want 8 (8 > 1)", exitcode.Of(err))
 	}
 }
+
+// writeAll renders out in every report in asks for, as a wait's end does.
+func writeAll(in Input, out Outcome) error {
+	return (&Multiplexer{ErrOut: in.IO.ErrOut, Reporters: Reporters(in)}).End(out)
+}
