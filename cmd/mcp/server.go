@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -89,7 +90,9 @@ func (s *server) key() string {
 // when the request asked for them. known are the runs the call names, for
 // a result that must say how to resume a wait on them.
 func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []string, k kind, known []string, more moreFunc) (*mcp.CallToolResult, Result, error) {
-	inv := s.invoke(ctx, args, s.progress(ctx, req))
+	p := s.progress(ctx, req)
+	inv := s.invoke(ctx, args, p.send)
+	p.settle(ctx)
 	res, out := s.build(inv, k, known, more)
 	return res, out, nil
 }
@@ -97,7 +100,9 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []stri
 // callKeep is call for a document whose longest list is cut to n entries
 // (get_logs: a log has no page size of its own).
 func (s *server) callKeep(ctx context.Context, req *mcp.CallToolRequest, args []string, n int, more moreFunc) (*mcp.CallToolResult, Result, error) {
-	inv := s.invoke(ctx, args, s.progress(ctx, req))
+	p := s.progress(ctx, req)
+	inv := s.invoke(ctx, args, p.send)
+	p.settle(ctx)
 	res, out := s.build(inv, readKind, nil, more)
 	if out.Data != nil {
 		doc := out.Data
@@ -114,20 +119,56 @@ func (s *server) callKeep(ctx context.Context, req *mcp.CallToolRequest, args []
 	return res, out, nil
 }
 
+// progressGap is how long the result of a call waits after its last
+// progress notification: the test case that ends with the run has its
+// notification sent just before the result, and a client that reads both
+// in one chunk may drop the notification (the TypeScript SDK hands
+// notifications to onprogress a microtask after it has handled, and
+// forgotten, the response). A gap lets the client read them apart; the
+// result carries every end all the same.
+const progressGap = 50 * time.Millisecond
+
+// progressSender sends a call's progress notifications; nil sends none.
+type progressSender struct {
+	send func(line string)
+	mu   sync.Mutex
+	last time.Time // when the last notification was sent
+}
+
+// settle waits, at most progressGap, until the last notification has had
+// progressGap to reach the client before the result follows it.
+func (p *progressSender) settle(ctx context.Context) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	wait := progressGap - time.Since(p.last)
+	p.mu.Unlock()
+	if wait <= 0 || wait > progressGap {
+		return
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
 // progress sends a progress notification per line of the wait, numbered, when the
 // client gave a progress token; it never blocks the command on a client
 // that went away.
-func (s *server) progress(ctx context.Context, req *mcp.CallToolRequest) func(string) {
+func (s *server) progress(ctx context.Context, req *mcp.CallToolRequest) *progressSender {
 	if req == nil || req.Session == nil || req.Params == nil {
-		return nil
+		return &progressSender{}
 	}
 	token := req.Params.GetProgressToken()
 	if token == nil {
-		return nil
+		return &progressSender{}
 	}
-	var mu sync.Mutex
+	p := &progressSender{}
 	n := 0
-	return func(line string) {
+	p.send = func(line string) {
 		// The wait's own lines only (a start, a status, a test case's end,
 		// a heartbeat): the summary and the story come in the result. A
 		// client may also read notifications that arrive with the result
@@ -135,8 +176,8 @@ func (s *server) progress(ctx context.Context, req *mcp.CallToolRequest) func(st
 		if !progressLine().MatchString(line) && !startedLine().MatchString(line) {
 			return
 		}
-		mu.Lock()
-		defer mu.Unlock()
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		if ctx.Err() != nil {
 			return // the call was cancelled: its token is the client's no more
 		}
@@ -144,7 +185,9 @@ func (s *server) progress(ctx context.Context, req *mcp.CallToolRequest) func(st
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 			ProgressToken: token, Progress: float64(n), Message: s.redact(termtext.SanitizeLine(line)),
 		})
+		p.last = time.Now()
 	}
+	return p
 }
 
 // checkReportPath keeps a report file inside the server's working
