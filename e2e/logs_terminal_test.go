@@ -3,10 +3,8 @@
 package e2e_test
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -27,30 +25,13 @@ func TestLogsOnAPseudoTerminal(t *testing.T) {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			controller, terminal := ptytest.Open(t)
 			ptytest.SetSize(t, terminal, uint16(width), 40)
-			var mu sync.Mutex
-			var seen bytes.Buffer
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				b := make([]byte, 4096)
-				for {
-					n, err := controller.Read(b)
-					mu.Lock()
-					seen.Write(b[:n])
-					mu.Unlock()
-					if err != nil {
-						return
-					}
-				}
-			}()
+			captured := ptytest.Capture(controller)
 			if code := e.RunOnTerminalOnly(terminal, "logs", id, "--kind", "network", "--url", "payments|recommend|analytics"); code != 0 {
 				t.Fatalf("exit %d", code)
 			}
 			terminal.Close()
-			<-done
-			mu.Lock()
-			defer mu.Unlock()
-			out := strings.ReplaceAll(ansi.Strip(seen.String()), "\r", "")
+			seen := captured()
+			out := strings.ReplaceAll(ansi.Strip(seen), "\r", "")
 			var payments string
 			for _, l := range strings.Split(out, "\n") {
 				if w := ansi.StringWidth(l); w > width {

@@ -18,33 +18,6 @@ func inputs(e *cmdtest.Env, in map[string]string) {
 	}
 }
 
-// readDotenv reads a dotenv file as GitLab does: KEY=value a line.
-func readDotenv(t *testing.T, path string) map[string]string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("dotenv: %v", err)
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || k == "" {
-			t.Fatalf("dotenv line %q is not KEY=value:\n%s", line, b)
-		}
-		out[k] = v
-	}
-	return out
-}
-
-func wantValues(t *testing.T, what string, got, want map[string]string) {
-	t.Helper()
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s %s = %q, want %q (all: %v)", what, k, got[k], v, got)
-		}
-	}
-}
-
 // Each input is checked before anything is sent: a mistake is exit 2 that
 // names the input, and the step's outputs still say why (exit-code and
 // verdict under GitHub Actions, the dotenv report for GitLab).
@@ -80,8 +53,8 @@ func TestABadInputIsUsageWithItsOutputs(t *testing.T) {
 			if n := e.Requests("POST /v1/run"); n != 0 {
 				t.Errorf("%d runs started on a bad input", n)
 			}
-			wantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "2", "verdict": "usage"})
-			wantValues(t, "dotenv", readDotenv(t, dotenv), map[string]string{"TESTCTL_EXIT_CODE": "2", "TESTCTL_VERDICT": "usage", "TESTCTL_RUN_COUNT": "0"})
+			cmdtest.WantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "2", "verdict": "usage"})
+			cmdtest.WantValues(t, "dotenv", cmdtest.ReadDotenv(t, dotenv), map[string]string{"TESTCTL_EXIT_CODE": "2", "TESTCTL_VERDICT": "usage", "TESTCTL_RUN_COUNT": "0"})
 		})
 	}
 }
@@ -112,7 +85,7 @@ func TestWhitespaceOnlyArgsIsNoArgument(t *testing.T) {
 	out := e.GitHubActions()
 	inputs(e, map[string]string{"plan": "pln-passing_sandbox", "wait": "false", "codehost": "false", "args": " \n\t \n"})
 	e.Run("ci-step").Expect(t, 0)
-	wantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "0", "verdict": "started"})
+	cmdtest.WantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "0", "verdict": "started"})
 	if n := e.Requests("POST /v1/run"); n != 1 {
 		t.Errorf("%d runs started, want 1", n)
 	}
@@ -213,9 +186,9 @@ func TestOutputsCarryTheFinalCode(t *testing.T) {
 			run(e, "ci-step", "--dotenv", dotenv).Expect(t, tc.code)
 			code := map[int]string{0: "0", 1: "1", 3: "3", 5: "5", 8: "8", 143: "143"}[tc.code]
 			gh := cmdtest.ReadGitHubOutput(t, out)
-			wantValues(t, "output", gh, map[string]string{"exit-code": code, "verdict": tc.verdict})
-			env := readDotenv(t, dotenv)
-			wantValues(t, "dotenv", env, map[string]string{"TESTCTL_EXIT_CODE": code, "TESTCTL_VERDICT": tc.verdict})
+			cmdtest.WantValues(t, "output", gh, map[string]string{"exit-code": code, "verdict": tc.verdict})
+			env := cmdtest.ReadDotenv(t, dotenv)
+			cmdtest.WantValues(t, "dotenv", env, map[string]string{"TESTCTL_EXIT_CODE": code, "TESTCTL_VERDICT": tc.verdict})
 			if !tc.withRuns {
 				if env["TESTCTL_RUN_SHORT_ID"] != "" || env["TESTCTL_RUN_COUNT"] != "0" {
 					t.Errorf("dotenv names runs that never started: %v", env)
@@ -258,7 +231,7 @@ func TestAMistakeInArgsPointsToRunStart(t *testing.T) {
 	inputs(e, map[string]string{"plan": "pln-passing_sandbox", "args": "--bogus"})
 	r := e.Run("ci-step").Expect(t, 2)
 	cmdtest.Contains(t, "stderr", r.Stderr, "unknown flag: --bogus", "Run 'testctl run start --help' for usage.")
-	wantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "2", "verdict": "usage"})
+	cmdtest.WantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "2", "verdict": "usage"})
 	if n := e.Requests("POST /v1/run"); n != 0 {
 		t.Errorf("%d runs started", n)
 	}
@@ -280,5 +253,5 @@ func TestCommentInputGivesTheFlag(t *testing.T) {
 	inputs(e, map[string]string{"plan": "pln-passing_sandbox", "codehost": "false", "comment": "true", "interval": "1s"})
 	r := e.Run("ci-step").Expect(t, 0)
 	cmdtest.Contains(t, "stderr", r.Stderr, "testctl run start --plan pln-passing_sandbox --comment --wait")
-	wantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "0", "verdict": "passed"})
+	cmdtest.WantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "0", "verdict": "passed"})
 }

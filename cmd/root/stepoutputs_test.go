@@ -14,21 +14,6 @@ import (
 	"github.com/testctl/testctl/pkg/cmdtest"
 )
 
-// dotenvOf reads a dotenv report as GitLab does, KEY=value a line.
-func dotenvOf(t *testing.T, path string) map[string]string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("dotenv: %v", err)
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		k, v, _ := strings.Cut(line, "=")
-		out[k] = v
-	}
-	return out
-}
-
 // Every command that starts runs or gives their verdict writes the outputs
 // exit-code and verdict under GitHub Actions, and the --dotenv report,
 // once, with the code it ends with.
@@ -65,7 +50,7 @@ func TestVerdictCommandsWriteTheStepOutputs(t *testing.T) {
 			if raw, _ := os.ReadFile(out); strings.Count(string(raw), "exit-code<<") != 1 {
 				t.Errorf("exit-code written %d times, want once:\n%s", strings.Count(string(raw), "exit-code<<"), raw)
 			}
-			env := dotenvOf(t, dotenv)
+			env := cmdtest.ReadDotenv(t, dotenv)
 			if env["TESTCTL_EXIT_CODE"] != tc.exit || env["TESTCTL_VERDICT"] != tc.verdict || env["TESTCTL_RUN_COUNT"] != tc.runs {
 				t.Errorf("dotenv %v: want exit code %s, verdict %s, %s runs", env, tc.exit, tc.verdict, tc.runs)
 			}
@@ -126,7 +111,7 @@ func TestASignalEndedWaitWritesTheDotenv(t *testing.T) {
 	dotenv := filepath.Join(e.Dir, "testctl.env")
 	ctx := cmdtest.TerminateAt(e.Clock, e.Clock.Now().Add(20*time.Second))
 	e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "wait", id, "--interval", "1s", "--dotenv", dotenv).Expect(t, 143)
-	env := dotenvOf(t, dotenv)
+	env := cmdtest.ReadDotenv(t, dotenv)
 	if env["TESTCTL_EXIT_CODE"] != "143" || env["TESTCTL_VERDICT"] != "terminated" || env["TESTCTL_RUN_SHORT_ID"] != id {
 		t.Errorf("dotenv %v: want run %s, exit code 143, terminated", env, id)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/testctl/testctl/pkg/cmdtest"
 	"github.com/testctl/testctl/pkg/prcomment/prcommenttest"
 
 	"github.com/testctl/testctl/pkg/sandbox"
@@ -42,15 +43,6 @@ func actPushWorkflow(inputs map[string]string) actWorkflow {
 	return actWorkflow{Jobs: map[string]any{"test": actJob(inputs), "later": laterJob}}
 }
 
-func wantKV(t *testing.T, what string, got, want map[string]string) {
-	t.Helper()
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: %s = %q, want %q (all: %v)", what, k, got[k], v, got)
-		}
-	}
-}
-
 // A passing plan passes the job, and a later step and a later job read the
 // outputs; a failing one on the same runner fails it with exit 1, from the
 // tool cache: no second download.
@@ -66,12 +58,12 @@ func TestActPassFailAndToolCache(t *testing.T) {
 		t.Fatalf("passing plan: act exit %d, want 0\n%s", pass.Code, pass.Log)
 	}
 	out := pass.outputs(t, "test")
-	wantKV(t, "the step after the Action", out, map[string]string{"verdict": "passed", "exit-code": "0", "junit": "testctl-junit.xml", "html": "testctl-report.html"})
+	cmdtest.WantValues(t, "the step after the Action", out, map[string]string{"verdict": "passed", "exit-code": "0", "junit": "testctl-junit.xml", "html": "testctl-report.html"})
 	id := out["run-short-id"]
 	if id == "" || !strings.HasSuffix(out["run-url"], "/"+id) {
 		t.Errorf("run-short-id %q, run-url %q: want the run's id and its URL", id, out["run-url"])
 	}
-	wantKV(t, "the later job", readJSONFile(t, filepath.Join(pass.Out, "later.json")), map[string]string{"verdict": "passed", "run-short-id": id})
+	cmdtest.WantValues(t, "the later job", readJSONFile(t, filepath.Join(pass.Out, "later.json")), map[string]string{"verdict": "passed", "run-short-id": id})
 	for _, f := range []string{"testctl-junit.xml", "testctl-report.html"} {
 		if _, err := os.Stat(filepath.Join(pass.Out, "test", f)); err != nil {
 			t.Errorf("the workspace has no %s: %v", f, err)
@@ -93,11 +85,11 @@ func TestActPassFailAndToolCache(t *testing.T) {
 	if fail.Code == 0 {
 		t.Fatalf("failing plan: the workflow passed\n%s", fail.Log)
 	}
-	wantKV(t, "the step after the Action", fail.outputs(t, "test"), map[string]string{"verdict": "failed", "exit-code": "1", "junit": "testctl-junit.xml"})
+	cmdtest.WantValues(t, "the step after the Action", fail.outputs(t, "test"), map[string]string{"verdict": "failed", "exit-code": "1", "junit": "testctl-junit.xml"})
 	if got := readFile(t, filepath.Join(fail.Out, "test.outcome")); got != "failure" {
 		t.Errorf("the Action's outcome is %q, want failure", got)
 	}
-	wantKV(t, "the later job", readJSONFile(t, filepath.Join(fail.Out, "later.json")), map[string]string{"verdict": "failed"})
+	cmdtest.WantValues(t, "the later job", readJSONFile(t, filepath.Join(fail.Out, "later.json")), map[string]string{"verdict": "failed"})
 	if n := rel.requests.Load(); n != 2 {
 		t.Errorf("the second job made %d requests to the release server, want none: the tool cache has the release", n-2)
 	}
@@ -120,10 +112,10 @@ func TestActWaitFalseSeveralPlansAndTestCases(t *testing.T) {
 	}}
 	res := runAct(t, w)
 
-	wantKV(t, "a timeout", res.outputs(t, "slow"), map[string]string{"verdict": "timeout", "exit-code": "7", "junit": "testctl-junit.xml"})
+	cmdtest.WantValues(t, "a timeout", res.outputs(t, "slow"), map[string]string{"verdict": "timeout", "exit-code": "7", "junit": "testctl-junit.xml"})
 
 	nowait := res.outputs(t, "nowait")
-	wantKV(t, "wait false", nowait, map[string]string{"verdict": "started", "exit-code": "0", "junit": ""})
+	cmdtest.WantValues(t, "wait false", nowait, map[string]string{"verdict": "started", "exit-code": "0", "junit": ""})
 	if nowait["run-short-id"] == "" {
 		t.Errorf("wait false: no run-short-id: %v\n%s", nowait, res.Log)
 	}
@@ -173,7 +165,7 @@ func TestActArgs(t *testing.T) {
 	}}
 	res := runAct(t, w)
 	meta := res.outputs(t, "meta")
-	wantKV(t, "args with metacharacters", meta, map[string]string{"exit-code": "0", "verdict": "started"})
+	cmdtest.WantValues(t, "args with metacharacters", meta, map[string]string{"exit-code": "0", "verdict": "started"})
 	if id := meta["run-short-id"]; id != "" {
 		run := listedRun(t, sb, id)
 		if run["branch"] != "feature/x&y" {
@@ -188,28 +180,28 @@ func TestActArgs(t *testing.T) {
 	if m, _ := filepath.Glob("/tmp/pwned-*"); len(m) != 0 {
 		t.Errorf("a command substitution in args was run: %v", m)
 	}
-	wantKV(t, "unbalanced quotes", res.outputs(t, "unbalanced"), map[string]string{"exit-code": "2", "verdict": "usage"})
+	cmdtest.WantValues(t, "unbalanced quotes", res.outputs(t, "unbalanced"), map[string]string{"exit-code": "2", "verdict": "usage"})
 	if !strings.Contains(res.Log, "input args: the double quote at character 18 is never closed") {
 		t.Errorf("the log does not say what is wrong with args:\n%s", res.Log)
 	}
 
 	// A key in args would reach testctl's argv, where other processes see
 	// it: refused, and never printed.
-	wantKV(t, "the key in args", res.outputs(t, "keyinargs"), map[string]string{"exit-code": "2", "verdict": "usage"})
+	cmdtest.WantValues(t, "the key in args", res.outputs(t, "keyinargs"), map[string]string{"exit-code": "2", "verdict": "usage"})
 	if !strings.Contains(res.Log, "pass the key in the api-key input") || strings.Contains(withoutMaskCommands(res.Log), testKey) {
 		t.Errorf("the key in args: want it refused and never printed:\n%s", res.Log)
 	}
-	wantKV(t, "a bad boolean", res.outputs(t, "badbool"), map[string]string{"exit-code": "2", "verdict": "usage"})
+	cmdtest.WantValues(t, "a bad boolean", res.outputs(t, "badbool"), map[string]string{"exit-code": "2", "verdict": "usage"})
 	if !strings.Contains(res.Log, "input fail-on-flaky must be true or false") {
 		t.Errorf("the bad boolean's error does not name the input:\n%s", res.Log)
 	}
 	// A version without a release, or one that is a path: the install
 	// stops, naming what was missing, and the outputs stay empty.
-	wantKV(t, "an unknown version", res.outputs(t, "noversion"), map[string]string{"exit-code": "", "verdict": ""})
+	cmdtest.WantValues(t, "an unknown version", res.outputs(t, "noversion"), map[string]string{"exit-code": "", "verdict": ""})
 	if !strings.Contains(res.Log, "could not download "+rel.URL+"/v0.0.9/testctl_0.0.9_") {
 		t.Errorf("the missing archive is not named:\n%s", res.Log)
 	}
-	wantKV(t, "a version that is a path", res.outputs(t, "pathversion"), map[string]string{"exit-code": "", "verdict": ""})
+	cmdtest.WantValues(t, "a version that is a path", res.outputs(t, "pathversion"), map[string]string{"exit-code": "", "verdict": ""})
 	if !strings.Contains(res.Log, "input version '../../../etc' is not a release version") {
 		t.Errorf("a version that is a path is not refused:\n%s", res.Log)
 	}
@@ -233,7 +225,7 @@ func TestActRefusesATamperedArchive(t *testing.T) {
 	if res.Code == 0 || !strings.Contains(res.Log, "does not match its SHA-256 in checksums.txt") {
 		t.Fatalf("act exit %d: want the job failed for the checksum\n%s", res.Code, res.Log)
 	}
-	wantKV(t, "after a refused install", res.outputs(t, "test"), map[string]string{"exit-code": "", "verdict": ""})
+	cmdtest.WantValues(t, "after a refused install", res.outputs(t, "test"), map[string]string{"exit-code": "", "verdict": ""})
 	if strings.Contains(res.Log, "Started run") {
 		t.Error("testctl ran although its archive failed the check")
 	}
@@ -333,7 +325,7 @@ func TestActTagDispatchAndSchedule(t *testing.T) {
 			t.Errorf("%s: act exit %d, want 0\n%s", c.name, res.Code, res.Log)
 			continue
 		}
-		wantKV(t, c.name, out, map[string]string{"exit-code": "0", "verdict": "passed"})
+		cmdtest.WantValues(t, c.name, out, map[string]string{"exit-code": "0", "verdict": "passed"})
 		run := listedRun(t, sb, out["run-short-id"])
 		want := map[string]any{"trigger": "API", "branch": "main"}
 		if c.name == "tag push" {
@@ -378,13 +370,13 @@ func TestActPullRequestComment(t *testing.T) {
 			Env: map[string]string{"GITHUB_API_URL": api.URL, "GITHUB_REPOSITORY": "octo/app"}})
 	}
 	first := run("pln-failing_sandbox")
-	wantKV(t, "failing run", first.outputs(t, "test"), map[string]string{"exit-code": "1", "verdict": "failed"})
+	cmdtest.WantValues(t, "failing run", first.outputs(t, "test"), map[string]string{"exit-code": "1", "verdict": "failed"})
 	comments := api.Comments()
 	if len(comments) != 1 || !strings.Contains(comments[0].Body, "<!-- testctl:comment") {
 		t.Fatalf("after the first run, comments %+v, want one with testctl's marker\n%s", comments, first.Log)
 	}
 	second := run("pln-passing_sandbox")
-	wantKV(t, "passing run", second.outputs(t, "test"), map[string]string{"exit-code": "0", "verdict": "passed"})
+	cmdtest.WantValues(t, "passing run", second.outputs(t, "test"), map[string]string{"exit-code": "0", "verdict": "passed"})
 	after := api.Comments()
 	if len(after) != 1 || after[0].ID != comments[0].ID || after[0].Body == comments[0].Body {
 		t.Errorf("after the second run, comments %+v: want the same one, edited", after)
@@ -397,7 +389,7 @@ func TestActPullRequestComment(t *testing.T) {
 
 	api.ReadOnly() // a fork's token
 	fork := run("pln-passing_sandbox")
-	wantKV(t, "fork", fork.outputs(t, "test"), map[string]string{"exit-code": "0", "verdict": "passed"})
+	cmdtest.WantValues(t, "fork", fork.outputs(t, "test"), map[string]string{"exit-code": "0", "verdict": "passed"})
 	if fork.Code != 0 || !strings.Contains(fork.Log, "::notice") {
 		t.Errorf("fork: act exit %d, want 0 with a notice\n%s", fork.Code, fork.Log)
 	}

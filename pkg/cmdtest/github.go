@@ -92,3 +92,33 @@ func RunnerCommands(trimmed func(rune) bool, logs ...string) []string {
 	}
 	return ran
 }
+
+// ReadDotenv reads a dotenv report as GitLab does, KEY=value a line, and
+// fails the test on a line of any other shape.
+func ReadDotenv(t testing.TB, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("dotenv: %v", err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || k == "" {
+			t.Fatalf("dotenv line %q is not KEY=value:\n%s", line, b)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// WantValues fails the test for each key of want whose value in got is
+// another; what names the document (outputs, the dotenv report).
+func WantValues(t testing.TB, what string, got, want map[string]string) {
+	t.Helper()
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s = %q, want %q (all: %v)", what, k, got[k], v, got)
+		}
+	}
+}
