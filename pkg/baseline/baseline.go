@@ -65,6 +65,17 @@ func (l *Lookup) Result(ctx context.Context) (Result, bool) {
 	}
 }
 
+// Ready is the search's result once it has ended, without waiting: the
+// views of a wait mark a run as its summary will when the search is done.
+func (l *Lookup) Ready() (Result, bool) {
+	select {
+	case <-l.done:
+		return l.result, true
+	default:
+		return Result{}, false
+	}
+}
+
 func search(ctx context.Context, client *api.Client, branch string, targets []Target) Result {
 	res := Result{Baselines: map[string]*verdict.Baseline{}, PlanOf: map[string]string{}}
 	own := map[string]bool{}

@@ -74,7 +74,6 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	var found baselineResult
 	reads.Go(func() { found = baselines(work, o, recs) })
 	v := verdict.Decide(recs, o.verdictOptions())
-	d.Step.SetRuns(stepRuns(v.Runs))
 	var ev report.Evidence
 	var left int
 	var history map[string][]api.RunSummary
@@ -89,6 +88,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	vo := o.verdictOptions()
 	vo.Now, vo.Baselines = d.Clock.Now(), found.apply(recs)
 	v = verdict.Decide(recs, vo)
+	d.Step.SetRuns(stepRuns(v.Runs))
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,

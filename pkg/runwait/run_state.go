@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/baseline"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/poll"
@@ -20,6 +21,8 @@ type runState struct {
 	poll   poll.Target // the run's place in the Loop: schedule, failures, give-up
 	vo     verdict.Options
 	now    func() time.Time
+	// lookup is the --baseline search (nil: none), for the views' verdict.
+	lookup *baseline.Lookup
 
 	detail *api.RunDetail // the latest answer, nil until the first one
 	status string         // the run status last reported to the user
@@ -138,7 +141,21 @@ func (s *runState) pollSooner() time.Duration {
 // verdict is the run's verdict as it stands, decided where every report's
 // is: the views show the same mark the summary will.
 func (s *runState) verdict() verdict.Run {
-	return verdict.Decide([]verdict.Record{s.record("")}, s.vo).Runs[0]
+	rec, vo := s.record(""), s.vo
+	if s.now != nil {
+		vo.Now = s.now() // a quarantine that has expired fails here too
+	}
+	if s.lookup != nil {
+		// The baselines the summary will use, once the search has ended
+		// (it begins with the wait, and is over long before most runs).
+		if res, ok := s.lookup.Ready(); ok {
+			vo.Baselines = res.Baselines
+			if rec.Plan.ShortID == "" {
+				rec.Plan.ShortID = res.PlanOf[rec.ShortID]
+			}
+		}
+	}
+	return verdict.Decide([]verdict.Record{rec}, vo).Runs[0]
 }
 
 // progress is what the reporters are told of the run for an event: a

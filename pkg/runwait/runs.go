@@ -87,7 +87,7 @@ func Runs(ctx context.Context, d Deps, o Options, targets []RunTarget, notStarte
 		rerun = d.Client.RerunRun
 	}
 	retries := retryPolicy{limit: o.RetryFailed, rerun: rerun, client: d.Client}
-	states := watchRuns(ctx, loop, d.Client.WithRetries(0), events, tickEvery, o.verdictOptions(), retries, targets)
+	states := watchRuns(ctx, loop, d.Client.WithRetries(0), events, tickEvery, o, retries, targets)
 	polled := make([]*poll.Target, len(states))
 	for i, s := range states {
 		polled[i] = &s.poll
@@ -118,13 +118,13 @@ func announceRetriesTo(events report.Reporter, d Deps) *api.Client {
 
 // watchRuns makes a runState per target and wires the loop to the
 // reporters.
-func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, events report.Reporter, tickEvery time.Duration, vo verdict.Options, retries retryPolicy, targets []RunTarget) []*runState {
+func watchRuns(ctx context.Context, loop *poll.Loop, client *api.Client, events report.Reporter, tickEvery time.Duration, o Options, retries retryPolicy, targets []RunTarget) []*runState {
 	states := make([]*runState, 0, len(targets))
 	byTarget := make(map[*poll.Target]*runState, len(targets))
 	now := loop.Clock.Now()
 	for _, t := range targets {
 		s := newRunState(t, now)
-		s.vo, s.now = vo, loop.Clock.Now
+		s.vo, s.now, s.lookup = o.verdictOptions(), loop.Clock.Now, o.lookup
 		s.retryLimit = retries.limit
 		s.poll.Poll = func(pollCtx context.Context) poll.Outcome {
 			if s.rerunning != nil {

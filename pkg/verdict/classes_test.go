@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +104,18 @@ func TestExcusedFailuresDoNotPassAnUnknownResult(t *testing.T) {
 	o := Options{Quarantine: []Quarantine{{Name: "Pay", Until: day("2027-01-01")}}, Now: today}
 	if got := Decide([]Record{rec}, o).Code; got != exitcode.Failed {
 		t.Errorf("exit %d, want 1", got)
+	}
+}
+
+// A run that fails because of --fail-on-skipped says so, even when a
+// failure the gate excuses is among its test cases.
+func TestWhyNamesTheFlagBeforeExcusedFailures(t *testing.T) {
+	rec := Record{Plan: Plan{ShortID: "p"}, Detail: completed("r", api.ResultSkipped,
+		tc("1", "Pay", api.StatusCompleted, api.ResultFailed), tc("2", "Mail", api.StatusCompleted, api.ResultSkipped))}
+	o := Options{FailOnSkipped: true, Quarantine: []Quarantine{{Name: "Pay", Until: day("2027-01-01")}}, Now: today}
+	r := Decide([]Record{rec}, o).Runs[0]
+	if r.Code != exitcode.Failed || !strings.Contains(r.Why(), "--fail-on-skipped") {
+		t.Errorf("exit %d, why %q: want 1 because of --fail-on-skipped", r.Code, r.Why())
 	}
 }
 

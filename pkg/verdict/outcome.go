@@ -149,12 +149,12 @@ func (r Run) Why() string {
 		return firstLine(r.RerunErr)
 	case r.Class == RunErrored:
 		return "the run ended " + status
-	case r.Counts.Failed+r.Counts.Errored > 0:
-		return "the run ended " + status + "; its failures are " + r.Failures.String() + ", but testctl does not know that result"
 	case r.Because == "--fail-on-flaky":
 		return fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))
 	case r.Because == "--fail-on-skipped":
 		return fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))
+	case r.Counts.Failed+r.Counts.Errored > 0:
+		return "the run ended " + status + "; its failures are " + r.Failures.String() + ", but testctl does not know that result"
 	case len(r.Cases) == 0:
 		return "the run ended " + status + " with no test cases"
 	}
