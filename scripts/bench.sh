@@ -232,7 +232,6 @@ func main() {
 	fmt.Printf("%.6f\n", times[len(times)/2])
 }
 EOF
-(cd "$work/mcpstart" && go build -trimpath -o "$work/mcpstart-bin" .)
 # The story's floor: the requests of run report's failure story and nothing
 # else, from the standard library alone: the run, then the two logs of each
 # test case that did not pass, eight at a time over kept-alive connections,
@@ -326,6 +325,8 @@ fi
 # against `testctl version`'s start to its line, both timed the same way
 # (mcpstart), in alternating rounds; and the size of the tools/list answer.
 if part mcp; then
+# Built only for this part: the other parts need no MCP client.
+(cd "$work/mcpstart" && go build -trimpath -o "$work/mcpstart-bin" .)
 say "mcp ($ROUNDS rounds x $RUNS runs)"
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}'
 echo "$init" >"$work/mcp-init.jsonl"

@@ -23,6 +23,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -67,14 +68,20 @@ step by hand.`,
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		PreRunE: func(*cobra.Command, []string) error {
-			if err := flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, opts.Dotenv); err != nil {
-				return err
+			err := flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, opts.Dotenv)
+			if err == nil {
+				opts.Args, err = StartArgs(f.Getenv, opts.Dotenv)
 			}
-			args, err := StartArgs(f.Getenv, opts.Dotenv)
 			if err != nil {
+				// An input mistake shows on the workflow run's page, as a
+				// start the service refused does, not only in the log.
+				ios := f.IOStreams
+				for _, problem := range report.WriteStartRefused(f.Getenv, ios.WorkflowCommands(), "the step", err) {
+					fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
+				}
 				return err
 			}
-			opts.Args, opts.Globals = args, givenGlobals(f.Globals)
+			opts.Globals = givenGlobals(f.Globals)
 			return nil
 		},
 		RunE: cmdutil.RunE(f, opts, runF, func(ctx context.Context, f *cmdutil.Factory, o *Options) error {

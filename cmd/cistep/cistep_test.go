@@ -46,7 +46,7 @@ func TestABadInputIsUsageWithItsOutputs(t *testing.T) {
 			inputs(e, tc.inputs)
 			dotenv := filepath.Join(e.Dir, "testctl.env")
 			r := e.Run("ci-step", "--dotenv", dotenv).Expect(t, 2)
-			cmdtest.Contains(t, "stderr", r.Stderr, tc.want)
+			cmdtest.Contains(t, "stderr", r.Stderr, tc.want, "::error title=testctl%3A the step started nothing::")
 			if strings.Contains(r.Output(), "sandbox-project-key") {
 				t.Error("the key was printed")
 			}

@@ -133,12 +133,12 @@ func writeStepOutputs(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
 	return code
 }
 
-// ExitCodeFileEnv names a file that gets the exit code when testctl ends.
-// The GitHub Action execs testctl, so that the runner's SIGINT and SIGTERM
-// reach it, which leaves no shell behind to see the code: a later step
-// reads it from this file to give the exit-code output; VerdictFileEnv
-// names one that gets what the code means in a word (verdict.Word), for
-// its verdict output.
+// ExitCodeFileEnv names a file that gets the exit code when testctl ends,
+// for a CI step that execs testctl (so that the runner's SIGINT and SIGTERM
+// reach it) and leaves no shell behind to see the code: a later step reads
+// it from the file. VerdictFileEnv names one that gets what the code means
+// in a word (verdict.Word). Documented for any such step; our own Action
+// and component write their outputs through ci-step instead.
 const (
 	ExitCodeFileEnv = "TESTCTL_EXIT_CODE_FILE"
 	VerdictFileEnv  = "TESTCTL_VERDICT_FILE"

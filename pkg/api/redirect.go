@@ -43,7 +43,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	switch {
 	case first.Method != http.MethodGet && first.Method != http.MethodHead:
 		return refuse(fmt.Sprintf("a %s is never followed through a redirect; check the base URL", first.Method))
-	case !sameOrigin(first, req):
+	case !SameOrigin(first, req):
 		return refuse(fmt.Sprintf("it leaves %s, and the API key must not go with it; check the base URL",
 			first.URL.Scheme+"://"+first.URL.Host))
 	case len(via) >= maxRedirects:
@@ -52,7 +52,10 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-func sameOrigin(a, b *http.Request) bool {
+// SameOrigin says whether two requests go to the same scheme, host (in any
+// case) and port (the scheme's default when none is given): where a
+// credential may follow a redirect.
+func SameOrigin(a, b *http.Request) bool {
 	return a.URL.Scheme == b.URL.Scheme && strings.EqualFold(a.URL.Hostname(), b.URL.Hostname()) &&
 		port(a) == port(b)
 }

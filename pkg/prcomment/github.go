@@ -125,7 +125,7 @@ type gitHubComment struct {
 func (g *gitHub) list(ctx context.Context, page int) ([]comment, error) {
 	var got []gitHubComment
 	q := url.Values{"per_page": {strconv.Itoa(perPage)}, "page": {strconv.Itoa(page)}}
-	if _, err := g.api.do(ctx, http.MethodGet, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), q, nil, &got); err != nil {
+	if err := g.api.do(ctx, http.MethodGet, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), q, nil, &got); err != nil {
 		return nil, err
 	}
 	out := make([]comment, len(got))
@@ -137,7 +137,7 @@ func (g *gitHub) list(ctx context.Context, page int) ([]comment, error) {
 
 func (g *gitHub) edit(ctx context.Context, c comment, body string) (string, error) {
 	var got gitHubComment
-	if _, err := g.api.do(ctx, http.MethodPatch, "/repos/"+g.repo+"/issues/comments/"+c.id, nil, map[string]string{"body": body}, &got); err != nil {
+	if err := g.api.do(ctx, http.MethodPatch, "/repos/"+g.repo+"/issues/comments/"+c.id, nil, map[string]string{"body": body}, &got); err != nil {
 		return "", err
 	}
 	return cmp.Or(got.HTMLURL, c.url), nil
@@ -145,7 +145,7 @@ func (g *gitHub) edit(ctx context.Context, c comment, body string) (string, erro
 
 func (g *gitHub) create(ctx context.Context, body string) (string, error) {
 	var got gitHubComment
-	if _, err := g.api.do(ctx, http.MethodPost, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), nil, map[string]string{"body": body}, &got); err != nil {
+	if err := g.api.do(ctx, http.MethodPost, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), nil, map[string]string{"body": body}, &got); err != nil {
 		return "", err
 	}
 	return got.HTMLURL, nil

@@ -77,7 +77,7 @@ func (g *gitLab) path() string {
 func (g *gitLab) list(ctx context.Context, page int) ([]comment, error) {
 	var got []gitLabNote
 	q := url.Values{"per_page": {strconv.Itoa(perPage)}, "page": {strconv.Itoa(page)}, "sort": {"asc"}, "order_by": {"created_at"}}
-	if _, err := g.api.do(ctx, http.MethodGet, g.path(), q, nil, &got); err != nil {
+	if err := g.api.do(ctx, http.MethodGet, g.path(), q, nil, &got); err != nil {
 		return nil, err
 	}
 	out := make([]comment, 0, len(got))
@@ -100,7 +100,7 @@ func (g *gitLab) noteURL(id int64) string {
 
 func (g *gitLab) edit(ctx context.Context, c comment, body string) (string, error) {
 	var got gitLabNote
-	if _, err := g.api.do(ctx, http.MethodPut, g.path()+"/"+c.id, nil, map[string]string{"body": body}, &got); err != nil {
+	if err := g.api.do(ctx, http.MethodPut, g.path()+"/"+c.id, nil, map[string]string{"body": body}, &got); err != nil {
 		return "", err
 	}
 	return g.noteURL(got.ID), nil
@@ -108,7 +108,7 @@ func (g *gitLab) edit(ctx context.Context, c comment, body string) (string, erro
 
 func (g *gitLab) create(ctx context.Context, body string) (string, error) {
 	var got gitLabNote
-	if _, err := g.api.do(ctx, http.MethodPost, g.path(), nil, map[string]string{"body": body}, &got); err != nil {
+	if err := g.api.do(ctx, http.MethodPost, g.path(), nil, map[string]string{"body": body}, &got); err != nil {
 		return "", err
 	}
 	return g.noteURL(got.ID), nil

@@ -33,25 +33,22 @@ type restAPI struct {
 }
 
 func newRESTAPI(env Env, base, authHeader, authValue, token string, headers map[string]string) *restAPI {
-	client := env.HTTP
-	if client == nil {
-		client = &http.Client{CheckRedirect: sameOrigin}
-	}
+	client := &http.Client{CheckRedirect: sameOrigin}
 	return &restAPI{base: strings.TrimRight(base, "/"), client: client, debug: env.Debug,
 		authHeader: authHeader, authValue: authValue, token: token, headers: headers}
 }
 
-// sameOrigin follows a redirect of a GET only to the same scheme, host
-// and port, as the service's client does: Go drops the Authorization
-// header on the way to another host, but not GitLab's PRIVATE-TOKEN, and
-// not on the way to another port. A write is never followed (a 301 would
-// turn it into a GET, a 307 send it elsewhere).
+// sameOrigin follows a redirect of a GET only to the same origin
+// (api.SameOrigin), as the service's client does: Go drops the
+// Authorization header on the way to another host, but not GitLab's
+// PRIVATE-TOKEN, and not on the way to another port. A write is never
+// followed (a 301 would turn it into a GET, a 307 send it elsewhere).
 func sameOrigin(req *http.Request, via []*http.Request) error {
 	first := via[0]
 	switch {
 	case first.Method != http.MethodGet:
 		return fmt.Errorf("%s answered with a redirect: not followed", first.Method)
-	case req.URL.Scheme != first.URL.Scheme || req.URL.Host != first.URL.Host:
+	case !api.SameOrigin(first, req):
 		return fmt.Errorf("redirected to another origin (%s://%s): not followed with the token", req.URL.Scheme, req.URL.Host)
 	case len(via) >= 5:
 		return errors.New("too many redirects")
@@ -90,7 +87,7 @@ func (e *httpError) Error() string {
 
 // do sends one request (in encoded as JSON when not nil) and decodes a
 // successful answer into out (when not nil). query may be nil.
-func (a *restAPI) do(ctx context.Context, method, path string, query url.Values, in, out any) (http.Header, error) {
+func (a *restAPI) do(ctx context.Context, method, path string, query url.Values, in, out any) error {
 	u := a.base + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
@@ -99,13 +96,13 @@ func (a *restAPI) do(ctx context.Context, method, path string, query url.Values,
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
-		return nil, a.redactErr(err)
+		return a.redactErr(err)
 	}
 	req.Header.Set(a.authHeader, a.authValue)
 	req.Header.Set("User-Agent", "testctl")
@@ -121,31 +118,31 @@ func (a *restAPI) do(ctx context.Context, method, path string, query url.Values,
 	if err != nil {
 		a.trace("< %s\n", err)
 		if ctx.Err() != nil {
-			return nil, ctx.Err() // a timeout is said as such, not as a transport error
+			return ctx.Err() // a timeout is said as such, not as a transport error
 		}
-		return nil, a.redactErr(err)
+		return a.redactErr(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	a.trace("< HTTP %d in %s\n", resp.StatusCode, time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
-		return nil, a.redactErr(err)
+		return a.redactErr(err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &httpError{status: resp.StatusCode, message: a.redact(answerMessage(data))}
+		return &httpError{status: resp.StatusCode, message: a.redact(answerMessage(data))}
 	}
 	if len(data) > maxAnswer {
-		return nil, fmt.Errorf("%s %s: the answer is larger than %d bytes", method, path, maxAnswer)
+		return fmt.Errorf("%s %s: the answer is larger than %d bytes", method, path, maxAnswer)
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
-			return nil, fmt.Errorf("%s %s: unreadable answer: %v", method, path, err)
+			return fmt.Errorf("%s %s: unreadable answer: %v", method, path, err)
 		}
 	}
-	return resp.Header, nil
+	return nil
 }
 
 // answerMessage is the message of an error answer, on one line and short:

@@ -32,12 +32,11 @@ const maxPages = 50
 const perPage = 100
 
 // Env is what the comment is made from: the CI's environment (the
-// pull request, the token, the API's address), an HTTP client and, for
-// --debug, where the requests are traced (the token redacted).
+// pull request, the token, the API's address) and, for --debug, where the
+// requests are traced (the token redacted). The client of the code host's
+// API is always the package's own, which follows no redirect elsewhere.
 type Env struct {
 	Getenv func(string) string
-	// HTTP is the client of the code host's API; nil is one of its own.
-	HTTP *http.Client
 	// Debug, when set, gets a line per request and per answer.
 	Debug io.Writer
 }

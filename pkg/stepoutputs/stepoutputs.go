@@ -156,15 +156,16 @@ func (s *Step) WriteDotenv(path string, end End) (cut int, err error) {
 		if id == "" {
 			continue
 		}
+		if url == "" {
+			url = "-" // the URLs line up with the ids, one for one
+		}
 		if size+len(id)+len(url)+2 > DotenvBudget {
 			cut++
 			continue
 		}
 		size += len(id) + len(url) + 2
 		ids = append(ids, id)
-		if url != "" {
-			urls = append(urls, url)
-		}
+		urls = append(urls, url)
 	}
 	var b strings.Builder
 	b.WriteString(head)

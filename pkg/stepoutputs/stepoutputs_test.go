@@ -38,6 +38,7 @@ func TestDotenvNamesTheRunsAndTheFinalCode(t *testing.T) {
 	var s stepoutputs.Step
 	s.SetRuns([]stepoutputs.Run{{ShortID: "r1", URL: "https://x/r1"}})
 	// The verdict's runs replace those noted at the start.
+	// r3 has no URL: "-" keeps the two lists in step.
 	s.SetRuns([]stepoutputs.Run{{ShortID: "r1", URL: "https://x/r1"}, {ShortID: "r2", URL: "https://x/a b\nc\x1b[31m/r2"}, {ShortID: "r3"}})
 	path := filepath.Join(t.TempDir(), "testctl.env")
 	cut, err := s.WriteDotenv(path, stepoutputs.End{Code: 143, Word: "terminated"})
@@ -45,7 +46,7 @@ func TestDotenvNamesTheRunsAndTheFinalCode(t *testing.T) {
 		t.Fatal(cut, err)
 	}
 	data, _ := os.ReadFile(path)
-	want := "TESTCTL_EXIT_CODE=143\nTESTCTL_VERDICT=terminated\nTESTCTL_RUN_COUNT=3\nTESTCTL_RUN_SHORT_ID=r1 r2 r3\nTESTCTL_RUN_URL=https://x/r1 https://x/a%20b%20c/r2\n"
+	want := "TESTCTL_EXIT_CODE=143\nTESTCTL_VERDICT=terminated\nTESTCTL_RUN_COUNT=3\nTESTCTL_RUN_SHORT_ID=r1 r2 r3\nTESTCTL_RUN_URL=https://x/r1 https://x/a%20b%20c/r2 -\n"
 	if string(data) != want {
 		t.Errorf("dotenv\n%s\nwant\n%s", data, want)
 	}
