@@ -29,7 +29,7 @@ func TestMCPToolsNeverLeakTheKey(t *testing.T) {
 			e.Setenv("TESTCTL_API_KEY", auditKey)
 			e.Setenv("TESTCTL_DEBUG", "1")
 			ios, _, _, errOut := iostreams.Test()
-			srv := mcpcmd.NewServer(e.Factory(t, ios), root.Run, false)
+			srv := mcpcmd.NewServer(context.Background(), e.Factory(t, ios), root.Run, false)
 			ct, st := mcp.NewInMemoryTransports()
 			ss, err := srv.Connect(context.Background(), st, nil)
 			if err != nil {

@@ -40,6 +40,8 @@ var hiddenEnv = []string{"GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "TESTCTL_EXIT_C
 // the command writes to stderr goes to progress as it is written (the wait
 // prints one at each test case's end), so a long wait reports as it goes.
 func (s *server) invoke(ctx context.Context, args []string, progress func(line string)) invocation {
+	s.calls.Add(1)
+	defer s.calls.Done()
 	var stdout bytes.Buffer
 	stderr := &lineWriter{onLine: progress}
 	ios := iostreams.New(strings.NewReader(""), &stdout, stderr)
@@ -55,7 +57,9 @@ func (s *server) invoke(ctx context.Context, args []string, progress func(line s
 		return s.f.LookupEnv(key)
 	}
 	child.Output = func() (output.Options, error) { return output.Options{Format: output.FormatJSON}, nil }
-	code := s.exec(ctx, &child, slices.Concat(s.serviceArgs, args))
+	cmdCtx, done := s.commandContext(ctx)
+	defer done()
+	code := s.exec(cmdCtx, &child, slices.Concat(s.serviceArgs, args))
 	stderr.flush()
 	return invocation{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
@@ -102,4 +106,22 @@ func (w *lineWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.all.String()
+}
+
+// commandContext is the context a call's command runs on: the server's,
+// whose signal ends the command (the wait stops, the reports are written,
+// the code is 130 or 143 as the signal's cause says), and which ends too
+// when the client cancels the call (call, the request's). The SDK does not
+// end a call's context when the server's ends: a wait would hold the
+// server's exit for as long as its --timeout.
+func (s *server) commandContext(call context.Context) (_ context.Context, done func()) {
+	if s.ctx == nil {
+		return call, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	stop := context.AfterFunc(call, func() { cancel(context.Cause(call)) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
 }

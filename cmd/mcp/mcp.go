@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -118,18 +119,18 @@ func run(ctx context.Context, f *cmdutil.Factory, exec Exec, opts *Options) erro
 	}()
 	// The factory's cleanup stops the sandbox the load may be starting.
 	defer func() { <-loaded }()
-	srv := NewServer(f, exec, opts.ReadOnly)
+	srv, s := newServer(ctx, f, exec, opts.ReadOnly)
 	if opts.HTTP != "" {
-		return serveHTTP(ctx, f, srv, opts.HTTP)
+		return serveHTTP(ctx, f, srv, &s.calls, opts.HTTP)
 	}
-	return serveStdio(ctx, f, srv)
+	return serveStdio(ctx, f, srv, &s.calls)
 }
 
 // serveStdio speaks the protocol on stdin and stdout. Stdout carries the
 // protocol's frames only: when it is the process's stdout, os.Stdout is
 // pointed at stderr for as long as the server runs, so that no stray
 // write of any package can put a line between two frames.
-func serveStdio(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server) error {
+func serveStdio(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, calls *sync.WaitGroup) error {
 	out := f.IOStreams.Out
 	if fd, ok := out.(interface{ Fd() uintptr }); ok && fd.Fd() == os.Stdout.Fd() {
 		frames := os.Stdout
@@ -138,7 +139,20 @@ func serveStdio(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server) error 
 		out = frames
 	}
 	fmt.Fprintln(f.IOStreams.ErrOut, "testctl mcp: serving the Model Context Protocol on stdio")
-	err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopWriteCloser{out}})
+	// The connection outlives a signal by as long as the calls in progress
+	// take to send their results (callsAnswered): the SDK closes it as
+	// soon as the context it runs on ends.
+	serving, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	go func() {
+		select {
+		case <-ctx.Done():
+			callsAnswered(calls)
+			stop()
+		case <-serving.Done():
+		}
+	}()
+	err := srv.Run(serving, &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopWriteCloser{out}})
 	return ended(ctx, err)
 }
 
@@ -158,9 +172,33 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
+// callsAnswered waits, after a signal, for the calls in progress to end
+// (at most callsEnd: their commands run on the server's context,
+// commandContext, end with the signal and write their reports within a
+// second), then resultsSent for their results to leave.
+func callsAnswered(calls *sync.WaitGroup) {
+	ended := make(chan struct{})
+	go func() {
+		calls.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		time.Sleep(resultsSent)
+	case <-time.After(callsEnd):
+	}
+}
+
+// callsEnd bounds how long the HTTP server waits, after a signal, for the
+// calls in progress to end; resultsSent, for their results to be sent.
+const (
+	callsEnd    = 3 * time.Second
+	resultsSent = 250 * time.Millisecond
+)
+
 // serveHTTP serves streamable HTTP at /mcp on a loopback address until ctx
 // ends (Ctrl-C).
-func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, addr string) error {
+func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, calls *sync.WaitGroup, addr string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("listening on %s: %w", addr, err)}
@@ -176,9 +214,11 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, addr st
 	case err := <-done:
 		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("mcp server: %w", err)}
 	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-		_ = hs.Shutdown(shut)
+		// The calls in progress end with the signal too and send their
+		// results; a client's open event stream, which never ends by
+		// itself, is not waited for.
+		callsAnswered(calls)
+		_ = hs.Close()
 		return ctx.Err()
 	}
 }

@@ -14,6 +14,7 @@ import (
 	mcpcmd "github.com/testctl/testctl/cmd/mcp"
 	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 
@@ -29,8 +30,14 @@ type agent struct {
 
 func connect(t *testing.T, e *cmdtest.Env, readOnly bool) *agent {
 	t.Helper()
+	return connectOn(t, context.Background(), e, readOnly)
+}
+
+// connectOn is connect with the server's own context: a signal ends it.
+func connectOn(t *testing.T, serverCtx context.Context, e *cmdtest.Env, readOnly bool) *agent {
+	t.Helper()
 	ios, _, _, _ := iostreams.Test()
-	srv := mcpcmd.NewServer(e.Factory(t, ios), root.Run, readOnly)
+	srv := mcpcmd.NewServer(serverCtx, e.Factory(t, ios), root.Run, readOnly)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -242,6 +249,26 @@ func TestCancelledWaitEndsAtOnce(t *testing.T) {
 	if r.isError || r.data.Verdict != "passed" {
 		t.Errorf("resumed wait: %+v\n%s", r.data, r.text)
 	}
+}
+
+// TestASignalEndsAToolsWait: a SIGTERM to the server (a client that stops
+// it) ends a call's wait as it ends a command's: at once, with 143 and how
+// to resume, not at the wait's --timeout.
+func TestASignalEndsAToolsWait(t *testing.T) {
+	e := cmdtest.New(t)
+	serverCtx, signal := context.WithCancelCause(context.Background())
+	a := connectOn(t, serverCtx, e, false)
+	id := e.StartRun(t, "pln-slow_sandbox")
+	begin := e.Clock.Now()
+	a.mu.Lock()
+	a.onFirst = func() { signal(cmdutil.ErrTerminated) }
+	a.mu.Unlock()
+	r := a.call(t, context.Background(), "wait_run", map[string]any{"run_ids": []string{id}, "timeout": "2h"})
+	if r.data.Verdict != "terminated" || r.data.ExitCode != 143 || e.ElapsedSince(begin) >= time.Hour {
+		t.Errorf("after SIGTERM: verdict %q, exit %d, after %s of the run; want terminated, 143, at once\n%s",
+			r.data.Verdict, r.data.ExitCode, e.ElapsedSince(begin), r.text)
+	}
+	cmdtest.Contains(t, "text", r.text, "wait_run")
 }
 
 // TestTimeoutSaysHowToResume: the timeout argument bounds the wait; the

@@ -18,9 +18,17 @@ import (
 // server holds what every tool call shares: the factory of `testctl mcp`
 // (its config, client and sandbox) and the way to run a command line.
 type server struct {
+	// ctx is the server's own: a signal (Ctrl-C, the client's SIGTERM)
+	// ends it, and with it every call's command, which writes its reports
+	// as a command a signal ends does.
+	ctx         context.Context
 	f           *cmdutil.Factory
 	exec        Exec
 	serviceArgs []string
+
+	// calls are the tool calls in progress, which a server that stops
+	// lets send their results.
+	calls sync.WaitGroup
 
 	keyMu   sync.Mutex
 	keyRead bool
@@ -34,8 +42,14 @@ type server struct {
 // The tools are registered in the background: inferring their schemas is
 // most of the server's start-up, and the answer to initialize needs none
 // of them. A request that does (tools/list, tools/call) waits for them.
-func NewServer(f *cmdutil.Factory, exec Exec, readOnly bool) *mcp.Server {
-	s := &server{f: f, exec: exec, serviceArgs: f.Globals.ServiceFlags()}
+func NewServer(ctx context.Context, f *cmdutil.Factory, exec Exec, readOnly bool) *mcp.Server {
+	srv, _ := newServer(ctx, f, exec, readOnly)
+	return srv
+}
+
+// newServer is NewServer, with the state of its calls.
+func newServer(ctx context.Context, f *cmdutil.Factory, exec Exec, readOnly bool) (*mcp.Server, *server) {
+	s := &server{ctx: ctx, f: f, exec: exec, serviceArgs: f.Globals.ServiceFlags()}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "testctl", Title: "testctl", Version: f.AppVersion}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// No logging capability: logs go to stderr, never to the client.
@@ -61,7 +75,7 @@ func NewServer(f *cmdutil.Factory, exec Exec, readOnly bool) *mcp.Server {
 			return next(ctx, method, req)
 		}
 	})
-	return srv
+	return srv, s
 }
 
 const instructions = `testctl runs AI-driven end-to-end tests of web applications on a test automation service.

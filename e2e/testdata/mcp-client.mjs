@@ -198,5 +198,22 @@ try {
 }
 check(refused, "--read-only refuses start_run");
 await ro.client.close();
+
+// --- a SIGTERM to the server ends a call's wait at once: its result says
+// terminated (143) and how to resume, as the command's would.
+const sig = await connect();
+const pid = mode === "stdio" ? sig.transport.pid : sig.transport.proc.pid;
+const t1 = Date.now();
+let signalled;
+let signalSent = false; // one signal: a second hurries the reports, a third ends the process at once
+try {
+  signalled = await sig.client.callTool({ name: "start_run", arguments: { plans: ["pln-slow_sandbox"] } }, undefined,
+    { ...long, onprogress: () => signalSent || (signalSent = process.kill(pid, "SIGTERM")) });
+} catch (e) {
+  signalled = { error: String(e) };
+}
+check(signalled.structuredContent?.verdict === "terminated" && signalled.structuredContent?.exitCode === 143 &&
+  Date.now() - t1 < 30000, "a SIGTERM to the server ends the call's wait: terminated, 143", JSON.stringify(signalled).slice(0, 600));
+check(text(signalled).includes("wait_run"), "the signalled call says how to resume", text(signalled));
 console.log(`PASS ${mode}`);
 process.exit(0);
