@@ -19,9 +19,6 @@ import (
 type ConfigOptions struct {
 	Client   string
 	ReadOnly bool
-	// Args are the global flags that chose the service (--profile, …,
-	// --sandbox), filled from the command line when it runs.
-	Args []string
 }
 
 // clients are the clients a snippet is printed for.

@@ -26,7 +26,7 @@ const (
 // Result is the structured content of every tool: what the command's exit
 // code means, the code, and the command's -o json document.
 type Result struct {
-	Verdict  string   `json:"verdict" jsonschema:"what the exit code means in a word: passed, failed, error, timeout, interrupted, started, ok, usage, auth, not-found, service, local"`
+	Verdict  string   `json:"verdict" jsonschema:"what the exit code means in a word: passed, failed, error, timeout, interrupted, terminated, started, ok, usage, auth, not-found, service, local"`
 	ExitCode int      `json:"exitCode" jsonschema:"the exit code the same testctl command would end with (docs/exit-codes.md)"`
 	Data     any      `json:"data,omitempty" jsonschema:"the document the command prints with -o json (a run detail, a list page, a log), service text sanitised"`
 	RunIDs   []string `json:"runIds,omitempty" jsonschema:"the short ids of the runs this call started or waited for"`

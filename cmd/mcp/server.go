@@ -80,7 +80,7 @@ func newServer(ctx context.Context, f *cmdutil.Factory, exec Exec, readOnly bool
 
 const instructions = `testctl runs AI-driven end-to-end tests of web applications on a test automation service.
 The loop: start_run (waits for the verdict) → read the story of each test case that did not pass → get_logs for more →
-fix the code → rerun_failed. A verdict is one word first in every result: passed, failed, error, timeout, interrupted.
+fix the code → rerun_failed. A verdict is one word first in every result: passed, failed, error, timeout, interrupted, terminated.
 A run goes on when a wait ends early: wait_run resumes it.`
 
 // key is the API key the server uses, to redact it from every result; a
@@ -114,10 +114,7 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []stri
 // callKeep is call for a document whose longest list is cut to n entries
 // (get_logs: a log has no page size of its own).
 func (s *server) callKeep(ctx context.Context, req *mcp.CallToolRequest, args []string, n int, more moreFunc) (*mcp.CallToolResult, Result, error) {
-	p := s.progress(ctx, req)
-	inv := s.invoke(ctx, args, p.send)
-	p.settle(ctx)
-	res, out := s.build(inv, readKind, nil, more)
+	res, out, _ := s.call(ctx, req, args, readKind, nil, more)
 	if out.Data != nil {
 		doc := out.Data
 		if field, list, set := longestList(&doc); list != nil && len(list) > n {
@@ -152,9 +149,6 @@ type progressSender struct {
 // settle waits, at most progressGap, until the last notification has had
 // progressGap to reach the client before the result follows it.
 func (p *progressSender) settle(ctx context.Context) {
-	if p == nil {
-		return
-	}
 	p.mu.Lock()
 	wait := progressGap - time.Since(p.last)
 	p.mu.Unlock()

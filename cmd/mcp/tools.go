@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -196,7 +197,7 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 	if len(in.Plans) == 0 && len(in.TestCases) == 0 {
 		return usage("give plans or test_cases: list_runs shows the plans of recent runs, list_test_cases the test case ids")
 	}
-	args := slicesOf([]string{"run", "start"}, each("plan", in.Plans), each("test-case", in.TestCases), each("app", in.Apps))
+	args := slices.Concat([]string{"run", "start"}, each("plan", in.Plans), each("test-case", in.TestCases), each("app", in.Apps))
 	if in.Codehost {
 		args = append(args, "--codehost")
 	}
@@ -241,11 +242,11 @@ func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitR
 	if err != nil {
 		return usage(err.Error())
 	}
-	return s.call(ctx, req, slicesOf([]string{"run", "wait"}, w, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
+	return s.call(ctx, req, slices.Concat([]string{"run", "wait"}, w, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
 }
 
 func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRunInput) (*mcp.CallToolResult, Result, error) {
-	args := slicesOf([]string{"run", "get"}, optional("test-cases", in.TestCases))
+	args := slices.Concat([]string{"run", "get"}, optional("test-cases", in.TestCases))
 	if in.Issues {
 		args = append(args, "--issues")
 	}
@@ -270,11 +271,11 @@ func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in Run
 	if err != nil {
 		return usage(err.Error())
 	}
-	args := slicesOf([]string{"run", "report"}, w)
+	args := slices.Concat([]string{"run", "report"}, w)
 	if in.Evidence != nil {
 		args = append(args, "--evidence="+strconv.Itoa(*in.Evidence))
 	}
-	return s.call(ctx, req, slicesOf(args, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
+	return s.call(ctx, req, slices.Concat(args, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
 }
 
 func (s *server) listRuns(ctx context.Context, req *mcp.CallToolRequest, in ListRunsInput) (*mcp.CallToolResult, Result, error) {
@@ -282,7 +283,7 @@ func (s *server) listRuns(ctx context.Context, req *mcp.CallToolRequest, in List
 	if err != nil {
 		return usage(err.Error())
 	}
-	args := slicesOf([]string{"run", "list"}, limit, optional("plan", in.Plan), optional("status", in.Status),
+	args := slices.Concat([]string{"run", "list"}, limit, optional("plan", in.Plan), optional("status", in.Status),
 		optional("result", in.Result), optional("branch", in.Branch), optional("trigger", in.Trigger))
 	if in.Offset != 0 {
 		args = append(args, "--offset="+strconv.Itoa(in.Offset))
@@ -295,7 +296,7 @@ func (s *server) listTestCases(ctx context.Context, req *mcp.CallToolRequest, in
 	if err != nil {
 		return usage(err.Error())
 	}
-	args := slicesOf([]string{"testcase", "list"}, limit, optional("app", in.App), optional("enabled", in.Enabled), each("label", in.Labels))
+	args := slices.Concat([]string{"testcase", "list"}, limit, optional("app", in.App), optional("enabled", in.Enabled), each("label", in.Labels))
 	if in.Offset != 0 {
 		args = append(args, "--offset="+strconv.Itoa(in.Offset))
 	}
@@ -303,7 +304,7 @@ func (s *server) listTestCases(ctx context.Context, req *mcp.CallToolRequest, in
 }
 
 func (s *server) createTestCase(ctx context.Context, req *mcp.CallToolRequest, in CreateTestCaseInput) (*mcp.CallToolResult, Result, error) {
-	args := slicesOf([]string{"testcase", "create", "--app=" + in.App, "--name=" + in.Name, "--goal=" + in.Goal},
+	args := slices.Concat([]string{"testcase", "create", "--app=" + in.App, "--name=" + in.Name, "--goal=" + in.Goal},
 		optional("expected-result", in.ExpectedResult), each("config", in.Configs), optional("scenario", in.Scenario),
 		optional("resume-from", in.ResumeFrom), each("wait-for", in.WaitFor))
 	return s.call(ctx, req, args, readKind, nil, nil)
@@ -317,7 +318,7 @@ func (s *server) getLogs(ctx context.Context, req *mcp.CallToolRequest, in GetLo
 	if n < 1 || n > maxLogs {
 		return usage(fmt.Sprintf("limit must be 1 to %d, not %d: narrow the log with status or url", maxLogs, n))
 	}
-	args := slicesOf([]string{"logs", "--kind=" + in.Kind}, optional("status", in.Status), optional("url", in.URL))
+	args := slices.Concat([]string{"logs", "--kind=" + in.Kind}, optional("status", in.Status), optional("url", in.URL))
 	for _, f := range []struct {
 		flag string
 		on   bool
@@ -340,14 +341,6 @@ func pageOn(tool string, offset int) moreFunc {
 	return func(field string, kept, total int) string {
 		return fmt.Sprintf("call %s with offset %d (and a smaller limit) for the rest", tool, offset+kept)
 	}
-}
-
-func slicesOf(parts ...[]string) []string {
-	var out []string
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
 }
 
 // usage is a bad argument caught before the command runs: a tool error,
