@@ -85,13 +85,8 @@ func baselines(ctx context.Context, o Options, recs []verdict.Record) baselineRe
 	return baselineResult{baselines: res.Baselines, planOf: res.PlanOf}
 }
 
-// apply gives a record whose plan only the search found that plan, so its
-// baseline is its plan's, and returns the baselines for the verdict.
-func (b baselineResult) apply(recs []verdict.Record) map[string]*verdict.Baseline {
-	for i := range recs {
-		if p := b.planOf[recs[i].ShortID]; p != "" && recs[i].Plan.ShortID == "" {
-			recs[i].Plan.ShortID = p
-		}
-	}
-	return b.baselines
+// apply gives the verdict the baselines, and the plans only the search
+// found, which pick a run's baseline but never rename it in the reports.
+func (b baselineResult) apply(vo *verdict.Options) {
+	vo.Baselines, vo.BaselinePlanOf = b.baselines, b.planOf
 }

@@ -86,7 +86,8 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	reads.Wait()
 	describe(recs)
 	vo := o.verdictOptions()
-	vo.Now, vo.Baselines = d.Clock.Now(), found.apply(recs)
+	vo.Now = d.Clock.Now()
+	found.apply(&vo)
 	v = verdict.Decide(recs, vo)
 	d.Step.SetRuns(stepRuns(v.Runs))
 	res := d.Resume

@@ -141,7 +141,7 @@ func (s *runState) pollSooner() time.Duration {
 // verdict is the run's verdict as it stands, decided where every report's
 // is: the views show the same mark the summary will.
 func (s *runState) verdict() verdict.Run {
-	rec, vo := s.record(""), s.vo
+	vo := s.vo
 	if s.now != nil {
 		vo.Now = s.now() // a quarantine that has expired fails here too
 	}
@@ -149,13 +149,10 @@ func (s *runState) verdict() verdict.Run {
 		// The baselines the summary will use, once the search has ended
 		// (it begins with the wait, and is over long before most runs).
 		if res, ok := s.lookup.Ready(); ok {
-			vo.Baselines = res.Baselines
-			if rec.Plan.ShortID == "" {
-				rec.Plan.ShortID = res.PlanOf[rec.ShortID]
-			}
+			vo.Baselines, vo.BaselinePlanOf = res.Baselines, res.PlanOf
 		}
 	}
-	return verdict.Decide([]verdict.Record{rec}, vo).Runs[0]
+	return verdict.Decide([]verdict.Record{s.record("")}, vo).Runs[0]
 }
 
 // progress is what the reporters are told of the run for an event: a

@@ -18,6 +18,11 @@ type Options struct {
 	// --baseline. A plan of the verdict missing from it has no baseline:
 	// every failure of it is new.
 	Baselines map[string]*Baseline
+	// BaselinePlanOf is the plan of a run whose record names none, by run
+	// short id, as the baseline search found it in the run list: it picks
+	// the run's baseline only, never the plan the reports name (a page of
+	// the run list is no stable name for a JUnit suite).
+	BaselinePlanOf map[string]string
 	// BaselineBranch is --baseline.
 	BaselineBranch string
 	// Quarantine is the quarantine file's entries; Now is the day their
@@ -104,7 +109,7 @@ func decideRun(r Record, o Options) (Run, map[int]bool) {
 	}
 	run := Run{Record: r, Cases: classify(r)}
 	if o.BaselineBranch != "" {
-		run.Baseline = o.Baselines[r.Plan.ShortID]
+		run.Baseline = o.Baselines[cmp.Or(r.Plan.ShortID, o.BaselinePlanOf[r.ShortID])]
 	}
 	for _, c := range run.Cases {
 		run.Counts.count(c.Class)

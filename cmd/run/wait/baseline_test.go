@@ -2,6 +2,8 @@ package wait_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -107,4 +109,46 @@ func TestFailOnCompletes(t *testing.T) {
 			t.Errorf("%v --fail-on completes %q", cmd, r.Stdout)
 		}
 	}
+}
+
+// A service whose run detail names no plan: run wait RUNID finds the plan
+// in the run list for the baseline only. The JUnit suite keeps the name a
+// wait without --baseline gives it, since a page of the run list is no
+// stable name for it.
+func TestABaselineFoundThroughTheRunListRenamesNoSuite(t *testing.T) {
+	e, id := baselineEnv(t)
+	sb := e.Sandbox.Server
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != "/v1/run/"+id {
+			sb.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		sb.ServeHTTP(rec, r)
+		var doc map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+			t.Errorf("run detail: %v", err)
+		}
+		delete(doc, "testPlan")
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(doc)
+	}))
+	t.Cleanup(srv.Close)
+	e.Setenv("TESTCTL_BASE_URL", srv.URL)
+	suites := func(args ...string) []string {
+		junit := e.WriteFile("j.xml", "")
+		e.Run(append([]string{"run", "wait", id, "--evidence", "0", "--junit", junit}, args...)...).Expect(t, 1)
+		var names []string
+		for _, s := range cmdtest.ReadJUnitFile(t, junit).Suites {
+			names = append(names, s.Name)
+		}
+		return names
+	}
+	without := suites()
+	r := suites("--baseline", "main")
+	if strings.Join(r, ",") != strings.Join(without, ",") {
+		t.Errorf("JUnit suites %q with --baseline, %q without", r, without)
+	}
+	out := e.Run("run", "wait", id, "--evidence", "0", "--baseline", "main").Expect(t, 1)
+	cmdtest.Contains(t, "stderr", out.Stderr, "failures: 1 new failure · 1 known")
 }
