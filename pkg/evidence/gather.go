@@ -35,9 +35,6 @@ type Options struct {
 	Concurrency    int           // requests in flight at once
 	RequestTimeout time.Duration // one request
 	Timeout        time.Duration // the whole gathering (and one test case read early)
-	// Issues holds the issues of runs already read with them, by run short
-	// id: they are not asked for again.
-	Issues map[string][]api.Issue
 }
 
 func (o Options) withDefaults() Options {
@@ -52,24 +49,6 @@ func (o Options) withDefaults() Options {
 func Limit(targets []Target, n int) (kept []Target, left int) {
 	n = min(max(n, 0), len(targets))
 	return targets[:n], len(targets) - n
-}
-
-// Gather reads the evidence of each target: its failed network requests,
-// its console errors and warnings, its failed API calls, and the issues of
-// its run that name it (one request per run, not per test case). It never
-// fails: a part that could not be read says why in Unavailable. The result
-// is in the order of targets; no targets, no requests.
-//
-// client's own retries are turned off: a request that fails is named
-// unavailable rather than repeated, so that the whole stays within
-// opts.Timeout.
-func Gather(ctx context.Context, client *api.Client, targets []Target, opts Options) []Case {
-	if len(targets) == 0 {
-		return nil
-	}
-	r := NewReader(ctx, client, opts)
-	defer r.Close()
-	return r.Gather(ctx, targets, opts.Issues)
 }
 
 // Reader reads evidence with at most Options.Concurrency requests in flight
@@ -150,11 +129,15 @@ func (r *Reader) earlyFor(t Target) *early {
 	return nil
 }
 
-// Gather is the evidence of each target, as the function Gather gives it:
-// the logs read early are taken as they are (waited for when still in
-// flight), and every other request (the logs of the others, each run's
-// issues, but for those of known, by run short id) is sent at once, up to
-// the bound on requests in flight.
+// Gather reads the evidence of each target: its failed network requests,
+// its console errors and warnings, its failed API calls, and the issues of
+// its run that name it (one request per run, not per test case; none for a
+// run in known, whose issues were read with it). The logs read early are
+// taken as they are (waited for when still in flight), and every other
+// request is sent at once, up to the bound on requests in flight. It never
+// fails: a part that could not be read says why in Unavailable, within
+// Options.Timeout. The result is in the order of targets; no targets, no
+// requests.
 func (r *Reader) Gather(ctx context.Context, targets []Target, known map[string][]api.Issue) []Case {
 	if len(targets) == 0 {
 		return nil

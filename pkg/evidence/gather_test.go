@@ -96,7 +96,7 @@ func byName(cases []evidence.Case, name string) evidence.Case {
 
 func TestGatherFromTheSandbox(t *testing.T) {
 	counter, client, targets := failedRun(t)
-	cases := evidence.Gather(context.Background(), client, targets, evidence.Options{})
+	cases := gather(context.Background(), client, targets, evidence.Options{}, nil)
 	if len(cases) != 2 || cases[0].Target != targets[0] || cases[1].Target != targets[1] {
 		t.Fatalf("cases not in the order of the targets: %+v", cases)
 	}
@@ -143,11 +143,11 @@ func TestGatherFromTheSandbox(t *testing.T) {
 
 func TestNoTargetsNoRequests(t *testing.T) {
 	counter, client, _ := failedRun(t)
-	if got := evidence.Gather(context.Background(), client, nil, evidence.Options{}); got != nil {
+	if got := gather(context.Background(), client, nil, evidence.Options{}, nil); got != nil {
 		t.Errorf("cases %+v", got)
 	}
 	kept, _ := evidence.Limit([]evidence.Target{{RunShortID: "r1", CaseShortID: "r1-1"}}, 0)
-	evidence.Gather(context.Background(), client, kept, evidence.Options{})
+	gather(context.Background(), client, kept, evidence.Options{}, nil)
 	if n := counter.logs.Load() + counter.runs.Load(); n != 0 {
 		t.Errorf("%d requests for no targets", n)
 	}
@@ -183,7 +183,7 @@ func TestIssuesMatchByShortIDOrName(t *testing.T) {
 	}))
 	targets := []evidence.Target{{RunShortID: "r1", CaseShortID: "r1-1", Name: "First"},
 		{RunShortID: "r1", CaseShortID: "r1-2", Name: "Second"}, {RunShortID: "r2", CaseShortID: "r2-1", Name: "Third"}}
-	cases := evidence.Gather(context.Background(), client, targets, evidence.Options{})
+	cases := gather(context.Background(), client, targets, evidence.Options{}, nil)
 	if counter.runs.Load() != 2 || counter.logs.Load() != 9 {
 		t.Errorf("%d run requests (want one per run, 2), %d logs requests (want 9)", counter.runs.Load(), counter.logs.Load())
 	}
@@ -219,7 +219,7 @@ func TestEveryRequestFails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			counter, client := serve(t, tc.h)
 			targets := []evidence.Target{{RunShortID: "r1", CaseShortID: "r1-1"}, {RunShortID: "r1", CaseShortID: "r1-2"}}
-			cases := evidence.Gather(context.Background(), client, targets, evidence.Options{})
+			cases := gather(context.Background(), client, targets, evidence.Options{}, nil)
 			for _, c := range cases {
 				for kind, got := range map[string]string{"network": c.Network.Unavailable, "console": c.Console.Unavailable,
 					"api calls": c.APICalls.Unavailable, "issues": c.Issues.Unavailable} {
@@ -262,7 +262,7 @@ func TestHangingServerIsBounded(t *testing.T) {
 		{Concurrency: 3, RequestTimeout: time.Minute, Timeout: 30 * time.Millisecond},
 	} {
 		counter.peak.Store(0)
-		cases := evidence.Gather(context.Background(), client, targets, opts)
+		cases := gather(context.Background(), client, targets, opts, nil)
 		for _, c := range cases {
 			if c.Network.Unavailable != "timed out" || c.Console.Unavailable != "timed out" ||
 				c.APICalls.Unavailable != "timed out" || c.Issues.Unavailable != "timed out" {
@@ -276,7 +276,7 @@ func TestHangingServerIsBounded(t *testing.T) {
 	// The caller's own cancellation (Ctrl-C) is named as such.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if c := evidence.Gather(ctx, client, targets[:1], evidence.Options{}); c[0].Network.Unavailable != "cancelled" {
+	if c := gather(ctx, client, targets[:1], evidence.Options{}, nil); c[0].Network.Unavailable != "cancelled" {
 		t.Errorf("cancelled: %q", c[0].Network.Unavailable)
 	}
 }
@@ -323,7 +323,7 @@ func BenchmarkEvidenceOfTenFailures(b *testing.B) {
 		b.Run(fmt.Sprintf("gather/latency=%s", latency), func(b *testing.B) {
 			client, _, targets := tenFailures(b, latency)
 			for b.Loop() {
-				for _, c := range evidence.Gather(context.Background(), client, targets, evidence.Options{}) {
+				for _, c := range gather(context.Background(), client, targets, evidence.Options{}, nil) {
 					if c.Network.Unavailable != "" || len(c.Network.Entries) == 0 {
 						b.Fatalf("%+v", c.Network)
 					}
@@ -337,7 +337,7 @@ func BenchmarkEvidenceOfTenFailures(b *testing.B) {
 func TestKnownIssuesAreNotReadAgain(t *testing.T) {
 	counter, client, targets := failedRun(t)
 	known := map[string][]api.Issue{targets[0].RunShortID: {{Title: "Known before", Severity: "HIGH", TestCases: []api.IssueTestCase{{ShortID: targets[0].CaseShortID}}}}}
-	cases := evidence.Gather(context.Background(), client, targets, evidence.Options{Issues: known})
+	cases := gather(context.Background(), client, targets, evidence.Options{}, known)
 	if n := counter.runs.Load(); n != 0 {
 		t.Errorf("%d run requests, want none: the issues were known", n)
 	}
@@ -368,7 +368,7 @@ func TestUnusableServiceIDsAreSkipped(t *testing.T) {
 	}))
 	targets := []evidence.Target{{RunShortID: "r1", CaseShortID: "..", Name: "Dots"}, {RunShortID: "r1", CaseShortID: ".", Name: "Dot"},
 		{RunShortID: "r1", CaseShortID: "r1-3", Name: "Fine"}, {RunShortID: "..", CaseShortID: "ok-1", Name: "Other run"}}
-	cases := evidence.Gather(context.Background(), client, targets, evidence.Options{})
+	cases := gather(context.Background(), client, targets, evidence.Options{}, nil)
 	mu.Lock()
 	for _, p := range paths {
 		if p != "/v1/run/r1" && !strings.HasPrefix(p, "/v1/run-test-case/r1-3/") && !strings.HasPrefix(p, "/v1/run-test-case/ok-1/") {
@@ -412,4 +412,12 @@ func TestUnusableServiceIDsAreSkipped(t *testing.T) {
 	if cmds := evidence.Commands(cases[3]); slices.ContainsFunc(cmds, func(c string) bool { return strings.Contains(c, "run get") }) {
 		t.Errorf("a run get command for run ..: %q", cmds)
 	}
+}
+
+// gather reads the evidence of targets as a report does: one reader, the
+// issues of the runs in known not asked for again.
+func gather(ctx context.Context, client *api.Client, targets []evidence.Target, opts evidence.Options, known map[string][]api.Issue) []evidence.Case {
+	r := evidence.NewReader(ctx, client, opts)
+	defer r.Close()
+	return r.Gather(ctx, targets, known)
 }

@@ -15,7 +15,7 @@ import (
 // 5xx follow, and third parties' failures come last.
 func TestTheEntriesTheEvaluationNamesComeFirst(t *testing.T) {
 	_, client, targets := failedRun(t)
-	card := byName(evidence.Gather(context.Background(), client, targets, evidence.Options{}), "Pay with a declined card")
+	card := byName(gather(context.Background(), client, targets, evidence.Options{}, nil), "Pay with a declined card")
 	var network, console []string
 	for _, l := range evidence.Lines(card) {
 		switch {
