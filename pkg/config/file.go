@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/testctl/testctl/pkg/atomicfile"
+	"github.com/testctl/testctl/pkg/yamlcheck"
 )
 
 // File is the YAML config file: named profiles and the current one.
@@ -96,22 +97,13 @@ func readFile(path string) (*File, fs.FileMode, error) {
 	return f, info.Mode().Perm(), nil
 }
 
-// relocate puts a syntax error on the line to fix (see errorLine) when
+// relocate puts a syntax error on the line to fix (yamlcheck.Locate) when
 // yaml.v3 reported it where the block it breaks began.
 func relocate(err error, data []byte) error {
-	var reported int
-	rest, ok := strings.CutPrefix(err.Error(), "yaml: line ")
+	line, msg, ok := yamlcheck.Locate(err, data)
 	if !ok {
 		return err
 	}
-	if _, scanErr := fmt.Sscanf(rest, "%d:", &reported); scanErr != nil {
-		return err
-	}
-	line := errorLine(data)
-	if line <= reported {
-		return err
-	}
-	_, msg, _ := strings.Cut(rest, ": ")
 	return fmt.Errorf("yaml: line %d: %s", line, msg)
 }
 

@@ -82,7 +82,3 @@ func meant(key string, known []string) string {
 	}
 	return " (known: " + strings.Join(known, ", ") + ")"
 }
-
-// errorLine is the first line at which the file stops being valid YAML
-// (yamlcheck.ErrorLine).
-func errorLine(data []byte) int { return yamlcheck.ErrorLine(data) }

@@ -62,14 +62,8 @@ func Parse(path string, data []byte) ([]verdict.Quarantine, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := 1, err.Error()
-		if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
-			if n, after, ok := strings.Cut(rest, ": "); ok {
-				_, _ = fmt.Sscan(n, &line)
-				msg = after
-			}
-		}
-		return nil, bad(max(line, yamlcheck.ErrorLine(data)), "not valid YAML: %s", msg)
+		line, msg, _ := yamlcheck.Locate(err, data)
+		return nil, bad(max(line, 1), "not valid YAML: %s", msg)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil // an empty file quarantines nothing

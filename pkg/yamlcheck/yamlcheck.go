@@ -5,6 +5,7 @@ package yamlcheck
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -24,6 +25,25 @@ func ErrorLine(data []byte) int {
 		}
 	}
 	return 0
+}
+
+// Locate is where a syntax error of yaml.v3 on data is to be fixed, and
+// what it says: the line it gave ("yaml: line N: msg"), or the one
+// ErrorLine finds when that is later. ok is false for an error that names
+// no line.
+func Locate(err error, data []byte) (line int, msg string, ok bool) {
+	rest, ok := strings.CutPrefix(err.Error(), "yaml: line ")
+	if !ok {
+		return 0, err.Error(), false
+	}
+	n, msg, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return 0, err.Error(), false
+	}
+	if _, scanErr := fmt.Sscan(n, &line); scanErr != nil {
+		return 0, err.Error(), false
+	}
+	return max(line, ErrorLine(data)), msg, true
 }
 
 // Nearest is the known key closest to key, when it is near enough to be a
