@@ -54,8 +54,9 @@ func Start(ctx context.Context, client *api.Client, branch string, targets []Tar
 	return l
 }
 
-// Result waits for the search, at most until ctx ends; a search cut short
-// gives every plan it had not finished a baseline that could not be read.
+// Result waits for the search, at most until ctx ends; false when ctx
+// ended first (the caller gives each plan a baseline that could not be
+// read, and says why).
 func (l *Lookup) Result(ctx context.Context) (Result, bool) {
 	select {
 	case <-l.done:

@@ -160,8 +160,7 @@ func knownIn(base []api.RunTestCase, name string) bool {
 	return false
 }
 
-// Gating are the run's test cases that did not pass and fail the gate, in
-// the order reports list them.
+// Gating counts the run's test cases that did not pass and fail the gate.
 func (r Run) Gating() int {
 	n := 0
 	for _, c := range r.Cases {
