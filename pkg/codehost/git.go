@@ -121,6 +121,9 @@ func Resolve(ctx context.Context, lookup func(string) (string, bool), git GitFun
 	provider, ci := DetectCI(lookup)
 	c := explicit.Fill(ci)
 	before := c
+	// One bound for every git call of the detection, the probe below too.
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
 	c = FromGit(ctx, git, c)
 	var sources []string
 	if provider != "" && ci != (Meta{}) {
@@ -136,10 +139,8 @@ func Resolve(ctx context.Context, lookup func(string) (string, bool), git GitFun
 		}
 	}
 	if len(c.MissingFlags()) > 0 {
-		ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-		defer cancel()
 		_, err := git(ctx, "rev-parse", "--git-dir")
-		d.NoCheckout = err != nil
+		d.NoCheckout = err != nil && ctx.Err() == nil // a git that hung says nothing of the checkout
 	}
 	return d
 }
