@@ -67,10 +67,24 @@ func openFile(t *testing.T, browser, path string, width int) *page {
 	// A browser that hangs ends the test, not the whole go test run.
 	bounded, cancelBound := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancelBound)
-	actx, cancelAlloc := chromedp.NewExecAllocator(bounded, opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(cancel)
+	var ctx context.Context
+	for attempt := 1; ; attempt++ {
+		actx, cancelAlloc := chromedp.NewExecAllocator(bounded, opts...)
+		t.Cleanup(cancelAlloc)
+		var cancel context.CancelFunc
+		ctx, cancel = chromedp.NewContext(actx)
+		t.Cleanup(cancel)
+		// Started now, and once more if it fails to: on a loaded machine
+		// chromium sometimes never prints where it listens in time.
+		err := chromedp.Do(ctx) // no step: it only starts the browser
+		if err == nil {
+			break
+		}
+		if attempt == 2 || !strings.Contains(err.Error(), "failed to start") {
+			t.Fatalf("the browser: %v", err)
+		}
+		t.Logf("the browser did not start, trying again: %v", err)
+	}
 	p := &page{ctx: ctx}
 	err := chromedp.Listen(ctx, func(ev any) {
 		p.mu.Lock()
