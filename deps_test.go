@@ -38,6 +38,10 @@ var (
 	// leaves decide and name outcomes: the standard library and our own
 	// leaves only, so nothing can make them heavy or change them underneath.
 	leaves = []string{"pkg/verdict", "pkg/exitcode"}
+	// streamsNeed are the only packages of ours pkg/iostreams may depend on:
+	// streams, terminals and colour know nothing of the domain (the views
+	// pick the colour of an outcome), as gh's iostreams imports nothing of gh.
+	streamsNeed = []string{"pkg/termtext"}
 )
 
 // The guard: the packages that ship (tests aside) keep the dependency rules.
@@ -87,7 +91,7 @@ func dependencyViolations(pkgs []listedPackage) []string {
 			return rel == pre || strings.HasSuffix(pre, "/") && strings.HasPrefix(rel, pre)
 		})
 	}
-	const emulator, wait = modulePath + "pkg/sandbox", modulePath + "pkg/runwait"
+	const emulator, wait, streams = modulePath + "pkg/sandbox", modulePath + "pkg/runwait", modulePath + "pkg/iostreams"
 	var found []string
 	for _, p := range pkgs {
 		if !p.ours() {
@@ -108,6 +112,14 @@ func dependencyViolations(pkgs []listedPackage) []string {
 				}
 			}
 		}
+		if p.ImportPath == streams {
+			for _, d := range p.Deps {
+				if dep, ok := byPath[d]; ok && dep.ours() && !within(dep, streamsNeed) {
+					found = append(found, rel+" depends on "+strings.TrimPrefix(d, modulePath)+
+						": pkg/iostreams knows nothing of the domain (only "+strings.Join(streamsNeed, ", ")+"); the views own their colours")
+				}
+			}
+		}
 	}
 	return found
 }
@@ -121,6 +133,7 @@ func TestDependencyGuardFindsViolations(t *testing.T) {
 		return listedPackage{ImportPath: modulePath + rel, Module: thisModule, Imports: imports, Deps: append(deps, imports...)}
 	}
 	sandbox, runwait := modulePath+"pkg/sandbox", modulePath+"pkg/runwait"
+	verdict, api, termtext := modulePath+"pkg/verdict", modulePath+"pkg/api", modulePath+"pkg/termtext"
 	pkgs := []listedPackage{
 		{ImportPath: "fmt", Standard: true},
 		{ImportPath: "github.com/spf13/cobra", Module: other},
@@ -135,15 +148,19 @@ func TestDependencyGuardFindsViolations(t *testing.T) {
 		pkg("cmd/tunnel/status", []string{runwait}),             // 3
 		pkg("pkg/verdict", []string{"fmt"}),                     // clean
 		pkg("pkg/exitcode", []string{"github.com/spf13/cobra"}), // 4
+		pkg("pkg/api", []string{"fmt"}),
+		pkg("pkg/termtext", []string{"fmt"}),
+		pkg("pkg/iostreams", []string{termtext, verdict, "github.com/spf13/cobra"}, api), // 5, 6: the outcome, and the API through it
 	}
 	got := dependencyViolations(pkgs)
 	for _, want := range []string{"pkg/cmdutil imports pkg/sandbox", "cmd/run/get depends on pkg/runwait",
-		"cmd/tunnel/status depends on pkg/runwait", "pkg/exitcode depends on github.com/spf13/cobra"} {
+		"cmd/tunnel/status depends on pkg/runwait", "pkg/exitcode depends on github.com/spf13/cobra",
+		"pkg/iostreams depends on pkg/verdict", "pkg/iostreams depends on pkg/api"} {
 		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, want) }) {
 			t.Errorf("the guard missed %q; it found:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 4 {
-		t.Errorf("the guard found %d violations, want 4:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 6 {
+		t.Errorf("the guard found %d violations, want 6:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }

@@ -7,11 +7,12 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Styles colours text for one stream. When colour is off every method
-// returns its input unchanged, so call sites never branch on colour.
+// returns its input unchanged, so call sites never branch on colour. Which
+// colour a word of the outcome takes is the views' to say, not this
+// package's: it knows nothing of the domain.
 // The methods do not sanitise: pass service text through termtext first.
 type Styles struct {
 	enabled bool
@@ -91,24 +92,6 @@ func (st *Styles) Success(s string) string { return st.render(st.success, s) }
 func (st *Styles) Failure(s string) string { return st.render(st.failure, s) }
 func (st *Styles) Warning(s string) string { return st.render(st.warning, s) }
 func (st *Styles) Info(s string) string    { return st.render(st.info, s) }
-
-// Tone colours s by what the outcome model says it means (pkg/verdict):
-// green done well, red failed, yellow pending or doubtful, else unchanged.
-func (st *Styles) Tone(t verdict.Tone, s string) string {
-	switch t {
-	case verdict.ToneGood:
-		return st.Success(s)
-	case verdict.ToneBad:
-		return st.Failure(s)
-	case verdict.ToneWarn:
-		return st.Warning(s)
-	}
-	return s
-}
-
-// Status colours a run's or test case's status or result word as the
-// service sends it (verdict.ToneOf); unknown words are returned unchanged.
-func (st *Styles) Status(word string) string { return st.Tone(verdict.ToneOf(word), word) }
 
 func (st *Styles) SuccessIcon() string { return st.Success("✓") }
 func (st *Styles) FailureIcon() string { return st.Failure("✗") }

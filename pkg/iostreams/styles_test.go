@@ -8,7 +8,7 @@ import (
 func styleFuncs(st *Styles) map[string]func(string) string {
 	return map[string]func(string) string{
 		"Bold": st.Bold, "Muted": st.Muted, "Success": st.Success, "Failure": st.Failure,
-		"Warning": st.Warning, "Info": st.Info, "Status": st.Status,
+		"Warning": st.Warning, "Info": st.Info,
 	}
 }
 
@@ -62,28 +62,6 @@ func TestStylesFollowLaterSettings(t *testing.T) {
 	ios.SetColorDisabled(true) // flags are parsed after the streams exist
 	if got := ios.Styles().Bold("x"); got != "x" {
 		t.Fatalf("--no-color after Styles() was built: %q", got)
-	}
-}
-
-func TestStatusColours(t *testing.T) {
-	ios, _, _, _ := Test()
-	ios.SetStdoutTTY(true)
-	st := ios.Styles()
-	tests := []struct {
-		in   string
-		want func(string) string
-	}{
-		{"PASSED", st.Success}, {"COMPLETED", st.Success},
-		{"FAILED", st.Failure}, {"ERROR", st.Failure}, {"CANCELLED", st.Failure},
-		{"SKIPPED", st.Warning}, {"RUNNING", st.Warning}, {"INITIATED", st.Warning},
-	}
-	for _, tt := range tests {
-		if got, want := st.Status(tt.in), tt.want(tt.in); got != want {
-			t.Errorf("Status(%q) = %q, want %q", tt.in, got, want)
-		}
-	}
-	if got := st.Status("WEIRD"); got != "WEIRD" {
-		t.Errorf("unknown status must be unchanged, got %q", got)
 	}
 }
 

@@ -31,7 +31,7 @@ func TestTablePlain(t *testing.T) {
 	ios, out := newIOS(false, 20)
 	tb := NewTable(ios, "id", "Status", "name")
 	tb.AddField("run-1")
-	tb.AddField("PASSED", WithColor(ios.Styles().Status), WithColor(func(s string) string { return "\x1b[31m" + s }))
+	tb.AddField("PASSED", WithColor(ios.Styles().Success), WithColor(func(s string) string { return "\x1b[31m" + s }))
 	tb.AddField(evil)
 	tb.EndRow()
 	tb.AddField("run-2")
@@ -54,11 +54,11 @@ func TestTableTTY(t *testing.T) {
 	st := ios.Styles()
 	tb := NewTable(ios, "ID", "STATUS", "NAME")
 	tb.AddField("run-1")
-	tb.AddField("PASSED", WithColor(st.Status))
+	tb.AddField("PASSED", WithColor(st.Success))
 	tb.AddField(evil)
 	tb.EndRow()
 	tb.AddField("run-22")
-	tb.AddField("FAILED", WithColor(st.Status))
+	tb.AddField("FAILED", WithColor(st.Failure))
 	tb.AddField("short")
 	tb.EndRow()
 	if err := tb.Render(); err != nil {
@@ -85,7 +85,7 @@ func TestTableTTYColourIsOurs(t *testing.T) {
 	st := ios.Styles()
 	tb := NewTable(ios, "id", "status", "name", "url")
 	tb.AddField("run-1")
-	tb.AddField("PASSED", WithColor(st.Status))
+	tb.AddField("PASSED", WithColor(st.Success))
 	tb.AddField("a test case name long enough to be cut", WithColor(st.Failure))
 	tb.AddField("https://x.io/1", WithColor(st.Info))
 	tb.EndRow()
@@ -140,7 +140,7 @@ func TestTableTTYNoColor(t *testing.T) {
 	ios.SetNoColorEnv(true)
 	tb := NewTable(ios, "id", "status")
 	tb.AddField("run-1")
-	tb.AddField("PASSED", WithColor(ios.Styles().Status))
+	tb.AddField("PASSED", WithColor(ios.Styles().Success))
 	if err := tb.Render(); err != nil {
 		t.Fatal(err)
 	}
@@ -281,8 +281,8 @@ func benchmarkTable(b *testing.B, rows int) {
 				tb := NewTable(ios, "id", "status", "result", "branch", "created", "name")
 				for i := range rows {
 					tb.AddField(fmt.Sprintf("run-%05d", i))
-					tb.AddField("COMPLETED", WithColor(st.Status))
-					tb.AddField("PASSED", WithColor(st.Status))
+					tb.AddField("COMPLETED", WithColor(st.Success))
+					tb.AddField("PASSED", WithColor(st.Success))
 					tb.AddField("feature/some-branch-name")
 					tb.AddField("2025-01-02T03:04:05Z", WithColor(st.Muted))
 					tb.AddField("checkout flow with a fairly long descriptive test case name")
@@ -343,7 +343,7 @@ func TestTableTTYDropsColumnsThatCannotFit(t *testing.T) {
 			tb.AddField("Log in with email and password", DropWhenNarrow(4))
 			tb.AddField("auth,smoke", DropWhenNarrow(1))
 			tb.AddField("app_sandbox-web", DropWhenNarrow(2))
-			tb.AddField("PASSED", WithColor(ios.Styles().Status), DropWhenNarrow(3))
+			tb.AddField("PASSED", WithColor(ios.Styles().Success), DropWhenNarrow(3))
 			tb.EndRow()
 		}
 		if err := tb.Render(); err != nil {

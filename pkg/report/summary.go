@@ -43,10 +43,10 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			continue
 		case r.Stop != "":
 			fmt.Fprintf(w, "%s Run %s: still %s when %s — %s\n", st.WarningIcon(), id,
-				st.Status(termtext.SanitizeLine(r.Detail.Status)), r.Stop.Why(), verdict.Live(r.Detail.RunTestCases))
+				ColorStatus(st, termtext.SanitizeLine(r.Detail.Status)), r.Stop.Why(), verdict.Live(r.Detail.RunTestCases))
 		case r.Err != nil:
 			fmt.Fprintf(w, "%s Run %s: last seen %s, no verdict (see the error above)\n", st.FailureIcon(), id,
-				st.Status(termtext.SanitizeLine(r.Detail.Status)))
+				ColorStatus(st, termtext.SanitizeLine(r.Detail.Status)))
 		default:
 			icon := st.SuccessIcon()
 			if r.Code != 0 {
@@ -58,7 +58,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			if r.AlreadyFinished || r.FinishedAfter > 0 {
 				when = FinishedWhen(r.AlreadyFinished, r.FinishedAfter)
 			}
-			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, st.Tone(r.Tone(), termtext.SanitizeLine(r.StatusText())),
+			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, RunStyle(st, r)(termtext.SanitizeLine(r.StatusText())),
 				when, r.Counts, because(r))
 		}
 		if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {
@@ -86,7 +86,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 				continue
 			}
 			fmt.Fprintf(w, "  %s %s [%s] %s\n", st.Warning("-"), termtext.SanitizeLine(c.Name),
-				termtext.SanitizeLine(c.ShortID), st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))))
+				termtext.SanitizeLine(c.ShortID), ColorStatus(st, termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))))
 			writeReasons(w, width, c)
 		}
 	}
@@ -103,7 +103,7 @@ func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run
 		class = " · " + FailureWord(c)
 	}
 	fmt.Fprintf(w, "\n  %d. %s %s %s [%s]%s\n", n, icon, termtext.SanitizeLine(c.Name),
-		st.Status(termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))), termtext.SanitizeLine(c.ShortID), class)
+		ColorStatus(st, termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))), termtext.SanitizeLine(c.ShortID), class)
 	if note := quarantineNote(c); note != "" {
 		fmt.Fprintf(w, "%s%s\n", reasonIndent, termtext.SanitizeLine(note))
 	}

@@ -35,6 +35,7 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 	}
 	t := output.NewTable(ios, headers...)
 	st := ios.Styles()
+	status := func(word string) string { return ColorStatus(st, word) }
 	for _, r := range runs {
 		for _, tc := range r.Cases {
 			if runColumn {
@@ -45,10 +46,10 @@ func WriteCaseTable(ios *iostreams.IOStreams, runColumn bool, runs ...RunCases) 
 			// result says how a case ended), before it cuts the name.
 			t.AddField(tc.ShortID)
 			t.AddField(tc.Name, output.Primary())
-			t.AddField(tc.Status, output.WithColor(st.Status), output.DropWhenNarrow(2))
+			t.AddField(tc.Status, output.WithColor(status), output.DropWhenNarrow(2))
 			// A dash marks a result not given yet (a case still running), so
 			// the columns of a terminal table stay readable.
-			t.AddField(cmp.Or(tc.Result, "-"), output.WithColor(st.Status))
+			t.AddField(cmp.Or(tc.Result, "-"), output.WithColor(status))
 			t.AddField(tc.ResultTitle, output.DropWhenNarrow(1))
 			t.EndRow()
 		}

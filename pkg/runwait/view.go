@@ -44,12 +44,12 @@ type lineFormat struct {
 
 func (p lineFormat) status(s *report.Progress, elapsed time.Duration) string {
 	d := s.Detail
-	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), p.st.Status(termtext.SanitizeLine(verdict.DetailStatusText(d))))
+	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), report.ColorStatus(p.st, termtext.SanitizeLine(verdict.DetailStatusText(d))))
 	if verdict.Final(d.Status) {
 		// The counts of the verdict, across the attempts of --retry-failed:
 		// the summary below says the same.
 		v := s.Verdict()
-		line = fmt.Sprintf("run %s %s%s: %s", termtext.SanitizeLine(d.ShortID), p.st.Tone(v.Tone(), termtext.SanitizeLine(v.StatusText())),
+		line = fmt.Sprintf("run %s %s%s: %s", termtext.SanitizeLine(d.ShortID), report.RunStyle(p.st, v)(termtext.SanitizeLine(v.StatusText())),
 			report.FinishedWhen(s.AlreadyFinished, elapsed), v.Counts)
 	}
 	if t := s.Plan.Title(); p.namePlans && t != "" && !s.Plan.TestCases {
@@ -65,7 +65,7 @@ func (p lineFormat) testCase(s *report.Progress, tc api.RunTestCase) string {
 	}
 	line += p.icon(tc) + " " + termtext.SanitizeLine(tc.Name)
 	if c := verdict.ClassOf(tc, false); c != verdict.Passed {
-		line += " (" + p.st.Tone(c.Tone(), termtext.SanitizeLine(verdict.Outcome(tc))) + ")"
+		line += " (" + report.ClassStyle(p.st, c)(termtext.SanitizeLine(verdict.Outcome(tc))) + ")"
 	}
 	if tc.ResultTitle != "" {
 		line += " — " + termtext.SanitizeLine(tc.ResultTitle)

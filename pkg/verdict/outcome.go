@@ -48,55 +48,26 @@ func runClass(r Record, result string) RunClass {
 // Final reports whether a run or test case status is one it ends in.
 func Final(status string) bool { return api.IsTerminalStatus(status) }
 
-// Tone is the colour a word of the outcome takes in a terminal.
-type Tone int
-
-const (
-	ToneNone Tone = iota
-	ToneGood      // green: done well
-	ToneBad       // red: failed
-	ToneWarn      // yellow: pending or doubtful
-)
-
-// ToneOf is the tone of a run's or test case's status or result word as
-// the service sends it: PASSED and COMPLETED good, FAILED, ERROR and
-// CANCELLED bad, SKIPPED and the statuses of a run going on doubtful; a
-// word testctl does not know gets none.
-func ToneOf(word string) Tone {
+// WordClass is the class a lone status or result word stands for where a
+// line shows it as the service sends it (a status line, the run list):
+// PASSED and COMPLETED passed (a run that ended as it should; its result
+// says the rest), FAILED failed, ERROR and CANCELLED errored, SKIPPED
+// skipped, RUNNING and INITIATED not run yet; "" for a word testctl does
+// not know. The views colour the word by it.
+func WordClass(word string) Class {
 	switch strings.ToUpper(word) {
 	case api.ResultPassed, api.StatusCompleted:
-		return ToneGood
-	case api.ResultFailed, api.StatusError, api.StatusCancelled:
-		return ToneBad
-	case api.ResultSkipped, api.StatusRunning, api.StatusInitiated:
-		return ToneWarn
+		return Passed
+	case api.ResultFailed:
+		return Failed
+	case api.StatusError, api.StatusCancelled:
+		return Errored
+	case api.ResultSkipped:
+		return Skipped
+	case api.StatusRunning, api.StatusInitiated:
+		return NotRun
 	}
-	return ToneNone
-}
-
-// Tone is the colour of the class's mark.
-func (c Class) Tone() Tone {
-	switch c {
-	case Passed:
-		return ToneGood
-	case Failed, Errored:
-		return ToneBad
-	case Skipped, Flaky, NotRun:
-		return ToneWarn
-	}
-	return ToneNone
-}
-
-// Tone is the colour of the run's mark: its code first (a run the gate
-// fails is never green), then whether it passed with warnings.
-func (r Run) Tone() Tone {
-	switch {
-	case r.Code != 0:
-		return ToneBad
-	case r.Warned():
-		return ToneWarn
-	}
-	return ToneGood
+	return ""
 }
 
 // Warned reports whether a run that passes the gate has something to say:

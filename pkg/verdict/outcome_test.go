@@ -20,19 +20,15 @@ func TestLiveCountsString(t *testing.T) {
 	}
 }
 
-// A run's colour is its code's: a result testctl does not know is never green.
-func TestRunToneFollowsTheCode(t *testing.T) {
-	for _, c := range []struct {
-		rec  Record
-		want Tone
-	}{
-		{Record{Detail: completed("r", api.ResultPassed)}, ToneGood},
-		{Record{Detail: completed("r", "BLOCKED", tc("1", "a", api.StatusCompleted, api.ResultPassed))}, ToneBad},
-		{Record{Detail: completed("r", api.ResultSkipped)}, ToneWarn},
-		{Record{Detail: completed("r", api.ResultPassed, tc("1", "a", api.StatusCompleted, api.ResultSkipped))}, ToneWarn},
+// A lone word stands for the class of a run or test case it ends with; a
+// word testctl does not know stands for none.
+func TestWordClass(t *testing.T) {
+	for word, want := range map[string]Class{
+		"PASSED": Passed, "completed": Passed, "FAILED": Failed, "ERROR": Errored, "CANCELLED": Errored,
+		"SKIPPED": Skipped, "RUNNING": NotRun, "INITIATED": NotRun, "BLOCKED": "", "COMPLETED · FAILED": "",
 	} {
-		if got := Decide([]Record{c.rec}, Options{}).Runs[0].Tone(); got != c.want {
-			t.Errorf("%s: tone %v, want %v", c.rec.Detail.ResultOrEmpty(), got, c.want)
+		if got := WordClass(word); got != want {
+			t.Errorf("WordClass(%q) = %q, want %q", word, got, want)
 		}
 	}
 }

@@ -30,9 +30,9 @@ func (v view) printRun(d *api.RunDetail) error {
 			line += " (" + termtext.SanitizeLine(plan) + ")"
 		}
 	}
-	line += ": " + st.Status(termtext.SanitizeLine(d.Status))
+	line += ": " + report.ColorStatus(st, termtext.SanitizeLine(d.Status))
 	if r := d.ResultOrEmpty(); r != "" {
-		line += ", " + st.Status(termtext.SanitizeLine(r))
+		line += ", " + report.ColorStatus(st, termtext.SanitizeLine(r))
 	}
 	if d.URL != "" {
 		line += "\n  " + termtext.SanitizeLine(d.URL)

@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -50,10 +51,9 @@ func (f rowFormat) add(t *output.Table, r api.RunSummary) {
 }
 
 // stateColor colours "STATUS/RESULT" by what matters most: the result once
-// there is one, the status before; the same colours as Styles.Status.
+// there is one, the status before; the same colours as report.ColorStatus.
 func (f rowFormat) stateColor(status, result string) func(string) string {
-	tone := verdict.ToneOf(cmp.Or(result, status))
-	return func(s string) string { return f.styles.Tone(tone, s) }
+	return report.ClassStyle(f.styles, verdict.WordClass(cmp.Or(result, status)))
 }
 
 func (f rowFormat) failedColor(n int) func(string) string {

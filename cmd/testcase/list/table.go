@@ -9,6 +9,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/output"
+	"github.com/testctl/testctl/pkg/report"
 )
 
 var headers = []string{"id", "name", "enabled", "labels", "application", "last result", "last run"}
@@ -23,6 +24,7 @@ func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 	ios := f.IOStreams
 	tty := ios.IsStdoutTTY()
 	st := ios.Styles()
+	status := func(word string) string { return report.ColorStatus(st, word) }
 	now := f.Clock.Now()
 	return func(t *output.Table, tc api.TestCase) {
 		// The name is what a reader looks for, and the last to give way: a
@@ -38,7 +40,7 @@ func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 		t.AddField(strings.Join(tc.Labels, ","), output.DropWhenNarrow(3))
 		t.AddField(tc.ApplicationShortID, output.DropWhenNarrow(2))
 		verdict, when := lastRun(tc.LastRun)
-		t.AddField(verdict, output.WithColor(st.Status), output.DropWhenNarrow(5))
+		t.AddField(verdict, output.WithColor(status), output.DropWhenNarrow(5))
 		if tty {
 			when = relative(now, when)
 		}

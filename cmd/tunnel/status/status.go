@@ -14,9 +14,9 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/termtext"
-	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // Defaults of --wait-until: a tunnel comes up in seconds, so minutes are a
@@ -126,7 +126,7 @@ func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *ap
 	s := ios.Styles()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Runner:       %s\n", termtext.SanitizeLine(runnerID))
-	fmt.Fprintf(&b, "Health:       %s\n", s.Tone(healthTone(st.Status), termtext.SanitizeLine(st.Status)))
+	fmt.Fprintf(&b, "Health:       %s\n", healthColor(s, st.Status)(termtext.SanitizeLine(st.Status)))
 	fmt.Fprintf(&b, "Connections:  %d\n", st.Connections)
 	if len(st.Hostnames) == 0 {
 		fmt.Fprintf(&b, "Hostnames:    %s\n", s.Muted("none"))
@@ -140,16 +140,16 @@ func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *ap
 	return err
 }
 
-// healthTone is the colour of a tunnel's health: healthy green, inactive
+// healthColor is the colour of a tunnel's health: healthy green, inactive
 // red, degraded yellow.
-func healthTone(health string) verdict.Tone {
+func healthColor(s *iostreams.Styles, health string) func(string) string {
 	switch strings.ToLower(health) {
 	case "healthy":
-		return verdict.ToneGood
+		return s.Success
 	case "inactive":
-		return verdict.ToneBad
+		return s.Failure
 	case "degraded":
-		return verdict.ToneWarn
+		return s.Warning
 	}
-	return verdict.ToneNone
+	return func(h string) string { return h }
 }

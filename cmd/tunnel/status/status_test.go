@@ -8,7 +8,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil/flagtest"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/verdict"
+	"github.com/testctl/testctl/pkg/iostreams"
 )
 
 // parse runs a command line through NewCmdStatus: the Options its run would get.
@@ -57,11 +57,14 @@ func TestRank(t *testing.T) {
 	}
 }
 
-func TestHealthTone(t *testing.T) {
-	for in, want := range map[string]verdict.Tone{"healthy": verdict.ToneGood, "INACTIVE": verdict.ToneBad,
-		"degraded": verdict.ToneWarn, "overloaded": verdict.ToneNone} {
-		if got := healthTone(in); got != want {
-			t.Errorf("healthTone(%q) = %v, want %v", in, got, want)
+func TestHealthColor(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	st := ios.Styles()
+	for in, want := range map[string]func(string) string{"healthy": st.Success, "INACTIVE": st.Failure,
+		"degraded": st.Warning, "overloaded": func(s string) string { return s }} {
+		if got := healthColor(st, in)(in); got != want(in) {
+			t.Errorf("healthColor(%q) gives %q, want %q", in, got, want(in))
 		}
 	}
 }

@@ -68,7 +68,7 @@ func waitRun(ctx context.Context, f *cmdutil.Factory, opts *Options, out output.
 			return err
 		}
 		es := ios.ErrStyles()
-		fmt.Fprintf(ios.ErrOut, "%s %s is %s\n", es.SuccessIcon(), termtext.SanitizeLine(opts.RunnerID), es.Tone(healthTone(last.Status), termtext.SanitizeLine(last.Status)))
+		fmt.Fprintf(ios.ErrOut, "%s %s is %s\n", es.SuccessIcon(), termtext.SanitizeLine(opts.RunnerID), healthColor(es, last.Status)(termtext.SanitizeLine(last.Status)))
 		return nil
 	case last == nil:
 		// Never one answer: that is the service failing, not the tunnel.
