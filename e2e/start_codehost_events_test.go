@@ -133,7 +133,7 @@ func TestCodehostGitHubTagPushWithoutCheckout(t *testing.T) {
 func newCheckout(t *testing.T) (string, func(args ...string) string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Skip("skipped: git is not installed (Debian's git)")
 	}
 	dir := t.TempDir()
 	git := func(args ...string) string {

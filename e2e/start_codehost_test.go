@@ -112,7 +112,7 @@ func TestExplicitFlagsWinOverCI(t *testing.T) {
 
 func TestCodehostFallsBackToLocalGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Skip("skipped: git is not installed (Debian's git)")
 	}
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", "-b", "local-branch"}, {"config", "user.name", "Local Dev"}, {"config", "user.email", "dev@example.com"},

@@ -47,6 +47,7 @@ func actPushWorkflow(inputs map[string]string) actWorkflow {
 // outputs; a failing one on the same runner fails it with exit 1, from the
 // tool cache: no second download.
 func TestActPassFailAndToolCache(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	cache := t.TempDir()
@@ -101,6 +102,7 @@ func TestActPassFailAndToolCache(t *testing.T) {
 // wait: false starts the run and passes; several plans give one run each
 // in runs-json; test cases start one run; a timeout is exit 7.
 func TestActWaitFalseSeveralPlansAndTestCases(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	in := actInputs(rel, sb, "")
@@ -143,6 +145,7 @@ func TestActWaitFalseSeveralPlansAndTestCases(t *testing.T) {
 // errors (exit 2) that start nothing; a version without a release, or a
 // path, stops the install; plan and app take a value a line.
 func TestActArgs(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	in := actInputs(rel, sb, "pln-passing_sandbox")
@@ -217,6 +220,7 @@ func TestActArgs(t *testing.T) {
 // A tampered archive is refused: the job fails naming the checksum, nothing
 // runs, the outputs are empty, nothing is left in the tool cache.
 func TestActRefusesATamperedArchive(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	rel.tamper()
@@ -237,6 +241,7 @@ func TestActRefusesATamperedArchive(t *testing.T) {
 // Four jobs at once on a fresh tool cache all install and pass, ten times
 // over: none sees the install of another removed under it.
 func TestActFourJobsAtOnceShareAFreshToolCache(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	in := actInputs(rel, sb, "pln-passing_sandbox")
@@ -261,6 +266,7 @@ func TestActFourJobsAtOnceShareAFreshToolCache(t *testing.T) {
 // A download server that accepts and never answers fails the install in
 // bounded time, naming the URL and what failed.
 func TestActDownloadFromASilentServerIsBounded(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	sb := startSandbox(t)
 	url := silentServer(t)
@@ -287,6 +293,7 @@ func TestActDownloadFromASilentServerIsBounded(t *testing.T) {
 // Events without a branch or a checkout: a tag push, workflow_dispatch and
 // schedule. Each starts the run and passes.
 func TestActTagDispatchAndSchedule(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	in := actInputs(rel, sb, "pln-passing_sandbox")
@@ -355,6 +362,7 @@ func readFile(t *testing.T, path string) string {
 // the first run, edited in place by the next; a fork's read-only token
 // gets one notice, and the job's result and outputs are the verdict's.
 func TestActPullRequestComment(t *testing.T) {
+	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	const token = "ghs_e2eCommentToken0123456789"

@@ -30,6 +30,7 @@ func sandboxInputs(rel *release, sb *sandbox.Instance, plan string) map[string]s
 // SIGINT GitHub's runner sends. Everything else about the Action runs under
 // act (act_test.go).
 func TestActionCancelledStepIs130WithPartialJUnit(t *testing.T) {
+	needTools(t, actionTools...)
 	rel, sb := newRelease(t), startSandbox(t)
 	in := sandboxInputs(rel, sb, "pln-slow_sandbox")
 	in["timeout"] = "20s" // a bound, should the signal not reach testctl

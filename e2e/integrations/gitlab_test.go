@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -35,6 +34,7 @@ var projectVars = map[string]string{"TESTCTL_API_KEY": testKey}
 // job's shell). Everything else about the component
 // runs under gitlab-ci-local (gitlabci_test.go).
 func TestComponentCancelledJobIs143WithPartialReports(t *testing.T) {
+	needTools(t, componentTools...)
 	rel, sb := newRelease(t), startSandbox(t)
 	in := componentInputs(rel, sb, "pln-slow_sandbox")
 	in["timeout"] = "20s" // a bound, should the signal not reach testctl
@@ -90,13 +90,8 @@ func listedRun(t *testing.T, sb *sandbox.Instance, id string) map[string]any {
 // testctl's tests' own tools beside it.
 func busyboxPath(t *testing.T) (busybox, dir string) {
 	t.Helper()
-	busybox, err := exec.LookPath("busybox")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("busybox is not installed: CI must run the component's install as an alpine image does")
-		}
-		t.Skip("busybox is not installed")
-	}
+	needTools(t, "busybox") // CI must run the component's install as an alpine image does
+	busybox, _ = toolPath("busybox")
 	dir = t.TempDir()
 	for _, applet := range []string{"sh", "wget", "tar", "sha256sum", "awk", "grep", "mktemp", "uname", "rm", "mkdir",
 		"tail", "sleep", "cat", "sed", "tr", "xargs", "printf", "echo", "env", "ls", "gzip", "timeout"} {

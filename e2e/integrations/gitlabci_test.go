@@ -22,6 +22,7 @@ var glVars = map[string]string{"TESTCTL_API_KEY": testKey}
 // A passing plan passes the job, a later job reads the run's id, and the
 // HTML report is the one file archived (the project's .git/ is not).
 func TestGitLabCIPassWithTheHTMLReportArchived(t *testing.T) {
+	needGitLabCILocal(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	res := runGitLabCI(t, glPipeline{
@@ -51,6 +52,7 @@ func TestGitLabCIPassWithTheHTMLReportArchived(t *testing.T) {
 // An empty html writes no HTML report, and the job archives nothing: no empty
 // path that would take the whole project, .git/ included.
 func TestGitLabCIHTMLEmptyArchivesNothing(t *testing.T) {
+	needGitLabCILocal(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	in := componentInputs(rel, sb, "pln-passing_sandbox")
@@ -72,6 +74,7 @@ func TestGitLabCIHTMLEmptyArchivesNothing(t *testing.T) {
 // job still reads a run's id; a key in args (it would reach testctl's
 // argv) fails its job with 2 and is never printed.
 func TestGitLabCIFailTimeoutAndTheKeyInArgs(t *testing.T) {
+	needGitLabCILocal(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	slow := componentInputs(rel, sb, "pln-slow_sandbox")
@@ -103,6 +106,7 @@ func TestGitLabCIFailTimeoutAndTheKeyInArgs(t *testing.T) {
 // Several plans and test cases, args with shell metacharacters in one and
 // unbalanced quotes in another, all in one pipeline.
 func TestGitLabCIIncludedTwiceSeveralPlansTestCasesAndArgs(t *testing.T) {
+	needGitLabCILocal(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	plans := componentInputs(rel, sb, "pln-passing_sandbox pln-skipped_sandbox")
@@ -158,6 +162,7 @@ func TestGitLabCIIncludedTwiceSeveralPlansTestCasesAndArgs(t *testing.T) {
 // A tampered archive is refused and nothing runs; a download server that
 // never answers fails the job in bounded time, naming the URL.
 func TestGitLabCITamperedArchiveAndSilentServer(t *testing.T) {
+	needGitLabCILocal(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	rel.tamper()
@@ -187,6 +192,7 @@ func TestGitLabCITamperedArchiveAndSilentServer(t *testing.T) {
 
 // A tag pipeline (CI_COMMIT_TAG, no branch) starts the run and passes.
 func TestGitLabCITagPipeline(t *testing.T) {
+	needGitLabCILocal(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
 	res := runGitLabCI(t, glPipeline{

@@ -23,31 +23,11 @@ import (
 // between steps and jobs and collects artefacts, where the emulation in
 // action_runner_test.go and gitlab_runner_test.go is this project's reading
 // of the docs. .ci/run installs both; a test that needs one skips without
-// it, except under CI=true, where it fails.
+// it, except under CI=true, where it fails (tools_test.go).
 
 // runnerDeadline bounds one act or gitlab-ci-local run: a hang fails the
 // test with the runner's output instead of stalling the suite.
 const runnerDeadline = 4 * time.Minute
-
-// needTool finds a runner's executable on PATH (else in GOPATH/bin, where
-// `go install` puts act), or skips the test, or fails it under CI=true.
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	if gopath, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		p := filepath.Join(strings.TrimSpace(string(gopath)), "bin", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not installed: CI must run this test under the real runner (.ci/run installs it)", name)
-	}
-	t.Skipf("%s is not installed (.ci/run installs it); skipping the real-runner test", name)
-	return ""
-}
 
 // repoRoot is the worktree: the Action act runs and the component's file.
 func repoRoot(t *testing.T) string {
@@ -237,8 +217,10 @@ var laterJob = map[string]any{
 // testctl/testctl@v1 being this worktree.
 func runAct(t *testing.T, w actWorkflow) actResult {
 	t.Helper()
-	act := needTool(t, "act")
-	hostRunner(t)
+	act := mustToolPath(t, "act") // the test called needAct
+	if act == "" {
+		return actResult{Code: -1}
+	}
 	home := t.TempDir()
 	dir := filepath.Join(home, "repo")
 	out := filepath.Join(home, "out")
@@ -346,11 +328,10 @@ var jobLine = regexp.MustCompile(`(?m)^(\S+)\s+finished in .*?(?:FAIL (\d+))?\s*
 // executor: the host is the job's machine (no Docker), as a shell runner's.
 func runGitLabCI(t *testing.T, p glPipeline) glResult {
 	t.Helper()
-	gcl := needTool(t, "gitlab-ci-local")
-	if _, err := exec.LookPath("rsync"); err != nil {
-		needTool(t, "rsync")
+	gcl := mustToolPath(t, "gitlab-ci-local") // the test called needGitLabCILocal
+	if gcl == "" {
+		return glResult{Code: -1}
 	}
-	hostRunner(t)
 	home := t.TempDir()
 	dir := filepath.Join(home, "project")
 	out := filepath.Join(home, "out")

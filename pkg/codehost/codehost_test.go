@@ -175,7 +175,7 @@ func TestResolveCodehostExplicitWins(t *testing.T) {
 
 func TestRunGitInARealRepository(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Skip("skipped: git is not installed (Debian's git)")
 	}
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", "-b", "trunk"}, {"config", "user.name", "Repo User"}, {"config", "user.email", "u@example.com"},
@@ -313,7 +313,7 @@ func TestResolveInCI(t *testing.T) {
 // nothing.
 func TestFromGitDetachedHEAD(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		t.Skip("skipped: git is not installed (Debian's git)")
 	}
 	dir := t.TempDir()
 	git := func(args ...string) {

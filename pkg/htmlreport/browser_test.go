@@ -34,7 +34,7 @@ func browserPath(t *testing.T) string {
 	if os.Getenv("CI") == "true" {
 		t.Fatal("no Chromium found (chromium, chromium-browser, google-chrome; or TESTCTL_BROWSER): CI must run the browser tests; .ci/run installs Debian's chromium")
 	}
-	t.Skip("skipped: no Chromium found (install Debian's chromium, or set TESTCTL_BROWSER to a Chrome binary) to open the reports in a real browser")
+	t.Skip("skipped: no Chromium found to open the reports in a real browser (.ci/run installs Debian's chromium; or set TESTCTL_BROWSER to a Chrome binary)")
 	return ""
 }
 

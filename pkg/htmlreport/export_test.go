@@ -8,7 +8,10 @@ import "testing"
 
 type Page = page
 
-func BrowserPath(t *testing.T) string { return browserPath(t) }
+func BrowserPath(t *testing.T) string {
+	t.Helper()
+	return browserPath(t)
+}
 
 func OpenFile(t *testing.T, browser, path string) *Page { return openFile(t, browser, path, 1280) }
 

@@ -215,9 +215,9 @@ func xmllint(t *testing.T) string {
 	path, err := exec.LookPath("xmllint")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("xmllint is missing in CI: install libxml2-utils")
+			t.Fatal("xmllint is missing in CI: install Debian's libxml2-utils (.ci/run does)")
 		}
-		t.Skip("skipped: xmllint (Debian's libxml2-utils) is not installed")
+		t.Skip("skipped: xmllint is not installed (.ci/run installs it: Debian's libxml2-utils)")
 	}
 	return path
 }
