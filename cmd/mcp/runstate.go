@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -21,10 +22,10 @@ func runState(stdout string) string {
 	id := termtext.SanitizeLine(d.ShortID)
 	if !verdict.Final(d.Status) {
 		return fmt.Sprintf("Run %s: %s — %s. It goes on: call wait_run with run_ids [%q] for its verdict.",
-			id, termtext.SanitizeLine(verdict.DetailStatusText(&d)), verdict.Live(d.RunTestCases), d.ShortID)
+			id, termtext.SanitizeLine(report.DetailStatusText(&d)), verdict.Live(d.RunTestCases), d.ShortID)
 	}
 	v := verdict.Decide([]verdict.Record{{ShortID: d.ShortID, Detail: &d}}, verdict.Options{})
 	r := v.Runs[0]
 	return fmt.Sprintf("Run %s: %s — %s. Its verdict: %s (run wait would exit %d); run_report tells the story of what did not pass.",
-		id, termtext.SanitizeLine(r.StatusText()), r.Counts, verdict.Word(r.Code, false), r.Code)
+		id, termtext.SanitizeLine(report.StatusText(r)), r.Counts, verdict.Word(r.Code, false), r.Code)
 }

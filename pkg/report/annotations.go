@@ -56,16 +56,16 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 			}
 			all = append(all, annotation{level: "error", title: "testctl: " + runName(r) + " timed out", msg: msg})
 		}
-		if why := r.Why(); why != "" && r.Stop != verdict.TimedOut {
+		if why := whyFailed(r); why != "" && r.Stop != verdict.TimedOut {
 			// The gate fails and no test case says why: the run does.
-			title := "testctl: " + runName(r) + " " + r.StatusText()
+			title := "testctl: " + runName(r) + " " + StatusText(r)
 			if r.Class == verdict.RunNoVerdict {
 				title = "testctl: " + runName(r) + ": no verdict"
 			}
 			all = append(all, annotation{level: "error", title: title, msg: why})
 		}
 		for _, c := range r.Cases {
-			a := annotation{level: r.Level(c), title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
+			a := annotation{level: annotationLevel(r, c), title: fmt.Sprintf("testctl %s: %s", runName(r), c.Name)}
 			if v.Classified && c.Failure != "" {
 				// ::error only for what fails the gate; the class says why
 				// a failure is a warning.
@@ -90,7 +90,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 		// A ::warning per test case that passed only on a retry: the step
 		// may pass, but the flakiness shows on the run's page.
 		for _, c := range r.Flaky() {
-			all = append(all, annotation{rank: 2, level: r.Level(c), title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
+			all = append(all, annotation{rank: 2, level: annotationLevel(r, c), title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
 				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit) +
 					prefixed(": ", c.FirstFailure.ResultTitle) + prefixed("\n\n", c.FirstFailure.EvaluationThought)})
 		}
@@ -111,6 +111,29 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 		}
 		fmt.Fprintf(w, "::%s title=%s::%s\n", a.level, escapeProperty(a.title), escapeData(a.msg))
 	}
+}
+
+// annotationLevel is the annotation a test case of the run gets: "error"
+// for one that fails the gate ("warning" for a known failure under
+// --fail-on new and a quarantined one), and for a skipped or unrun one when
+// --fail-on-skipped failed the run; "warning" for one skipped or unrun that
+// did not, and for a flaky one; "" for one that passed.
+func annotationLevel(r verdict.Run, c verdict.Case) string {
+	switch c.Class {
+	case verdict.Failed, verdict.Errored:
+		if !c.FailsGate {
+			return "warning"
+		}
+		return "error"
+	case verdict.Skipped, verdict.NotRun:
+		if r.Because == "--fail-on-skipped" {
+			return "error"
+		}
+		return "warning"
+	case verdict.Flaky:
+		return "warning"
+	}
+	return ""
 }
 
 // runName names a run in annotations: its plan too, when it had one, so

@@ -16,7 +16,7 @@ import (
 func WriteHTMLFile(path string, v verdict.Verdict, ev Evidence, history map[string][]api.RunSummary, now func() time.Time, res Resume) error {
 	rep := htmlreport.Report{ExitCode: v.Code}
 	if r, ok := headline(v); ok {
-		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), r.Mark()
+		rep.Verdict, rep.Class = strings.ReplaceAll(r.Result, "_", " "), runMark(r)
 	}
 	if now != nil {
 		rep.GeneratedAt = now()
@@ -53,9 +53,38 @@ func headline(v verdict.Verdict) (verdict.Run, bool) {
 	return verdict.Run{}, false
 }
 
+// runMark is how the run ended, in the classes of its test cases, for the
+// page that colours and orders runs by them: never Passed, Flaky or
+// Skipped for a run whose Code is not 0.
+//
+//   - a start that failed, a run without a verdict (polling stopped, no
+//     answer), a run that ended ERROR or CANCELLED: Errored;
+//   - a wait that ended before the run did (--timeout, Ctrl-C, SIGTERM, a
+//     report of an unfinished run): NotRun, as its test cases still
+//     running; the run goes on;
+//   - any other run that fails the command (FAILED, a result testctl does
+//     not know, a flag that fails a pass, a rerun lost): Failed;
+//   - a pass: Flaky when a test case passed only on a retry, Skipped when
+//     the run ended SKIPPED, else Passed.
+func runMark(r verdict.Run) verdict.Class {
+	switch {
+	case r.Class == verdict.RunNotStarted || r.Class == verdict.RunNoVerdict || r.Class == verdict.RunErrored:
+		return verdict.Errored
+	case r.Class == verdict.RunStopped:
+		return verdict.NotRun
+	case r.Code != 0:
+		return verdict.Failed
+	case r.Counts.Flaky > 0:
+		return verdict.Flaky
+	case r.Class == verdict.RunSkipped:
+		return verdict.Skipped
+	}
+	return verdict.Passed
+}
+
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
-		Result: r.Result, Class: r.Mark(), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+		Result: r.Result, Class: runMark(r), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}

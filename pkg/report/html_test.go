@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -129,12 +130,65 @@ func TestHTMLAgreesWithTheVerdict(t *testing.T) {
 	}
 }
 
+// A run's mark on the page is never a pass's when its code is not 0.
+func TestRunMark(t *testing.T) {
+	retried := verdict.Record{ShortID: "r2", RetryLimit: 1,
+		Detail:  endedWith(api.ResultPassed, testCase("r2-1", "B", api.StatusCompleted, api.ResultPassed)),
+		Earlier: []verdict.Attempt{{ShortID: "r1", Detail: endedWith(api.ResultFailed, testCase("r1-1", "B", api.StatusCompleted, api.ResultFailed))}}}
+	running := func() *api.RunDetail { return &api.RunDetail{Status: api.StatusRunning} }
+	for _, c := range []struct {
+		name string
+		rec  verdict.Record
+		o    verdict.Options
+		want verdict.Class
+	}{
+		{"passed", verdict.Record{Detail: endedWith(api.ResultPassed)}, verdict.Options{}, verdict.Passed},
+		{"skipped", verdict.Record{Detail: endedWith(api.ResultSkipped)}, verdict.Options{}, verdict.Skipped},
+		{"skipped, --fail-on-skipped", verdict.Record{Detail: endedWith(api.ResultSkipped)}, verdict.Options{FailOnSkipped: true}, verdict.Failed},
+		{"flaky", retried, verdict.Options{}, verdict.Flaky},
+		{"flaky, --fail-on-flaky", retried, verdict.Options{FailOnFlaky: true}, verdict.Failed},
+		{"failed", verdict.Record{Detail: endedWith(api.ResultFailed)}, verdict.Options{}, verdict.Failed},
+		{"a result testctl does not know", verdict.Record{Detail: endedWith("BLOCKED", testCase("1", "a", api.StatusCompleted, api.ResultPassed))}, verdict.Options{}, verdict.Failed},
+		{"no result", verdict.Record{Detail: &api.RunDetail{Status: api.StatusCompleted}}, verdict.Options{}, verdict.Failed},
+		{"passed with a failed test case", verdict.Record{Detail: endedWith(api.ResultPassed, testCase("1", "a", api.StatusCompleted, api.ResultFailed))}, verdict.Options{}, verdict.Failed},
+		{"error", verdict.Record{Detail: &api.RunDetail{Status: api.StatusError}}, verdict.Options{}, verdict.Errored},
+		{"cancelled", verdict.Record{Detail: &api.RunDetail{Status: api.StatusCancelled}}, verdict.Options{}, verdict.Errored},
+		{"timed out", verdict.Record{Detail: running(), Stop: verdict.TimedOut}, verdict.Options{}, verdict.NotRun},
+		{"terminated before an answer", verdict.Record{Stop: verdict.Terminated}, verdict.Options{}, verdict.NotRun},
+		{"not final, no stop", verdict.Record{Detail: running()}, verdict.Options{}, verdict.NotRun},
+		{"polling stopped", verdict.Record{Detail: running(), Err: &api.HTTPError{StatusCode: 404}}, verdict.Options{}, verdict.Errored},
+		{"never read", verdict.Record{}, verdict.Options{}, verdict.Errored},
+		{"not started", verdict.NotStartedRecord(verdict.Plan{ShortID: "p"}, &api.HTTPError{StatusCode: 404}), verdict.Options{}, verdict.Errored},
+		{"rerun refused", verdict.Record{Detail: endedWith(api.ResultFailed), RerunErr: errors.New("x")}, verdict.Options{}, verdict.Failed},
+	} {
+		r := verdict.Decide([]verdict.Record{c.rec}, c.o).Runs[0]
+		if got := runMark(r); got != c.want {
+			t.Errorf("%s: class %q, want %q", c.name, got, c.want)
+		}
+		if r.Code != 0 && slices.Contains([]verdict.Class{verdict.Passed, verdict.Flaky, verdict.Skipped}, runMark(r)) {
+			t.Errorf("%s: exit %d but class %q", c.name, r.Code, runMark(r))
+		}
+	}
+	// A run the list shows ended is drawn as Decide would decide it alone.
+	for _, status := range []string{api.StatusCompleted, api.StatusError, api.StatusCancelled} {
+		for _, res := range []string{api.ResultPassed, api.ResultFailed, api.ResultSkipped, "BLOCKED", ""} {
+			d := &api.RunDetail{Status: status}
+			if res != "" {
+				d.Result = strp(res)
+			}
+			if got, want := verdict.SummaryClass(status, res), runMark(verdict.Decide([]verdict.Record{{Detail: d}}, verdict.Options{}).Runs[0]); got != want {
+				t.Errorf("%s %s: the run list's class %q, the page's %q", status, res, got, want)
+			}
+		}
+	}
+}
+
 func checkHTML(v verdict.Verdict, history map[string][]api.RunSummary, d htmlData) error {
 	if d.ExitCode != v.Code {
 		return fmt.Errorf("the page says exit %d, the verdict %d", d.ExitCode, v.Code)
 	}
 	if !slices.ContainsFunc(v.Runs, func(r verdict.Run) bool {
-		return r.Code == v.Code && pageClass(r.Mark()) == d.Class && strings.ReplaceAll(r.Result, "_", " ") == d.Verdict
+		return r.Code == v.Code && pageClass(runMark(r)) == d.Class && strings.ReplaceAll(r.Result, "_", " ") == d.Verdict
 	}) {
 		return fmt.Errorf("headline %q (%s): no run with the command's exit %d ended so", d.Verdict, d.Class, v.Code)
 	}
@@ -161,8 +215,8 @@ func checkHTML(v verdict.Verdict, history map[string][]api.RunSummary, d htmlDat
 			return fmt.Errorf("run %s (plan %s) is not on the page", r.ShortID, r.Plan.ShortID)
 		}
 		p := d.Runs[i]
-		if p.Class != pageClass(r.Mark()) {
-			return fmt.Errorf("run %s: class %q on the page, %q in the verdict (%s, exit %d)", r.ShortID, p.Class, r.Mark(), r.Result, r.Code)
+		if p.Class != pageClass(runMark(r)) {
+			return fmt.Errorf("run %s: class %q on the page, %q in the verdict (%s, exit %d)", r.ShortID, p.Class, runMark(r), r.Result, r.Code)
 		}
 		if r.Code != 0 && slices.Contains([]string{"passed", "flaky", "skipped"}, p.Class) {
 			return fmt.Errorf("run %s: exit %d drawn %s", r.ShortID, r.Code, p.Class)

@@ -185,7 +185,7 @@ func runCase(r verdict.Run, class string) *JUnitCase {
 		c.Failure = &JUnitOutcome{Type: typ, Message: msg}
 		return &c
 	}
-	why := xmlText(r.Why())
+	why := xmlText(whyFailed(r))
 	switch {
 	case why == "":
 		return nil // the test cases say why

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -24,12 +25,12 @@ type Resume struct {
 	Sandbox bool
 }
 
-// pending are the runs that may still go on in the service
-// (verdict.Run.Resumable): their ids and states, and how the wait ended
-// before them (the last Stop; "" when the service gave up on them).
+// pending are the runs that may still go on in the service (resumable):
+// their ids and states, and how the wait ended before them (the last Stop;
+// "" when the service gave up on them).
 func pending(v verdict.Verdict) (ids, states []string, stop verdict.Stop) {
 	for _, r := range v.Runs {
-		if !r.Resumable() {
+		if !resumable(r) {
 			continue
 		}
 		if r.Stop != "" {
@@ -47,6 +48,18 @@ func pending(v verdict.Verdict) (ids, states []string, stop verdict.Stop) {
 		states = append(states, fmt.Sprintf("run %s %s", id, status))
 	}
 	return ids, states, stop
+}
+
+// resumable reports whether the run may still be going on in the service
+// when the wait ended, so that waiting again can give it a verdict: the
+// wait stopped before it did (a timeout, a signal), or the service kept
+// failing (exit 6) before the run was seen to end. A run that does not
+// exist (5) or that the key may not read (4) is not.
+func resumable(r verdict.Run) bool {
+	if r.NotStarted {
+		return false
+	}
+	return r.Stop != "" || r.Code == exitcode.Service && (r.Detail == nil || !verdict.Final(r.Detail.Status))
 }
 
 // resumeCommand is the command that resumes the wait, "" when there is

@@ -152,7 +152,7 @@ func runEmoji(r verdict.Run) string {
 		return "⏳"
 	case r.Code != 0:
 		return "❌"
-	case r.Warned():
+	case warned(r):
 		return "⚠️"
 	}
 	return "✅"
@@ -218,7 +218,7 @@ func runHeadline(r verdict.Run) string {
 	case r.Err != nil:
 		return "last seen " + r.Detail.Status + ", no verdict"
 	}
-	return r.StatusText() + because(r)
+	return StatusText(r) + because(r)
 }
 
 // codeFence is a Markdown fence for a code block of s: three backticks, or

@@ -58,7 +58,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			if r.AlreadyFinished || r.FinishedAfter > 0 {
 				when = FinishedWhen(r.AlreadyFinished, r.FinishedAfter)
 			}
-			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, RunStyle(st, r)(termtext.SanitizeLine(r.StatusText())),
+			fmt.Fprintf(w, "%s Run %s: %s%s — %s%s\n", icon, id, RunStyle(st, r)(termtext.SanitizeLine(StatusText(r))),
 				when, r.Counts, because(r))
 		}
 		if t := r.Plan.Title(); t != "" && !r.Plan.TestCases {

@@ -1,9 +1,87 @@
 package report
 
 import (
+	"fmt"
+
+	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
+
+// The words of a run's outcome that more than one report gives, derived
+// from verdict.Run here once: the verdict decides, the reports only say it.
+
+// StatusText is the run's status and its result after every attempt,
+// "COMPLETED · FAILED"; the service's status alone while it has no result;
+// the result word (NOT_STARTED, NO_VERDICT) when it was never read.
+func StatusText(r verdict.Run) string {
+	switch {
+	case r.Detail == nil:
+		return r.Result
+	case r.Class == verdict.RunStopped || r.Class == verdict.RunErrored || r.Class == verdict.RunNoVerdict:
+		return DetailStatusText(r.Detail)
+	}
+	return r.Detail.Status + " · " + r.Result
+}
+
+// DetailStatusText is a run detail's own "COMPLETED · FAILED", or its bare
+// status while there is no result.
+func DetailStatusText(d *api.RunDetail) string {
+	if res := d.ResultOrEmpty(); res != "" {
+		return d.Status + " · " + res
+	}
+	return d.Status
+}
+
+// warned reports whether a run that passes the gate has something to say:
+// it ended SKIPPED, or some test cases were skipped, did not run, passed
+// only on a retry, or failed without failing the gate (known with
+// --fail-on new, or quarantined).
+func warned(r verdict.Run) bool {
+	return r.Code == 0 && (r.Class == verdict.RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun+r.Counts.Failed+r.Counts.Errored > 0)
+}
+
+// whyFailed says why a run the gate fails failed when none of its test
+// cases says so (a run-level annotation, JUnit's run verdict); "" when a
+// test case that fails the gate does, or the run passed. Test cases whose
+// failures the gate excuses (known, quarantined) do not say why it failed.
+func whyFailed(r verdict.Run) string {
+	if r.Code == 0 || r.Gating() > 0 {
+		return ""
+	}
+	status := termtext.SanitizeLine(StatusText(r))
+	switch {
+	case r.Class == verdict.RunNotStarted, r.Class == verdict.RunNoVerdict:
+		return errLine(r.Err)
+	case r.Class == verdict.RunStopped && r.Detail == nil:
+		return "no answer before " + r.Stop.Why()
+	case r.Class == verdict.RunStopped:
+		return fmt.Sprintf("still %s when %s", termtext.SanitizeLine(r.Detail.Status), r.Stop.Why())
+	case r.RerunErr != nil && r.Code == exitcode.Service:
+		return errLine(r.RerunErr)
+	case r.Class == verdict.RunErrored:
+		return "the run ended " + status
+	case r.Because == "--fail-on-flaky":
+		return fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))
+	case r.Because == "--fail-on-skipped":
+		return fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))
+	case r.Counts.Failed+r.Counts.Errored > 0:
+		return "the run ended " + status + "; its failures are " + r.Failures.String() + ", but testctl does not know that result"
+	case len(r.Cases) == 0:
+		return "the run ended " + status + " with no test cases"
+	}
+	return "the run ended " + status + " with no failed test case"
+}
+
+// errLine is the first line of an error's text, "" for none.
+func errLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return FirstLine(err.Error())
+}
 
 // ClassStyle is the colour of a class's mark and words on a terminal:
 // green passed, red failed or errored, yellow skipped, flaky or not run;
@@ -35,7 +113,7 @@ func RunStyle(st *iostreams.Styles, r verdict.Run) func(string) string {
 	switch {
 	case r.Code != 0:
 		return st.Failure
-	case r.Warned():
+	case warned(r):
 		return st.Warning
 	}
 	return st.Success

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -19,6 +21,10 @@ func colourStyles() *iostreams.Styles {
 // endedWith is a run that ended COMPLETED with a result.
 func endedWith(result string, cases ...api.RunTestCase) *api.RunDetail {
 	return &api.RunDetail{ShortID: "r", Status: api.StatusCompleted, Result: strp(result), RunTestCases: cases}
+}
+
+func testCase(id, name, status, result string) api.RunTestCase {
+	return api.RunTestCase{ShortID: id, Name: name, Status: status, Result: result}
 }
 
 func TestColorStatus(t *testing.T) {
@@ -41,9 +47,9 @@ func TestColorStatus(t *testing.T) {
 // green, and a run whose failures the gate excuses is yellow.
 func TestRunStyleFollowsTheCode(t *testing.T) {
 	st := colourStyles()
-	passed := api.RunTestCase{ShortID: "1", Name: "a", Status: api.StatusCompleted, Result: api.ResultPassed}
-	skipped := api.RunTestCase{ShortID: "1", Name: "a", Status: api.StatusCompleted, Result: api.ResultSkipped}
-	failed := api.RunTestCase{ShortID: "1", Name: "a", Status: api.StatusCompleted, Result: api.ResultFailed}
+	passed := testCase("1", "a", api.StatusCompleted, api.ResultPassed)
+	skipped := testCase("1", "a", api.StatusCompleted, api.ResultSkipped)
+	failed := testCase("1", "a", api.StatusCompleted, api.ResultFailed)
 	quarantined := verdict.Options{Quarantine: []verdict.Quarantine{{Name: "a", Until: time.Now().AddDate(1, 0, 0)}}, Now: time.Now()}
 	for _, c := range []struct {
 		name string
@@ -58,6 +64,34 @@ func TestRunStyleFollowsTheCode(t *testing.T) {
 	} {
 		if got := RunStyle(st, c.run)("x"); got != c.want("x") {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want("x"))
+		}
+	}
+}
+
+// A run that fails because of --fail-on-skipped says so, even when a
+// failure the gate excuses is among its test cases.
+func TestWhyFailedNamesTheFlagBeforeExcusedFailures(t *testing.T) {
+	rec := verdict.Record{Plan: verdict.Plan{ShortID: "p"}, Detail: endedWith(api.ResultSkipped,
+		testCase("1", "Pay", api.StatusCompleted, api.ResultFailed), testCase("2", "Mail", api.StatusCompleted, api.ResultSkipped))}
+	o := verdict.Options{FailOnSkipped: true, Quarantine: []verdict.Quarantine{{Name: "Pay", Until: time.Now().AddDate(1, 0, 0)}}, Now: time.Now()}
+	r := verdict.Decide([]verdict.Record{rec}, o).Runs[0]
+	if r.Code != exitcode.Failed || !strings.Contains(whyFailed(r), "--fail-on-skipped") {
+		t.Errorf("exit %d, why %q: want 1 because of --fail-on-skipped", r.Code, whyFailed(r))
+	}
+}
+
+// Only what fails the gate is an error: a known failure under --fail-on
+// new is a warning.
+func TestAnnotationLevelFollowsTheGate(t *testing.T) {
+	rec := verdict.Record{ShortID: "r2", Plan: verdict.Plan{ShortID: "p", Name: "Checkout"}, Detail: endedWith(api.ResultFailed,
+		testCase("1", "Login", api.StatusCompleted, api.ResultFailed), testCase("2", "Pay", api.StatusCompleted, api.ResultFailed),
+		testCase("3", "Search", api.StatusCompleted, api.ResultPassed))}
+	base := map[string]*verdict.Baseline{"p": {Branch: "main", RunShortID: "r1", Cases: []api.RunTestCase{testCase("b2", "Pay", api.StatusCompleted, api.ResultFailed)}}}
+	r := verdict.Decide([]verdict.Record{rec}, verdict.Options{BaselineBranch: "main", Baselines: base, FailOn: verdict.FailOnNew}).Runs[0]
+	for _, c := range r.Cases {
+		want := map[string]string{"Login": "error", "Pay": "warning", "Search": ""}[c.Name]
+		if got := annotationLevel(r, c); got != want {
+			t.Errorf("%s: level %q, want %q", c.Name, got, want)
 		}
 	}
 }

@@ -44,12 +44,12 @@ type lineFormat struct {
 
 func (p lineFormat) status(s *report.Progress, elapsed time.Duration) string {
 	d := s.Detail
-	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), report.ColorStatus(p.st, termtext.SanitizeLine(verdict.DetailStatusText(d))))
+	line := fmt.Sprintf("run %s %s", termtext.SanitizeLine(d.ShortID), report.ColorStatus(p.st, termtext.SanitizeLine(report.DetailStatusText(d))))
 	if verdict.Final(d.Status) {
 		// The counts of the verdict, across the attempts of --retry-failed:
 		// the summary below says the same.
 		v := s.Verdict()
-		line = fmt.Sprintf("run %s %s%s: %s", termtext.SanitizeLine(d.ShortID), report.RunStyle(p.st, v)(termtext.SanitizeLine(v.StatusText())),
+		line = fmt.Sprintf("run %s %s%s: %s", termtext.SanitizeLine(d.ShortID), report.RunStyle(p.st, v)(termtext.SanitizeLine(report.StatusText(v))),
 			report.FinishedWhen(s.AlreadyFinished, elapsed), v.Counts)
 	}
 	if t := s.Plan.Title(); p.namePlans && t != "" && !s.Plan.TestCases {

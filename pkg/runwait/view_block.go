@@ -47,7 +47,7 @@ func runLineState(s *report.Progress, elapsed time.Duration, glyph string) strin
 		if v.Code != 0 {
 			mark = "✗"
 		}
-		return fmt.Sprintf("%s %s %s%s: %s", mark, name, v.StatusText(), report.FinishedWhen(s.AlreadyFinished, s.FinishedAfter), v.Counts)
+		return fmt.Sprintf("%s %s %s%s: %s", mark, name, report.StatusText(v), report.FinishedWhen(s.AlreadyFinished, s.FinishedAfter), v.Counts)
 	}
 	line := glyph + " " + name
 	switch {

@@ -2,7 +2,6 @@ package verdict
 
 import (
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -107,18 +106,6 @@ func TestExcusedFailuresDoNotPassAnUnknownResult(t *testing.T) {
 	}
 }
 
-// A run that fails because of --fail-on-skipped says so, even when a
-// failure the gate excuses is among its test cases.
-func TestWhyNamesTheFlagBeforeExcusedFailures(t *testing.T) {
-	rec := Record{Plan: Plan{ShortID: "p"}, Detail: completed("r", api.ResultSkipped,
-		tc("1", "Pay", api.StatusCompleted, api.ResultFailed), tc("2", "Mail", api.StatusCompleted, api.ResultSkipped))}
-	o := Options{FailOnSkipped: true, Quarantine: []Quarantine{{Name: "Pay", Until: day("2027-01-01")}}, Now: today}
-	r := Decide([]Record{rec}, o).Runs[0]
-	if r.Code != exitcode.Failed || !strings.Contains(r.Why(), "--fail-on-skipped") {
-		t.Errorf("exit %d, why %q: want 1 because of --fail-on-skipped", r.Code, r.Why())
-	}
-}
-
 func TestStaleQuarantineEntries(t *testing.T) {
 	o := Options{Quarantine: []Quarantine{{Name: "Login", Until: day("2027-01-01")}, {Name: "Gone", Until: day("2027-01-01"), Line: 7}}, Now: today}
 	v := Decide([]Record{classesRecord()}, o)
@@ -136,15 +123,10 @@ func TestStaleQuarantineEntries(t *testing.T) {
 	}
 }
 
-func TestLevelFollowsTheGate(t *testing.T) {
+// New failures first, then known ones.
+func TestByFailureOrder(t *testing.T) {
 	base := baselineOf(tc("b2", "Pay", api.StatusCompleted, api.ResultFailed))
 	r := Decide([]Record{classesRecord()}, Options{BaselineBranch: "main", Baselines: base, FailOn: FailOnNew}).Runs[0]
-	for _, c := range r.Cases {
-		want := map[string]string{"Login": "error", "Pay": "warning", "Search": ""}[c.Name]
-		if got := r.Level(c); got != want {
-			t.Errorf("%s: level %q, want %q", c.Name, got, want)
-		}
-	}
 	if got := r.ByFailure(); len(got) != 2 || got[0].Name != "Login" || got[1].Name != "Pay" {
 		t.Errorf("order: %+v", got)
 	}

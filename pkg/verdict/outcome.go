@@ -1,12 +1,9 @@
 package verdict
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/termtext"
 )
 
 // RunClass is what a run's outcome means, decided with its code: every
@@ -70,77 +67,6 @@ func WordClass(word string) Class {
 	return ""
 }
 
-// Warned reports whether a run that passes the gate has something to say:
-// it ended SKIPPED, or some test cases were skipped, did not run, passed
-// only on a retry, or failed without failing the gate (known with
-// --fail-on new, or quarantined).
-func (r Run) Warned() bool {
-	return r.Code == 0 && (r.Class == RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun+r.Counts.Failed+r.Counts.Errored > 0)
-}
-
-// StatusText is the run's status and its result after every attempt,
-// "COMPLETED · FAILED"; the service's status alone while it has no result;
-// the result word (NOT_STARTED, NO_VERDICT) when it was never read.
-func (r Run) StatusText() string {
-	switch {
-	case r.Detail == nil:
-		return r.Result
-	case r.Class == RunStopped || r.Class == RunErrored || r.Class == RunNoVerdict:
-		return DetailStatusText(r.Detail)
-	}
-	return r.Detail.Status + " · " + r.Result
-}
-
-// DetailStatusText is a run detail's own "COMPLETED · FAILED", or its bare
-// status while there is no result.
-func DetailStatusText(d *api.RunDetail) string {
-	if res := d.ResultOrEmpty(); res != "" {
-		return d.Status + " · " + res
-	}
-	return d.Status
-}
-
-// Why says, in words, why a run the gate fails failed when none of its test
-// cases says so (a run-level annotation, JUnit's run verdict); "" when a
-// test case that fails the gate does, or the run passed. Test cases whose
-// failures the gate excuses (known, quarantined) do not say why it failed.
-func (r Run) Why() string {
-	if r.Code == 0 || r.Gating() > 0 {
-		return ""
-	}
-	status := termtext.SanitizeLine(r.StatusText())
-	switch {
-	case r.Class == RunNotStarted, r.Class == RunNoVerdict:
-		return firstLine(r.Err)
-	case r.Class == RunStopped && r.Detail == nil:
-		return "no answer before " + r.Stop.Why()
-	case r.Class == RunStopped:
-		return fmt.Sprintf("still %s when %s", termtext.SanitizeLine(r.Detail.Status), r.Stop.Why())
-	case r.RerunErr != nil && r.Code == exitcode.Service:
-		return firstLine(r.RerunErr)
-	case r.Class == RunErrored:
-		return "the run ended " + status
-	case r.Because == "--fail-on-flaky":
-		return fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))
-	case r.Because == "--fail-on-skipped":
-		return fmt.Sprintf("the run ended %s: failing because of --fail-on-skipped (%s skipped or not run)", status, termtext.Plural(r.Counts.Skipped+r.Counts.NotRun, "test case"))
-	case r.Counts.Failed+r.Counts.Errored > 0:
-		return "the run ended " + status + "; its failures are " + r.Failures.String() + ", but testctl does not know that result"
-	case len(r.Cases) == 0:
-		return "the run ended " + status + " with no test cases"
-	}
-	return "the run ended " + status + " with no failed test case"
-}
-
-// firstLine is the first line of an error's text.
-func firstLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	line, _, _ := strings.Cut(err.Error(), "\n")
-	return line
-}
-
 // Live tallies the test cases of a run as it goes, for the progress views:
 // the classes of the verdict, with the test cases not ended yet told apart
 // as running or queued. A run that ended is tallied by Decide instead.
@@ -169,39 +95,4 @@ type LiveCounts struct {
 func (n LiveCounts) String() string {
 	return JoinCounts("no test cases yet", []int{n.Passed, n.Failed, n.Skipped, n.Errored, n.Running, n.Queued},
 		"passed", "failed", "skipped", "errored", "running", "queued")
-}
-
-// Level is the annotation a test case of the run gets in a CI log: "error"
-// for one that fails the gate ("warning" for a known failure under
-// --fail-on new and a quarantined one), and for a skipped or unrun one when
-// --fail-on-skipped failed the run; "warning" for one skipped or unrun that
-// did not, and for a flaky one; "" for one that passed.
-func (r Run) Level(c Case) string {
-	switch c.Class {
-	case Failed, Errored:
-		if !c.FailsGate {
-			return "warning"
-		}
-		return "error"
-	case Skipped, NotRun:
-		if r.Because == "--fail-on-skipped" {
-			return "error"
-		}
-		return "warning"
-	case Flaky:
-		return "warning"
-	}
-	return ""
-}
-
-// Resumable reports whether the run may still be going on in the service
-// when the wait ended, so that waiting again can give it a verdict: the
-// wait stopped before it did (a timeout, a signal), or the service kept
-// failing (exit 6) before the run was seen to end. A run that does not
-// exist (5) or that the key may not read (4) is not.
-func (r Run) Resumable() bool {
-	if r.NotStarted {
-		return false
-	}
-	return r.Stop != "" || r.Code == exitcode.Service && (r.Detail == nil || !Final(r.Detail.Status))
 }
