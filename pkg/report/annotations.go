@@ -83,7 +83,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
 			if c.Failure == verdict.Known || c.Failure == verdict.Quarantined {
 				a.rank = max(a.rank, 1) // new failures first: what the change broke
 			}
-			a.msg = verdict.Outcome(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", quarantineNote(c)) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
+			a.msg = verdict.CaseWord(c.RunTestCase) + prefixed(": ", c.ResultTitle) + prefixed("\n", quarantineNote(c)) + prefixed("\n", ev.text(c.ShortID, evidence.FirstLine)) +
 				prefixed("\n\n", c.EvaluationThought) + prefixed("\n", c.RunURL)
 			all = append(all, a)
 		}

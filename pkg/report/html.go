@@ -72,7 +72,7 @@ func runMark(r verdict.Run) verdict.Class {
 		return verdict.Errored
 	case r.Class == verdict.RunStopped:
 		return verdict.NotRun
-	case r.Code != 0:
+	case !r.OK():
 		return verdict.Failed
 	case r.Counts.Flaky > 0:
 		return verdict.Flaky

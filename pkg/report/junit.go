@@ -138,7 +138,7 @@ func buildCase(r verdict.Run, class string, c verdict.Case, ev Evidence) JUnitCa
 		jc.Failure = &JUnitOutcome{Type: cmp.Or(xmlText(c.Result), "FAILED"), Message: cmp.Or(title, "failed"), Text: thought}
 	}
 	for _, f := range c.Failures {
-		rerun := JUnitRerun{Type: cmp.Or(xmlText(verdict.Outcome(f)), "FAILED"), Message: cmp.Or(xmlText(f.ResultTitle), "failed"),
+		rerun := JUnitRerun{Type: cmp.Or(xmlText(verdict.CaseWord(f)), "FAILED"), Message: cmp.Or(xmlText(f.ResultTitle), "failed"),
 			StackTrace: cmp.Or(xmlText(f.EvaluationThought), xmlText(f.ResultTitle), "failed")}
 		if c.Class == verdict.Flaky {
 			rerun.SystemOut = systemOut(r, f, ev)
@@ -173,7 +173,7 @@ const runCaseName = "(run verdict)"
 // and none of its test cases already says why: a <failure> when the tests
 // failed it, an <error> otherwise.
 func runCase(r verdict.Run, class string) *JUnitCase {
-	if r.Code == 0 {
+	if r.OK() {
 		return nil
 	}
 	c := JUnitCase{Name: runCaseName, Classname: class, Time: "0"}

@@ -25,7 +25,7 @@ func WriteSkippedWarnings(w io.Writer, st *iostreams.Styles, v verdict.Verdict) 
 		}
 		if r.Because == "--fail-on-skipped" {
 			fmt.Fprintf(w, "%s: failing because of --fail-on-skipped\n", what)
-		} else if r.Code == 0 {
+		} else if r.OK() {
 			fmt.Fprintf(w, "%s %s; this counts as a pass (use --fail-on-skipped to fail instead)\n", st.Warning("warning:"), what)
 		}
 	}

@@ -89,7 +89,7 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable 
 	}
 	b.WriteString("| | Test case | Outcome | Title |\n|---|---|---|---|\n")
 	for _, c := range r.Cases {
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji[c.Class], mdText(c.Name), mdText(verdict.Outcome(c.RunTestCase)), mdText(c.ResultTitle))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", caseEmoji[c.Class], mdText(c.Name), mdText(verdict.CaseWord(c.RunTestCase)), mdText(c.ResultTitle))
 	}
 	b.WriteString("\n")
 }
@@ -107,7 +107,7 @@ func writeCaseDetails(b *strings.Builder, c verdict.Case, ev Evidence, classifie
 		return
 	}
 	fmt.Fprintf(b, "<details><summary>%s <b>%s</b> — %s: %s</summary>\n\n", caseEmoji[c.Class], htmlText(c.Name),
-		htmlText(verdict.Outcome(c.RunTestCase)), htmlText(c.ResultTitle))
+		htmlText(verdict.CaseWord(c.RunTestCase)), htmlText(c.ResultTitle))
 	if thought := strings.TrimSpace(termtext.Sanitize(c.EvaluationThought)); thought != "" {
 		fmt.Fprintf(b, "<blockquote>%s</blockquote>\n\n", strings.ReplaceAll(html.EscapeString(evidence.Unlinked(thought)), "\n", "<br>"))
 	}

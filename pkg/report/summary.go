@@ -49,7 +49,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 				ColorStatus(st, termtext.SanitizeLine(r.Detail.Status)))
 		default:
 			icon := st.SuccessIcon()
-			if r.Code != 0 {
+			if !r.OK() {
 				icon = st.FailureIcon()
 			}
 			// The run's colour is its verdict's, never its words': a run the
@@ -86,7 +86,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 				continue
 			}
 			fmt.Fprintf(w, "  %s %s [%s] %s\n", st.Warning("-"), termtext.SanitizeLine(c.Name),
-				termtext.SanitizeLine(c.ShortID), ColorStatus(st, termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))))
+				termtext.SanitizeLine(c.ShortID), ColorStatus(st, termtext.SanitizeLine(verdict.CaseWord(c.RunTestCase))))
 			writeReasons(w, width, c)
 		}
 	}
@@ -103,7 +103,7 @@ func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run
 		class = " · " + FailureWord(c)
 	}
 	fmt.Fprintf(w, "\n  %d. %s %s %s [%s]%s\n", n, icon, termtext.SanitizeLine(c.Name),
-		ColorStatus(st, termtext.SanitizeLine(verdict.Outcome(c.RunTestCase))), termtext.SanitizeLine(c.ShortID), class)
+		ColorStatus(st, termtext.SanitizeLine(verdict.CaseWord(c.RunTestCase))), termtext.SanitizeLine(c.ShortID), class)
 	if note := quarantineNote(c); note != "" {
 		fmt.Fprintf(w, "%s%s\n", reasonIndent, termtext.SanitizeLine(note))
 	}

@@ -40,7 +40,7 @@ func DetailStatusText(d *api.RunDetail) string {
 // only on a retry, or failed without failing the gate (known with
 // --fail-on new, or quarantined).
 func warned(r verdict.Run) bool {
-	return r.Code == 0 && (r.Class == verdict.RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun+r.Counts.Failed+r.Counts.Errored > 0)
+	return r.OK() && (r.Class == verdict.RunSkipped || r.Counts.Flaky+r.Counts.Skipped+r.Counts.NotRun+r.Counts.Failed+r.Counts.Errored > 0)
 }
 
 // whyFailed says why a run the gate fails failed when none of its test
@@ -48,7 +48,7 @@ func warned(r verdict.Run) bool {
 // test case that fails the gate does, or the run passed. Test cases whose
 // failures the gate excuses (known, quarantined) do not say why it failed.
 func whyFailed(r verdict.Run) string {
-	if r.Code == 0 || r.Gating() > 0 {
+	if r.OK() || r.Gating() > 0 {
 		return ""
 	}
 	status := termtext.SanitizeLine(StatusText(r))
@@ -111,7 +111,7 @@ func ColorStatus(st *iostreams.Styles, word string) string {
 // gate fails is never green), then yellow when it passed with warnings.
 func RunStyle(st *iostreams.Styles, r verdict.Run) func(string) string {
 	switch {
-	case r.Code != 0:
+	case !r.OK():
 		return st.Failure
 	case warned(r):
 		return st.Warning

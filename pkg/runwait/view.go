@@ -65,7 +65,7 @@ func (p lineFormat) testCase(s *report.Progress, tc api.RunTestCase) string {
 	}
 	line += p.icon(tc) + " " + termtext.SanitizeLine(tc.Name)
 	if c := verdict.ClassOf(tc, false); c != verdict.Passed {
-		line += " (" + report.ClassStyle(p.st, c)(termtext.SanitizeLine(verdict.Outcome(tc))) + ")"
+		line += " (" + report.ClassStyle(p.st, c)(termtext.SanitizeLine(verdict.CaseWord(tc))) + ")"
 	}
 	if tc.ResultTitle != "" {
 		line += " — " + termtext.SanitizeLine(tc.ResultTitle)

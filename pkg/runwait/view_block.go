@@ -44,7 +44,7 @@ func runLineState(s *report.Progress, elapsed time.Duration, glyph string) strin
 	case s.Done && d != nil && verdict.Final(d.Status):
 		v := s.Verdict()
 		mark := "✓"
-		if v.Code != 0 {
+		if !v.OK() {
 			mark = "✗"
 		}
 		return fmt.Sprintf("%s %s %s%s: %s", mark, name, report.StatusText(v), report.FinishedWhen(s.AlreadyFinished, s.FinishedAfter), v.Counts)

@@ -54,9 +54,9 @@ type Case struct {
 	failedBefore *Case
 }
 
-// Outcome is the word that says how a test case ended: its result, or its
+// CaseWord is the word that says how a test case ended: its result, or its
 // status when it has none (ERROR, CANCELLED, still RUNNING).
-func Outcome(tc api.RunTestCase) string {
+func CaseWord(tc api.RunTestCase) string {
 	if tc.Status == api.StatusCompleted && tc.Result != "" {
 		return tc.Result
 	}

@@ -50,21 +50,13 @@ type Verdict struct {
 	Stale []Quarantine
 }
 
-// Run is one record with what was decided of it.
+// Run is one record with what was decided of it: its Outcome, and the
+// test cases that tell its story.
 type Run struct {
 	Record
+	Outcome
 	Cases  []Case
 	Counts Counts
-	// Result is the run's outcome after every attempt: PASSED, FAILED,
-	// SKIPPED, ERROR, CANCELLED; for a run without one, how the wait ended
-	// (TIMED_OUT, INTERRUPTED, TERMINATED), NOT_STARTED or NO_VERDICT.
-	Result string
-	// Class is what the result means; every report renders it.
-	Class RunClass
-	Code  int
-	// Because is the flag that failed a run that passed on its own
-	// ("--fail-on-skipped"); "" when none did.
-	Because string
 	// Baseline is the baseline run of its plan (--baseline), nil when none
 	// was asked for or its plan is not known; Failures tallies its test
 	// cases that did not pass by class.
@@ -115,9 +107,9 @@ func decideRun(r Record, o Options) (Run, map[int]bool) {
 		run.Counts.count(c.Class)
 	}
 	matched := classifyFailures(&run, o)
-	run.Result, run.Code = outcome(r, run.Counts, run.Gating())
-	run.Class = runClass(r, run.Result)
-	if run.Code == exitcode.OK {
+	result, code := outcome(r, run.Counts, run.Gating())
+	run.Outcome = Outcome{Result: result, Class: runClass(r, result), Code: code}
+	if run.OK() {
 		switch {
 		case o.FailOnSkipped && (run.Class == RunSkipped || run.Counts.Skipped+run.Counts.NotRun > 0):
 			run.Code, run.Because = exitcode.Failed, "--fail-on-skipped"

@@ -4,7 +4,26 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/exitcode"
 )
+
+// Outcome is what was decided of a run, the one value every report
+// renders: the reports derive their words and colours from it.
+type Outcome struct {
+	// Result is the run's outcome after every attempt: PASSED, FAILED,
+	// SKIPPED, ERROR, CANCELLED; for a run without one, how the wait ended
+	// (TIMED_OUT, INTERRUPTED, TERMINATED), NOT_STARTED or NO_VERDICT.
+	Result string
+	Class  RunClass
+	Code   int
+	// Because is the flag that failed a run that passed on its own
+	// ("--fail-on-skipped"); "" when none did.
+	Because string
+}
+
+// OK reports whether the run lets the gate through (Playwright's ok()):
+// one that is OK may still have something to warn of.
+func (o Outcome) OK() bool { return o.Code == exitcode.OK }
 
 // RunClass is what a run's outcome means, decided with its code: every
 // report picks its mark, colour, wording and JUnit element from it, never
