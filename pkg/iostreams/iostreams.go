@@ -54,7 +54,7 @@ type IOStreams struct {
 // asked of the terminal here: TTY detection happens on first use, and the
 // terminal is never queried with escape sequences (some terminals never
 // answer, which would hang the command).
-func System() *IOStreams { return New(os.Stdin, Stdout(os.Stdout), os.Stderr) }
+func System() *IOStreams { return New(os.Stdin, Stdout(os.Stdout), Stderr(os.Stderr)) }
 
 // Test returns streams over fresh buffers; none of them is a terminal until
 // a test says so with SetStdoutTTY and friends.

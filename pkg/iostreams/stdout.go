@@ -24,6 +24,11 @@ import (
 // embed the file, whose WriteString and ReadFrom would bypass Write.
 func Stdout(f *os.File) io.Writer { return &stdoutFile{f: f} }
 
+// Stderr is f as the process's stderr, with Stdout's rule: once its reader
+// has gone (`testctl … 2>&1 | head -1`), writes succeed without writing. A
+// closed stderr, like a closed stdout, never changes the exit code.
+func Stderr(f *os.File) io.Writer { return &stdoutFile{f: f} }
+
 type stdoutFile struct {
 	f    *os.File
 	gone atomic.Bool

@@ -45,3 +45,21 @@ func TestStdoutWhoseReaderWentAwayWritesNothingAndSaysSo(t *testing.T) {
 	}
 	ios.FlushGuards()
 }
+
+// The process's stderr, like its stdout, survives a reader that went away
+// (`testctl … 2>&1 | head -1`): a write there is no error.
+func TestSystemStderrSurvivesAClosedPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	saved := os.Stderr
+	os.Stderr = w
+	ios := iostreams.System()
+	os.Stderr = saved
+	if _, err := ios.ErrOut.Write([]byte("error: nobody reads this\n")); err != nil {
+		t.Errorf("a write to a closed stderr failed: %v", err)
+	}
+}
