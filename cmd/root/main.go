@@ -7,14 +7,12 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/cmd/factory"
-	"github.com/testctl/testctl/pkg/atomicfile"
 	"github.com/testctl/testctl/pkg/build"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
@@ -63,8 +61,7 @@ func instant(args []string) bool {
 func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	cmd, err := execute(ctx, f, args)
 	code := handleError(ctx, f, cmd, err)
-	code = writeStepOutputs(f, cmd, code)
-	code = recordExitCode(f, code, startedOnly(cmd))
+	code = endStep(f, cmd, code)
 	f.IOStreams.FlushGuards()
 	return code
 }
@@ -91,81 +88,60 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) (*cobra.Com
 	return cmd, err
 }
 
-// writeStepOutputs writes what a later CI step or job reads of a command
-// that starts runs or gives their verdict (those with --dotenv: run start,
-// wait, report, rerun and ci-step), once, with the final code: after a
-// report that failed raised it to 8, a signal to 130 or 143, and on a
-// usage error too (2), so that a later step always sees why. First the
-// --dotenv file, then under GitHub Actions the outputs exit-code and
-// verdict (and junit and html, when written); one that cannot be written
-// is exit 8, as for any CI file, and the outputs written after it say so.
-func writeStepOutputs(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
-	if cmd == nil || cmd.Flags().Lookup(stepoutputs.DotenvFlag) == nil {
+// endStep writes what a later CI step or job reads of a command that
+// starts runs or gives their verdict (those with --dotenv: run start,
+// wait, report, rerun and ci-step), once, with the final code, when the
+// reports of a verdict did not already (a usage error, a start that
+// failed, runs started without a wait): the --dotenv file, under GitHub
+// Actions the outputs exit-code and verdict (and junit and html, when
+// written), and $TESTCTL_EXIT_CODE_FILE and $TESTCTL_VERDICT_FILE for any
+// command. Each is probed before any is written: one that cannot be
+// written makes the code 8, which all of them then state; one that fails
+// after its probe raises the code for those written after it.
+func endStep(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
+	if f.Step.Ended() {
 		return code
 	}
 	started := startedOnly(cmd)
-	fail := func(what string, err error) {
-		fmt.Fprintf(f.IOStreams.ErrOut, "error: writing %s: %s\n", what, termtext.Sanitize(err.Error()))
-		code = max(code, exitcode.Local)
-	}
-	path := cmd.Flags().Lookup(stepoutputs.DotenvFlag).Value.String()
-	if code == exitcode.Usage && flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, path) != nil {
-		// The usage error is that path (or may be, with another): a
-		// second error about it would turn exit 2 into 8.
-		path = ""
-	}
-	if path != "" {
-		cut, err := f.Step.WriteDotenv(path, stepoutputs.End{Code: code, Word: verdict.Word(code, started)})
-		if err != nil {
-			fail("the dotenv report", err)
-		} else if cut > 0 {
-			fmt.Fprintf(f.IOStreams.ErrOut, "warning: the dotenv report %s names %s fewer: GitLab refuses one of %d bytes or more (%s counts them all)\n",
-				path, termtext.Plural(cut, "run"), stepoutputs.DotenvBudget+1024, stepoutputs.DotenvRunCount)
+	verdictCmd := cmd != nil && cmd.Flags().Lookup(stepoutputs.DotenvFlag) != nil
+	files := stepoutputs.FilesOf(f.Getenv, verdictCmd)
+	files.Warn, files.Word = f.IOStreams.ErrOut, func(code int) string { return verdict.Word(code, started) }
+	if verdictCmd {
+		files.Dotenv = cmd.Flags().Lookup(stepoutputs.DotenvFlag).Value.String()
+		if code == exitcode.Usage && flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, files.Dotenv) != nil {
+			// The usage error is that path (or may be, with another): a
+			// second error about it would turn exit 2 into 8.
+			files.Dotenv = ""
 		}
 	}
-	if f.Getenv("GITHUB_ACTIONS") == "true" {
-		if path := f.Getenv("GITHUB_OUTPUT"); path != "" {
-			if err := f.Step.AppendGitHub(path, stepoutputs.End{Code: code, Word: verdict.Word(code, started)}); err != nil {
-				fail("the step outputs exit-code and verdict", err)
+	sinks := f.Step.Sinks(files)
+	fail := func(err error) {
+		fmt.Fprintf(f.IOStreams.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
+		code = max(code, exitcode.Local)
+	}
+	unwritable := make([]bool, len(sinks))
+	for i, s := range sinks {
+		if err := s.Probe(); err != nil {
+			unwritable[i] = true
+			fail(err)
+		}
+	}
+	for i, s := range sinks {
+		if !unwritable[i] {
+			if err := s.Write(code); err != nil {
+				fail(err)
 			}
 		}
 	}
 	return code
 }
 
-// ExitCodeFileEnv names a file that gets the exit code when testctl ends,
-// for a CI step that execs testctl (so that the runner's SIGINT and SIGTERM
-// reach it) and leaves no shell behind to see the code: a later step reads
-// it from the file. VerdictFileEnv names one that gets what the code means
-// in a word (verdict.Word). Documented for any such step; our own Action
-// and component write their outputs through ci-step instead.
+// The variables naming the files that get the exit code and its word
+// (stepoutputs.ExitCodeFileEnv).
 const (
-	ExitCodeFileEnv = "TESTCTL_EXIT_CODE_FILE"
-	VerdictFileEnv  = "TESTCTL_VERDICT_FILE"
+	ExitCodeFileEnv = stepoutputs.ExitCodeFileEnv
+	VerdictFileEnv  = stepoutputs.VerdictFileEnv
 )
-
-// recordExitCode writes code to $TESTCTL_EXIT_CODE_FILE and its word to
-// $TESTCTL_VERDICT_FILE when they are set. A file that cannot be written is
-// exit 8, as for any CI file: a gate must not pass while the step that
-// reads it finds nothing.
-func recordExitCode(f *cmdutil.Factory, code int, started bool) int {
-	for _, file := range []struct{ env, content string }{
-		{ExitCodeFileEnv, strconv.Itoa(code)},
-		{VerdictFileEnv, verdict.Word(code, started)},
-	} {
-		path := f.Getenv(file.env)
-		if path == "" {
-			continue
-		}
-		// Replaced whole, never opened: a named pipe there would block the
-		// open where no signal reaches it.
-		if err := atomicfile.Write(path, []byte(file.content+"\n"), 0o644); err != nil {
-			fmt.Fprintf(f.IOStreams.ErrOut, "error: writing the exit code to %s: %s\n", file.env, termtext.Sanitize(err.Error()))
-			code = max(code, exitcode.Local)
-		}
-	}
-	return code
-}
 
 // startedOnly reports whether the command starts runs without waiting for
 // them (run start or run rerun without --wait): its success is "started",

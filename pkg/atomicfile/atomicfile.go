@@ -47,3 +47,38 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	return nil
 }
+
+// ProbeWrite reports whether Write could replace path now: its directory
+// exists and takes a new file, and path is no directory. It leaves nothing
+// behind. A report's sink is probed before any report states an exit code,
+// so that its failure decides the code instead of changing it afterwards.
+func ProbeWrite(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.probe")
+	if err != nil {
+		return err
+	}
+	_ = tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
+// ProbeAppend reports whether Append could write to path now: it opens the
+// file for appending (creating it, as Append would) without writing, and
+// never blocks, as Append does not. A named pipe is not opened: its reader
+// would read the probe's close as the end of what it is sent.
+func ProbeAppend(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Mode()&os.ModeNamedPipe != 0 {
+		return nil
+	}
+	f, err := openAppend(path, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}

@@ -119,6 +119,9 @@ type RunOptions struct {
 	Stdout io.Writer
 	// In, when set, is stdin instead of Stdin: a pipe nobody closes, say.
 	In io.Reader
+	// Stderr, when set, takes stderr instead of a buffer (Result.Stderr
+	// is then empty).
+	Stderr io.Writer
 }
 
 // RunWith executes a command line with the given stdin and terminal state.
@@ -135,6 +138,9 @@ func (e *Env) RunWith(ro RunOptions, args ...string) Result {
 	}
 	if ro.In != nil {
 		ios.In = ro.In
+	}
+	if ro.Stderr != nil {
+		ios.ErrOut = ro.Stderr
 	}
 	_, noColor := e.lookup("NO_COLOR")
 	ios.SetNoColorEnv(noColor)

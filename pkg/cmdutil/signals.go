@@ -91,3 +91,13 @@ func InterruptCode(ctx context.Context) int {
 	}
 	return exitcode.Interrupted
 }
+
+// SignalError is err, when a signal ended ctx and so cut the request short,
+// carrying that signal's code (143 after SIGTERM, 130 after SIGINT): a
+// cancelled request says nothing of which signal it was.
+func SignalError(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil || !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &exitcode.Error{Code: InterruptCode(ctx), Err: err}
+}

@@ -25,7 +25,7 @@ var Table = []Info{
 		"a test case failed (a test case quarantined until today or later does not count; with `--fail-on new` nor does one that failed in the `--baseline` run too); a run whose last attempt ended FAILED, or with a result testctl does not know, whatever its test cases say; " +
 			"with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry (a rerun the service refused is a warning and leaves this code); " +
 			"`tunnel status --wait-until` did not see the wanted health before `--timeout`"},
-	{Usage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started",
+	{Usage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started (a `--jq` expression that fails on the document after runs were started gives the larger of the verdict's code and 2, and the reports still state the runs' verdict)",
 		"a bad flag or value, an unknown command, no base URL configured, the service's HTTP 400; " +
 			"also a `--jq` expression that fails on the document (`error()`, `halt_error`, a type error)"},
 	{RunError, "a run ended ERROR or CANCELLED",
@@ -49,7 +49,8 @@ var Table = []Info{
 }
 
 // TableNote is what the tables do not say.
-const TableNote = "Waiting on several runs exits with the largest of their codes; so does a verdict whose report could not be written (8)."
+const TableNote = "Waiting on several runs exits with the largest of their codes; so does a verdict whose report could not be written (8). " +
+	"The code is settled before any report states it: the summary, the step summary, annotations, outputs, the dotenv report, the exit code file, the pull request comment and the MCP result state the code the process exits with; JUnit and HTML state the runs' verdict. A closed stdout or stderr never changes it."
 
 // Markdown is the exit code table in Markdown; with causes it has a
 // third column, "typical cause".

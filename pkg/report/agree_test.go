@@ -74,7 +74,7 @@ func checkAgreement(v verdict.Verdict) error {
 		}
 	}
 	var md strings.Builder
-	if err := WriteStepSummary(&md, v, nil, Resume{}); err != nil {
+	if err := WriteStepSummary(&md, v, v.Code, nil, Resume{}); err != nil {
 		return err
 	}
 	head := fmt.Sprintf("## ✅ testctl: passed (exit %d)", v.Code)

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/testctl/testctl/pkg/atomicfile"
+	"github.com/testctl/testctl/pkg/exitcode"
+
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/stepoutputs"
@@ -29,6 +32,10 @@ type Input struct {
 	Step *stepoutputs.Step
 	// Comment, when set (--comment), keeps the pull request comment.
 	Comment *CommentRequest
+	// EndFiles are the files of a CI step's end (the dotenv report, the
+	// outputs exit-code and verdict, the exit code file): written among
+	// the reports, with the code they state; none when its Word is nil.
+	EndFiles stepoutputs.EndFiles
 }
 
 // Reporters are the reporters of the end in asks for, in the order they
@@ -45,14 +52,26 @@ func Reporters(in Input) []Reporter {
 		if path == "" {
 			return
 		}
-		rs = append(rs, reporter{name: "the " + what + " report", end: func(out Outcome) error {
-			if err := write(path, out); err != nil {
-				return fmt.Errorf("writing the %s report: %w", what, err)
-			}
-			fmt.Fprintf(ios.ErrOut, "%s report written to %s\n", what, path)
-			in.Step.Wrote(output, path)
-			return nil
-		}})
+		// A file whose probe failed was said to be; it is not tried again.
+		var unwritable error
+		rs = append(rs, reporter{name: "the " + what + " report",
+			probe: func(Outcome) error {
+				if unwritable = atomicfile.ProbeWrite(path); unwritable != nil {
+					return fmt.Errorf("writing the %s report: %w", what, unwritable)
+				}
+				return nil
+			},
+			end: func(out Outcome) error {
+				if unwritable != nil {
+					return nil
+				}
+				if err := write(path, out); err != nil {
+					return fmt.Errorf("writing the %s report: %w", what, err)
+				}
+				fmt.Fprintf(ios.ErrOut, "%s report written to %s\n", what, path)
+				in.Step.Wrote(output, path)
+				return nil
+			}})
 	}
 	file("JUnit", "junit", in.JUnitFile, func(path string, out Outcome) error {
 		return WriteJUnitFile(path, out.Verdict, out.Evidence)
@@ -62,18 +81,68 @@ func Reporters(in Input) []Reporter {
 	})
 	// A later step would read missing outputs as empty: each is a report.
 	rs = append(rs, GitHubReporters(in.Getenv, ios.WorkflowCommands(), in.Resume)...)
-	rs = append(rs, reporter{name: "the summary", end: func(out Outcome) error { return writeTerminal(in, out) }})
+	for _, sink := range in.Step.Sinks(in.EndFiles) {
+		var unwritable error
+		rs = append(rs, reporter{name: sink.Name, states: true,
+			probe: func(Outcome) error { unwritable = sink.Probe(); return unwritable },
+			end: func(out Outcome) error {
+				if unwritable != nil {
+					return nil
+				}
+				return sink.Write(out.Code)
+			}})
+	}
+	if in.EndFiles.Word != nil {
+		in.Step.MarkEnded()
+	}
+	rs = append(rs, reporter{name: "the summary", states: true, end: func(out Outcome) error { return writeTerminal(in, out) }})
 	if in.Comment != nil {
 		// After the summary, so its notice, if any, is the last word on
 		// stderr; before the data, which comes last.
-		rs = append(rs, reporter{name: "the pull request comment", end: func(out Outcome) error { return writeComment(in, out) }})
+		rs = append(rs, reporter{name: "the pull request comment", states: true, end: func(out Outcome) error { return writeComment(in, out) }})
 	}
 	if !in.NoData {
-		rs = append(rs, reporter{name: "the data on stdout", end: func(out Outcome) error {
-			return WriteData(ios, in.Output, out.Verdict) // a closed pipe is no error (iostreams.Stdout)
-		}})
+		rs = append(rs, newDataReporter(ios, in.Output))
 	}
 	return rs
+}
+
+// dataReporter writes the runs as data on stdout, last. Structured data is
+// rendered in memory when the code is settled, so that a --jq that fails on
+// the document decides the code (the larger of the verdict's and 2) before
+// any report states it; what it printed before failing still goes out.
+type dataReporter struct {
+	IgnoreEvents
+	ios      *iostreams.IOStreams
+	o        output.Options
+	rendered *bytes.Buffer
+}
+
+func newDataReporter(ios *iostreams.IOStreams, o output.Options) *dataReporter {
+	return &dataReporter{ios: ios, o: o}
+}
+
+func (d *dataReporter) Name() string { return "the data on stdout" }
+
+func (d *dataReporter) Probe(out Outcome) error {
+	if !d.o.IsStructured() {
+		return nil
+	}
+	d.rendered = new(bytes.Buffer)
+	err := WriteData(d.rendered, d.ios, d.o, out.Verdict)
+	if err != nil && exitcode.Of(err) == exitcode.Usage {
+		return &exitcode.Error{Code: max(out.Verdict.Code, exitcode.Usage), Err: err}
+	}
+	return err
+}
+
+// End writes the data; a closed pipe is no error (iostreams.Stdout).
+func (d *dataReporter) End(out Outcome) error {
+	if d.rendered != nil {
+		_, err := d.ios.Out.Write(d.rendered.Bytes())
+		return err
+	}
+	return WriteData(d.ios.Out, d.ios, d.o, out.Verdict)
 }
 
 // writeTerminal writes the summary, the warnings and the next steps on
@@ -88,6 +157,11 @@ func writeTerminal(in Input, out Outcome) error {
 	}
 	var summary bytes.Buffer
 	WriteSummary(&summary, ios.ErrStyles(), width, v, out.Evidence, in.Resume)
+	mark := ios.ErrStyles().SuccessIcon()
+	if out.Code != 0 {
+		mark = ios.ErrStyles().FailureIcon()
+	}
+	fmt.Fprintf(&summary, "\n%s %s\n", mark, CodeLine(v, out.Code))
 	// Said only when --evidence cut the gathering short: --evidence 0
 	// turned it off on purpose.
 	if out.EvidenceLeft == 1 && len(out.Evidence) > 0 {

@@ -37,8 +37,13 @@ type annotation struct {
 // the wait; a run the gate fails for a reason none of its test cases gives
 // (FAILED with none failed, a result testctl does not know, ERROR, a flag)
 // gets an ::error that says it.
-func WriteAnnotations(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) {
+func WriteAnnotations(w io.Writer, v verdict.Verdict, code int, ev Evidence, res Resume) {
 	var all []annotation
+	if code != v.Code {
+		// The code the job ends with is not the runs': say it first.
+		all = append(all, annotation{level: "error", title: fmt.Sprintf("testctl: exit %d (%s)", code, verdict.Word(code, false)),
+			msg: fmt.Sprintf("%s; the runs' verdict: %s (exit %d)", RaisedWhy(code), verdict.Word(v.Code, false), v.Code)})
+	}
 	for _, r := range v.Runs {
 		if r.NotStarted {
 			all = append(all, annotation{level: "error", title: "testctl: " + r.Plan.What() + " was not started",

@@ -71,7 +71,8 @@ func TestSummarySaysNoBaselineOncePerPlan(t *testing.T) {
 
 func TestStepSummaryHeadline(t *testing.T) {
 	var b strings.Builder
-	if err := WriteStepSummary(&b, classedVerdict(verdict.FailOnNew), nil, Resume{}); err != nil {
+	stated := classedVerdict(verdict.FailOnNew)
+	if err := WriteStepSummary(&b, stated, stated.Code, nil, Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"**1 new failure · 1 known · 1 quarantined**", "**Pay** · known", "against run rb1 on main"} {
@@ -91,7 +92,8 @@ func TestAnnotationsErrorOnlyForTheGate(t *testing.T) {
 		{verdict.FailOnAny, []string{"Login (new)", "Pay (known)"}},
 	} {
 		var b bytes.Buffer
-		WriteAnnotations(&b, classedVerdict(c.failOn), nil, Resume{})
+		stated := classedVerdict(c.failOn)
+		WriteAnnotations(&b, stated, stated.Code, nil, Resume{})
 		var errs, warns []string
 		for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
 			_, title, _ := strings.Cut(line, "%3A ")
@@ -168,7 +170,7 @@ func TestOutputsCountNewAndKnown(t *testing.T) {
 
 func TestJSONCarriesTheClassesInTestctlsOwnKey(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
-	if err := WriteData(ios, output.Options{Format: output.FormatJSON}, classedVerdict(verdict.FailOnNew)); err != nil {
+	if err := WriteData(ios.Out, ios, output.Options{Format: output.FormatJSON}, classedVerdict(verdict.FailOnNew)); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

@@ -53,7 +53,7 @@ func writeComment(in Input, out Outcome) error {
 			now = in.Now()
 		}
 		var kept prcomment.Kept
-		kept, err = thread.Keep(c.Ctx, CommentMarkdown(v, out.Evidence, in.Resume, links, now, thread.MaxBody))
+		kept, err = thread.Keep(c.Ctx, CommentMarkdown(v, out.Code, out.Evidence, in.Resume, links, now, thread.MaxBody))
 		if err == nil {
 			what := "updated"
 			if kept.Created {
@@ -89,9 +89,9 @@ func writeComment(in Input, out Outcome) error {
 // report's artefact; and a footer saying who keeps it and when it was
 // last updated. It is cut to max bytes, with a note, at a blank line
 // outside any <details>, so the Markdown stays whole.
-func CommentMarkdown(v verdict.Verdict, ev Evidence, res Resume, links CommentLinks, now time.Time, max int) string {
+func CommentMarkdown(v verdict.Verdict, code int, ev Evidence, res Resume, links CommentLinks, now time.Time, max int) string {
 	var b strings.Builder
-	writeVerdictMarkdown(&b, v, ev, res, false)
+	writeVerdictMarkdown(&b, v, code, ev, res, false)
 	story := b.String()
 	var tail strings.Builder
 	if links.HTMLReport != "" {

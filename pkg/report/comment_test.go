@@ -24,7 +24,7 @@ func TestCommentMarkdownFitsAndStaysWhole(t *testing.T) {
 	links := CommentLinks{HTMLReport: "report.html", Artifacts: "https://ci.example/runs/1#artifacts", Run: "https://ci.example/runs/1", RunName: "workflow run"}
 	now := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 
-	whole := CommentMarkdown(v, nil, Resume{}, links, now, 1<<20)
+	whole := CommentMarkdown(v, v.Code, nil, Resume{}, links, now, 1<<20)
 	if strings.Contains(whole, "| Test case |") || strings.Contains(whole, "Cut here") {
 		t.Errorf("the comment has a table of every test case, or was cut:\n%s", whole)
 	}
@@ -34,7 +34,7 @@ func TestCommentMarkdownFitsAndStaysWhole(t *testing.T) {
 	}
 
 	for _, max := range []int{3000, 7777, len(whole) - 1} {
-		cut := CommentMarkdown(v, nil, Resume{}, links, now, max)
+		cut := CommentMarkdown(v, v.Code, nil, Resume{}, links, now, max)
 		if len(cut) > max || len(cut) < max-1500 {
 			t.Errorf("max %d: %d bytes", max, len(cut))
 		}

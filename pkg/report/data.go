@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
@@ -11,9 +12,9 @@ import (
 )
 
 // WriteData writes the runs as data, for stdout: the detail(s) as JSON or
-// YAML (one object for one run, an array for several), or a table of test
-// cases.
-func WriteData(ios *iostreams.IOStreams, o output.Options, v verdict.Verdict) error {
+// YAML to w (one object for one run, an array for several), or a table of
+// test cases to ios's stdout.
+func WriteData(w io.Writer, ios *iostreams.IOStreams, o output.Options, v verdict.Verdict) error {
 	var runs []*api.RunDetail
 	for _, r := range v.Runs {
 		if r.Detail == nil {
@@ -31,13 +32,13 @@ func WriteData(ios *iostreams.IOStreams, o output.Options, v verdict.Verdict) er
 		case len(runs) == 0:
 			return nil
 		case !several:
-			return output.Print(ios.Out, o, runs[0])
+			return output.Print(w, o, runs[0])
 		}
 		doc, err := output.Array(runs) // each run's document as the service sent it
 		if err != nil {
 			return err
 		}
-		return output.Print(ios.Out, o, doc)
+		return output.Print(w, o, doc)
 	}
 	cases := make([]RunCases, 0, len(runs))
 	for _, d := range runs {

@@ -19,20 +19,34 @@ func GitHubReporters(getenv func(string) string, stderr io.Writer, res Resume) [
 		return nil
 	}
 	file := func(env, what string, write func(io.Writer, Outcome) error) Reporter {
-		return reporter{name: what, end: func(out Outcome) error {
-			if err := appendTo(getenv(env), func(w io.Writer) error { return write(w, out) }); err != nil {
-				return fmt.Errorf("GitHub Actions: writing %s: %w", what, err)
-			}
-			return nil
-		}}
+		// A file whose probe failed was said to be; it is not tried again.
+		var unwritable error
+		return reporter{name: what, states: true,
+			probe: func(Outcome) error {
+				if path := getenv(env); path != "" {
+					if unwritable = atomicfile.ProbeAppend(path); unwritable != nil {
+						return fmt.Errorf("GitHub Actions: writing %s: %w", what, unwritable)
+					}
+				}
+				return nil
+			},
+			end: func(out Outcome) error {
+				if unwritable != nil {
+					return nil
+				}
+				if err := appendTo(getenv(env), func(w io.Writer) error { return write(w, out) }); err != nil {
+					return fmt.Errorf("GitHub Actions: writing %s: %w", what, err)
+				}
+				return nil
+			}}
 	}
 	return []Reporter{
-		reporter{name: "the annotations", end: func(out Outcome) error {
-			WriteAnnotations(stderr, out.Verdict, out.Evidence, res)
+		reporter{name: "the annotations", states: true, end: func(out Outcome) error {
+			WriteAnnotations(stderr, out.Verdict, out.Code, out.Evidence, res)
 			return nil
 		}},
 		file("GITHUB_STEP_SUMMARY", "the step summary", func(w io.Writer, out Outcome) error {
-			return WriteStepSummary(w, out.Verdict, out.Evidence, res)
+			return WriteStepSummary(w, out.Verdict, out.Code, out.Evidence, res)
 		}),
 		file("GITHUB_OUTPUT", "the step outputs", func(w io.Writer, out Outcome) error { return WriteOutputs(w, out.Verdict) }),
 	}

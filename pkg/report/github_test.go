@@ -62,7 +62,8 @@ func TestAnnotationsOnePerFailedCase(t *testing.T) {
 		{Name: "env", Status: api.StatusError, ResultTitle: "down"},
 	}}
 	var buf bytes.Buffer
-	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}}), nil, Resume{})
+	stated := decide([]verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d}})
+	WriteAnnotations(&buf, stated, stated.Code, nil, Resume{})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d annotations, want 3:\n%s", len(lines), buf.String())
@@ -93,7 +94,8 @@ func TestAnnotationsAtMostTenOfAKindMostUsefulFirst(t *testing.T) {
 	}
 	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultFailed), RunTestCases: cases}
 	var buf bytes.Buffer
-	WriteAnnotations(&buf, decide([]verdict.Record{{ShortID: "r1", Detail: d}}), nil, Resume{})
+	stated := decide([]verdict.Record{{ShortID: "r1", Detail: d}})
+	WriteAnnotations(&buf, stated, stated.Code, nil, Resume{})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 2*MaxAnnotations {
 		t.Fatalf("%d annotations, want %d:\n%s", len(lines), 2*MaxAnnotations, buf.String())
@@ -171,7 +173,8 @@ func outputsOf(t *testing.T, recs []verdict.Record) string {
 func summaryOf(t *testing.T, recs []verdict.Record) string {
 	t.Helper()
 	var b strings.Builder
-	if err := WriteStepSummary(&b, decide(recs), nil, Resume{}); err != nil {
+	stated := decide(recs)
+	if err := WriteStepSummary(&b, stated, stated.Code, nil, Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -188,7 +191,8 @@ func TestGitHubReportsOfAPlanNotStarted(t *testing.T) {
 		t.Errorf("step summary:\n%s", got)
 	}
 	var b bytes.Buffer
-	WriteAnnotations(&b, decide(recs), nil, Resume{})
+	stated := decide(recs)
+	WriteAnnotations(&b, stated, stated.Code, nil, Resume{})
 	if !strings.HasPrefix(b.String(), "::error title=testctl%3A plan pln-gone_1 was not started::") {
 		t.Errorf("annotations:\n%s", b.String())
 	}
@@ -216,7 +220,8 @@ func TestStepSummaryKeepsItsStructureWithHostileNames(t *testing.T) {
 	ev := Evidence{"r1-1": evidence.Case{Target: evidence.TargetOf("r1", h, failed.RunTestCases[0]),
 		Network: evidence.Part[api.NetworkEntry]{Entries: []api.NetworkEntry{{URL: "https://x.invalid/" + h, Method: "POST", StatusCode: 502, IsError: true}}}}}
 	var md strings.Builder
-	if err := WriteStepSummary(&md, verdict.Decide(recs, verdict.Options{}), ev, Resume{}); err != nil {
+	stated := verdict.Decide(recs, verdict.Options{})
+	if err := WriteStepSummary(&md, stated, stated.Code, ev, Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -272,7 +277,7 @@ func TestStepSummaryAfterATimeoutGivesTheResumeCommand(t *testing.T) {
 	running := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning}
 	v := verdict.Decide([]verdict.Record{{ShortID: "r3", Detail: running, Stop: verdict.TimedOut}}, verdict.Options{})
 	var md strings.Builder
-	if err := WriteStepSummary(&md, v, nil, Resume{Args: []string{"--profile", "ci"}}); err != nil {
+	if err := WriteStepSummary(&md, v, v.Code, nil, Resume{Args: []string{"--profile", "ci"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## ❌ testctl: failed (exit 7)", "still RUNNING when the wait timed out",
@@ -290,14 +295,14 @@ func TestTimeoutAnnotationGivesTheResumeCommand(t *testing.T) {
 	running := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning}
 	v := verdict.Decide([]verdict.Record{{ShortID: "r3", Detail: running, Stop: verdict.TimedOut}}, verdict.Options{})
 	var b strings.Builder
-	WriteAnnotations(&b, v, nil, Resume{Args: []string{"--profile", "ci"}})
+	WriteAnnotations(&b, v, v.Code, nil, Resume{Args: []string{"--profile", "ci"}})
 	want := "::error title=testctl%3A run r3 timed out::still RUNNING when the wait timed out; the run goes on. " +
 		"Resume waiting with: testctl --profile ci run wait r3\n"
 	if b.String() != want {
 		t.Errorf("annotation:\n%q\nwant\n%q", b.String(), want)
 	}
 	b.Reset()
-	WriteAnnotations(&b, v, nil, Resume{Sandbox: true})
+	WriteAnnotations(&b, v, v.Code, nil, Resume{Sandbox: true})
 	if strings.Contains(b.String(), "run wait") || !strings.Contains(b.String(), "the run goes on\n") {
 		t.Errorf("after the sandbox the annotation names a resume command:\n%s", b.String())
 	}
@@ -311,7 +316,7 @@ func TestStepSummaryResumeCommandRendersAsWritten(t *testing.T) {
 	running := &api.RunDetail{ShortID: id, Status: api.StatusRunning}
 	v := verdict.Decide([]verdict.Record{{ShortID: id, Detail: running, Stop: verdict.TimedOut}}, verdict.Options{})
 	var md, out bytes.Buffer
-	if err := WriteStepSummary(&md, v, nil, Resume{}); err != nil {
+	if err := WriteStepSummary(&md, v, v.Code, nil, Resume{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(md.Bytes(), &out); err != nil {
@@ -377,7 +382,7 @@ func TestRunLevelAnnotationWhenNoTestCaseSaysWhy(t *testing.T) {
 	} {
 		var b bytes.Buffer
 		v := verdict.Decide([]verdict.Record{c.rec}, c.o)
-		WriteAnnotations(&b, v, nil, Resume{})
+		WriteAnnotations(&b, v, v.Code, nil, Resume{})
 		if v.Code == 0 || !strings.Contains(b.String(), "::error title=testctl%3A run r1") || !strings.Contains(b.String(), c.want) {
 			t.Errorf("%s: exit %d, annotations:\n%s", c.name, v.Code, b.String())
 		}

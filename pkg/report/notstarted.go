@@ -41,3 +41,9 @@ func WriteWarningAnnotation(getenv func(string) string, stderr io.Writer, title,
 	}
 	fmt.Fprintf(stderr, "::warning title=%s::%s\n", escapeProperty(title), escapeData(msg))
 }
+
+// WriteErrorAnnotation writes an ::error annotation: on the workflow run's
+// page, where a CI user looks, such as a report that could not be written.
+func WriteErrorAnnotation(stderr io.Writer, title, msg string) {
+	fmt.Fprintf(stderr, "::error title=%s::%s\n", escapeProperty(title), escapeData(msg))
+}

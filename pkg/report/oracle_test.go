@@ -319,7 +319,7 @@ func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.
 	// Annotations: a run the gate fails has an ::error naming it, one it
 	// passes has none.
 	var ann bytes.Buffer
-	WriteAnnotations(&ann, v, nil, Resume{})
+	WriteAnnotations(&ann, v, v.Code, nil, Resume{})
 	if strings.Count(ann.String(), "::error ") < MaxAnnotations {
 		for _, r := range v.Runs {
 			name := r.ShortID

@@ -65,14 +65,14 @@ func TestWriteSummaryGivesEachRunsVerdictAndReasons(t *testing.T) {
 
 func TestWriteDataTableAndJSON(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
-	if err := report.WriteData(ios, output.Options{}, decide(records[:1])); err != nil {
+	if err := report.WriteData(ios.Out, ios, output.Options{}, decide(records[:1])); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "r1-1\tCoupon") || !strings.Contains(out.String(), "\tFAILED\tExpired coupon accepted") {
 		t.Errorf("table:\n%s", out)
 	}
 	out.Reset()
-	if err := report.WriteData(ios, output.Options{Format: output.FormatJSON}, decide(records)); err != nil {
+	if err := report.WriteData(ios.Out, ios, output.Options{Format: output.FormatJSON}, decide(records)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "[") || strings.Count(out.String(), `"shortId": "r`) != 3+2 {
@@ -129,12 +129,14 @@ func TestGitHubReportersOnlyInActionsAppendAndStandAlone(t *testing.T) {
 		!strings.Contains(errOut.String(), "GitHub Actions: writing the step outputs") {
 		t.Errorf("exit %d, stderr %q: want 8 and one error for the unwritable outputs file", exitcode.Of(err), errOut.String())
 	}
-	if n := strings.Count(stderr.String(), "::error "); n != 3 {
-		t.Errorf("%d annotations, want one for the failed case, one for the timeout and one for the run without a verdict:\n%s", n, stderr.String())
+	// The outputs file's probe failed before any report stated a code:
+	// the annotations and the step summary state 8, and why.
+	if n := strings.Count(stderr.String(), "::error "); n != 4 || !strings.HasPrefix(stderr.String(), "::error title=testctl%3A exit 8 (local)::") {
+		t.Errorf("%d annotations, want the code's first, then one for the failed case, one for the timeout and one for the run without a verdict:\n%s", n, stderr.String())
 	}
 	md, _ := os.ReadFile(summary)
-	if !strings.HasPrefix(string(md), "# before\n## ❌ testctl: failed") {
-		t.Errorf("summary not appended:\n%s", md)
+	if !strings.HasPrefix(string(md), "# before\n## ❌ testctl: failed (exit 8)") || !strings.Contains(string(md), "The runs' verdict: timeout (exit 7)") {
+		t.Errorf("summary not appended, or not stating exit 8:\n%s", md)
 	}
 }
 

@@ -78,6 +78,11 @@ func (p *Progress) Verdict() verdict.Run { return p.Decide() }
 // gathered for it.
 type Outcome struct {
 	Verdict verdict.Verdict
+	// Code is the process's exit code, settled before any report states
+	// it: the verdict's, raised by a sink that failed, a --jq that failed
+	// or a signal. The reports that state a code state this one; JUnit and
+	// HTML state the runs' verdict.
+	Code int
 	// Evidence of the test cases that did not pass, within --evidence N;
 	// EvidenceLeft counts those beyond N, whose evidence was not gathered.
 	Evidence     Evidence
@@ -108,6 +113,12 @@ func (IgnoreEvents) Tick([]*Progress, time.Duration)          {}
 type Multiplexer struct {
 	Reporters []Reporter
 	ErrOut    io.Writer
+	// Signal is the code of a signal the process got (130, 143), 0 for
+	// none; nil: none counts.
+	Signal func() int
+	// Annotate, when set (GitHub Actions), also shows a report's failure
+	// as an ::error annotation.
+	Annotate func(msg string)
 
 	// mu keeps the events in one order for every reporter.
 	mu sync.Mutex
@@ -179,53 +190,88 @@ func (m *Multiplexer) each(event func(Reporter)) {
 	}
 }
 
-// End delivers the outcome to every reporter and returns the command's
-// error: nil, or one carrying the largest of the verdict's code and the
-// reporters' failures. A second call delivers nothing and returns the
-// first call's error.
+// End settles the command's code, then delivers the outcome to every
+// reporter with it, and returns the command's error: nil, or a silent one
+// carrying the code (every error is printed here). First every reporter that
+// is a Prober is probed (its file can be written, --jq runs on the
+// document): a failure there decides the code before any report states
+// it. A signal counts until the first reporter that states the code
+// (CodeStater); after that the code changes only when a report fails, and
+// the reports after it state the raised code. A second call delivers
+// nothing and returns the first call's error.
 func (m *Multiplexer) End(out Outcome) error {
 	m.once.Do(func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.ended = true
-		m.code = out.Verdict.Code
+		code := out.Verdict.Code
 		if len(m.broken) > 0 {
-			m.code = max(m.code, exitcode.Local)
+			code = max(code, exitcode.Local)
 		}
 		for _, r := range m.Reporters {
-			err := safely(r, func() error { return r.End(out) })
-			if err == nil {
-				continue
-			}
-			code := exitcode.Local // a CI gate must not pass without its report
-			var coded interface{ ExitCode() int }
-			if errors.As(err, &coded) {
-				code = coded.ExitCode()
-			}
-			if coded != nil && code > m.code {
-				// It carries the command's code: the command's error
-				// handler prints it, once.
-				if m.returned != nil {
-					m.print(m.returned)
+			if p, ok := r.(Prober); ok {
+				if err := safely(r, func() error { return p.Probe(out) }); err != nil {
+					code = max(code, codeOf(err))
+					m.fail(err)
 				}
-				m.code, m.returned = code, err
-				continue
 			}
-			m.code = max(m.code, code)
-			m.print(err)
 		}
-		if m.returned != nil && exitcode.Of(m.returned) != m.code {
-			m.print(m.returned)
-			m.returned = nil
+		settled := false
+		settle := func() {
+			if !settled && m.Signal != nil {
+				code = max(code, m.Signal())
+			}
+			settled = true
 		}
+		for _, r := range m.Reporters {
+			if s, ok := r.(CodeStater); ok && s.StatesCode() {
+				settle()
+			}
+			out.Code = code
+			if err := safely(r, func() error { return r.End(out) }); err != nil {
+				code = max(code, codeOf(err))
+				m.fail(err)
+			}
+		}
+		settle()
+		m.code = code
 	})
-	switch {
-	case m.returned != nil:
-		return m.returned
-	case m.code == 0:
+	if m.code == 0 {
 		return nil
 	}
 	return &exitcode.Error{Code: m.code}
+}
+
+// Prober is a reporter whose sink is checked before any report states a
+// code: its error decides the code (8, or the error's own code).
+type Prober interface {
+	Probe(out Outcome) error
+}
+
+// CodeStater is a reporter that states the process's exit code (the
+// summary, the GitHub files, the outputs, the comment), where JUnit and
+// HTML state the runs' verdict.
+type CodeStater interface {
+	StatesCode() bool
+}
+
+// codeOf is the code a reporter's error gives: its own (a --jq that
+// failed: 2), else 8, since a CI gate must not pass without its report.
+func codeOf(err error) int {
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode()
+	}
+	return exitcode.Local
+}
+
+// fail says that a report failed, on stderr and, under GitHub Actions,
+// in an ::error annotation naming it.
+func (m *Multiplexer) fail(err error) {
+	m.print(err)
+	if m.Annotate != nil {
+		m.Annotate(err.Error())
+	}
 }
 
 func (m *Multiplexer) print(err error) {
@@ -242,12 +288,22 @@ func safely(r Reporter, call func() error) (err error) {
 	return call()
 }
 
-// reporter is an end-only Reporter made of a name and a function.
+// reporter is an end-only Reporter made of a name and functions: probe,
+// when set, checks its sink; states: it states the process's code.
 type reporter struct {
 	IgnoreEvents
-	name string
-	end  func(Outcome) error
+	name   string
+	end    func(Outcome) error
+	probe  func(Outcome) error
+	states bool
 }
 
 func (r reporter) Name() string          { return r.name }
 func (r reporter) End(out Outcome) error { return r.end(out) }
+func (r reporter) StatesCode() bool      { return r.states }
+func (r reporter) Probe(out Outcome) error {
+	if r.probe == nil {
+		return nil
+	}
+	return r.probe(out)
+}

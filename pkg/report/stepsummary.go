@@ -17,9 +17,9 @@ import (
 // pass first, each a collapsible block with the evaluation and the
 // evidence. Service text is escaped so that it cannot add links, HTML,
 // table columns or close a block.
-func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) error {
+func WriteStepSummary(w io.Writer, v verdict.Verdict, code int, ev Evidence, res Resume) error {
 	var b strings.Builder
-	writeVerdictMarkdown(&b, v, ev, res, true)
+	writeVerdictMarkdown(&b, v, code, ev, res, true)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -27,13 +27,18 @@ func WriteStepSummary(w io.Writer, v verdict.Verdict, ev Evidence, res Resume) e
 // writeVerdictMarkdown is the step summary's Markdown, which the pull
 // request comment shares; caseTables adds each run's table of every test
 // case (the comment leaves it out: the failures are what a reviewer reads).
-func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, ev Evidence, res Resume, caseTables bool) {
-	// The verdict line first: the one line a reader of the summary needs.
+func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, code int, ev Evidence, res Resume, caseTables bool) {
+	// The verdict line first: the one line a reader of the summary needs,
+	// with the code the process exits with (code), and, when that is not
+	// the runs' verdict, why.
 	icon, word := "✅", "passed"
-	if v.Code != 0 {
+	if code != 0 {
 		icon, word = "❌", "failed"
 	}
-	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s\n\n", icon, word, v.Code, v.Tally())
+	fmt.Fprintf(b, "## %s testctl: %s (exit %d)\n\n%s\n\n", icon, word, code, v.Tally())
+	if code != v.Code {
+		fmt.Fprintf(b, "**Exit %d: %s.** The runs' verdict: %s (exit %d).\n\n", code, mdText(RaisedWhy(code)), verdict.Word(v.Code, false), v.Code)
+	}
 	if v.Classified && v.Counts.Failed+v.Counts.Errored > 0 {
 		// What the change broke, apart from what was broken before it.
 		fmt.Fprintf(b, "**%s**\n\n", v.Failures)
@@ -51,7 +56,7 @@ func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, ev Evidence, re
 	if cmd := resumeCommand(v, res); cmd != "" {
 		fence := codeFence(cmd)
 		fmt.Fprintf(b, "⏳ The wait ended before every run did (exit %d); the runs go on. Resume waiting with:\n\n%s\n%s\n%s\n\n",
-			v.Code, fence, cmd, fence)
+			code, fence, cmd, fence)
 	}
 }
 

@@ -3,7 +3,6 @@ package runwait
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/testctl/testctl/pkg/prcomment"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/stepoutputs"
-	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
 
@@ -95,24 +93,29 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
 		HTMLFile: o.HTMLFile, Now: d.Clock.Now, Resume: res, NoData: d.NoData, Step: d.Step}
 	if o.Comment {
-		// Within the reports' work: a signal cuts it short like the evidence.
-		in.Comment = &report.CommentRequest{Ctx: work, Env: prcomment.Env{Getenv: d.Getenv}}
+		// Written after the code is settled: a first signal lets it finish
+		// (within its own bound), a second ends it.
+		in.Comment = &report.CommentRequest{Ctx: untilHurry(ctx), Env: prcomment.Env{Getenv: d.Getenv}}
 		if d.Debug {
 			in.Comment.Env.Debug = d.IO.ErrOut
 		}
 	}
+	in.EndFiles = stepoutputs.FilesOf(d.Getenv, true)
+	in.EndFiles.Dotenv, in.EndFiles.Warn = o.DotenvFile, d.IO.ErrOut
+	in.EndFiles.Word = func(code int) string { return verdict.Word(code, false) }
 	events.Add(report.Reporters(in)...)
-	err := events.End(report.Outcome{Verdict: v, Evidence: ev, EvidenceLeft: left, History: history})
-	if code := cmdutil.InterruptCode(ctx); ctx.Err() != nil && code > exitcode.Of(err) {
-		// A signal during the reports: the job is being cancelled, and
-		// says so, whatever the verdict of the runs that had ended. An
-		// error the command would have printed (a failed --jq) still is.
-		if e, ok := errors.AsType[*exitcode.Error](err); err != nil && !(ok && e.Silent()) {
-			fmt.Fprintf(d.IO.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
+	// A signal before the first report that states a code is the code;
+	// one after it changes nothing: the reports are finished.
+	events.Signal = func() int {
+		if ctx.Err() != nil {
+			return cmdutil.InterruptCode(ctx)
 		}
-		return &exitcode.Error{Code: code}
+		return 0
 	}
-	return err
+	if d.Getenv("GITHUB_ACTIONS") == "true" {
+		events.Annotate = func(msg string) { report.WriteErrorAnnotation(d.IO.WorkflowCommands(), "testctl report", msg) }
+	}
+	return events.End(report.Outcome{Verdict: v, Evidence: ev, EvidenceLeft: left, History: history})
 }
 
 // stepRuns are the runs of a CI step's outputs: those that started.
@@ -136,6 +139,13 @@ func reportWork(ctx context.Context) (context.Context, func()) {
 	stopSignal := context.AfterFunc(ctx, func() { time.AfterFunc(afterSignal, cancel) })
 	stopHurry := context.AfterFunc(cmdutil.Hurry(ctx), cancel)
 	return work, func() { stopSignal(); stopHurry(); cancel() }
+}
+
+// untilHurry is ctx's values, ended only by a second signal.
+func untilHurry(ctx context.Context) context.Context {
+	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	context.AfterFunc(cmdutil.Hurry(ctx), cancel)
+	return c
 }
 
 // gatherEvidence reads the evidence of at most n test cases that did not

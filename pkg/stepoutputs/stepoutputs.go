@@ -28,6 +28,8 @@ type Step struct {
 	runs []Run
 	// reports are the reports written, by output name ("junit", "html").
 	reports map[string]string
+	// ended: the files of the step's end were written (MarkEnded).
+	ended bool
 }
 
 // Run is one run the outputs name.

@@ -63,7 +63,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
 		resp, err := reconcile.StartRun(ctx, rec, client, req)
-		return resp, withPlanHint(f, req, err)
+		return resp, withPlanHint(f, req, cmdutil.SignalError(ctx, err))
 	}
 	results := startAll(ctx, reqs, startOne, func(s started) {
 		switch {
