@@ -1,7 +1,9 @@
 // Package prcommenttest fakes the comments APIs prcomment writes to:
-// GitHub's issue comments of one pull request and GitLab's notes of one
-// merge request, as httptest servers that keep the comments, check the
-// token, and can refuse writes (a fork's read-only token) or never answer.
+// GitHub's issue comments of one pull request (REST, and the GraphQL that
+// says which the token wrote) and GitLab's notes of one merge request, as
+// httptest servers that keep the comments, know who the token is, check
+// it, and can refuse writes (a fork's read-only token), hide who the
+// token is, or never answer.
 package prcommenttest
 
 import (
@@ -13,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,8 +22,10 @@ import (
 
 // Comment is one comment of the thread.
 type Comment struct {
-	ID     int64
-	User   string
+	ID   int64
+	User string // GitHub: REST's user.login ("name[bot]" for a bot); GitLab: the username
+	// UserID is the GitLab author's id; 0: the id the server gives User.
+	UserID int64
 	Body   string
 	System bool // GitLab's own notes ("added 1 commit")
 }
@@ -38,22 +41,30 @@ type Server struct {
 	list   []Comment
 	nextID int64
 	reqs   []string
+	login  string           // who the token writes as
+	ids    map[string]int64 // GitLab's user ids, by username
 	// ReadOnly refuses every write with 403, as GitHub does a fork's
-	// token; Hang holds every request until the client gives up.
-	readOnly, hang bool
+	// token; Hang holds every request until the client gives up;
+	// noIdentity hides who the token is.
+	readOnly, hang, noIdentity bool
 }
 
 // hangGuard lets go of a held request in the end, so a broken client
 // cannot hang the suite's clean-up.
 const hangGuard = time.Minute
 
-// GitHubUser is who the token writes as.
+// GitHubUser is who the token writes as on GitHub, by default: the
+// Actions token, whose GraphQL viewer is "github-actions".
 const GitHubUser = "github-actions[bot]"
 
-// NewGitHub starts a fake GitHub REST API accepting token, with pull
-// request 7 of octo/app.
+// GitLabUser is who the token writes as on GitLab, by default: a project
+// access token's bot user.
+const GitLabUser = "project_42_bot"
+
+// NewGitHub starts a fake GitHub API accepting token, with pull request 7
+// of octo/app: REST at its URL, GraphQL at URL/graphql.
 func NewGitHub(t testing.TB, token string) *Server {
-	s := &Server{t: t, token: token, Number: 7, nextID: 1000}
+	s := &Server{t: t, token: token, Number: 7, nextID: 1000, login: GitHubUser}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.gitHub))
 	t.Cleanup(s.Close)
 	return s
@@ -62,13 +73,13 @@ func NewGitHub(t testing.TB, token string) *Server {
 // NewGitLab starts a fake GitLab API (under /api/v4) accepting token, with
 // merge request 7 of project 42.
 func NewGitLab(t testing.TB, token string) *Server {
-	s := &Server{t: t, token: token, Number: 7, nextID: 5000}
+	s := &Server{t: t, token: token, Number: 7, nextID: 5000, login: GitLabUser, ids: map[string]int64{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.gitLab))
 	t.Cleanup(s.Close)
 	return s
 }
 
-// Add puts a comment on the thread, as someone else wrote it.
+// Add puts a comment on the thread, as its User wrote it.
 func (s *Server) Add(c Comment) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -84,18 +95,30 @@ func (s *Server) Comments() []Comment {
 	return append([]Comment(nil), s.list...)
 }
 
-// Requests are the requests received, "METHOD path?query", in order.
+// Requests are the requests received, "METHOD path?query", in order; a
+// GraphQL request adds what it asks: "POST /graphql query" or "POST
+// /graphql mutation updateIssueComment ID".
 func (s *Server) Requests() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.reqs...)
 }
 
-// ReadOnly makes every write a 403.
+// ReadOnly makes every write a 403 (on GitHub's GraphQL, a FORBIDDEN error).
 func (s *Server) ReadOnly() { s.mu.Lock(); s.readOnly = true; s.mu.Unlock() }
 
 // Hang makes every request wait until the client gives up.
 func (s *Server) Hang() { s.mu.Lock(); s.hang = true; s.mu.Unlock() }
+
+// Identity makes the token write as login from now on (GitHub: REST's
+// user.login, "name[bot]" for a bot; GitLab: the username), as a changed
+// token does.
+func (s *Server) Identity(login string) { s.mu.Lock(); s.login = login; s.mu.Unlock() }
+
+// NoIdentity hides who the token is: GitHub's GraphQL answers FORBIDDEN
+// for the viewer and null for each viewerDidAuthor, GitLab's GET /user a
+// 403 insufficient_scope.
+func (s *Server) NoIdentity() { s.mu.Lock(); s.noIdentity = true; s.mu.Unlock() }
 
 // GitHubEnv is a GitHub Actions job on a pull_request event for this
 // server's pull request, written with setenv; the event payload is
@@ -129,10 +152,11 @@ func (s *Server) GitLabEnv(setenv func(string, string)) {
 	}
 }
 
-// begin records r and applies the failure modes; false: answered.
-func (s *Server) begin(w http.ResponseWriter, r *http.Request, authorized bool) bool {
+// begin records r (with what, for GraphQL) and applies the failure modes;
+// false: answered. A read-only token is refused a REST write here.
+func (s *Server) begin(w http.ResponseWriter, r *http.Request, authorized bool, what string) bool {
 	s.mu.Lock()
-	s.reqs = append(s.reqs, r.Method+" "+r.URL.RequestURI())
+	s.reqs = append(s.reqs, r.Method+" "+r.URL.RequestURI()+what)
 	hang, readOnly := s.hang, s.readOnly
 	s.mu.Unlock()
 	if hang {
@@ -146,7 +170,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, authorized bool) 
 		answer(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
 		return false
 	}
-	if readOnly && r.Method != http.MethodGet {
+	if readOnly && r.Method != http.MethodGet && what == "" {
 		answer(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 		return false
 	}
@@ -159,7 +183,7 @@ func answer(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// page is one page of the comments, as both APIs page them.
+// page is one page of the comments, as both REST APIs page them.
 func (s *Server) page(r *http.Request) ([]Comment, bool) {
 	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
@@ -182,7 +206,8 @@ func readBody(r *http.Request) (string, bool) {
 	return *in.Body, true
 }
 
-// edit replaces the body of comment id; false when there is none.
+// edit replaces the body of comment id, whoever wrote it (a maintainer's
+// token may); false when there is none.
 func (s *Server) edit(id int64, body string) (Comment, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -195,101 +220,9 @@ func (s *Server) edit(id int64, body string) (Comment, bool) {
 	return Comment{}, false
 }
 
-func (s *Server) gitHub(w http.ResponseWriter, r *http.Request) {
-	if !s.begin(w, r, r.Header.Get("Authorization") == "Bearer "+s.token) {
-		return
-	}
-	thread := fmt.Sprintf("/repos/octo/app/issues/%d/comments", s.Number)
-	view := func(c Comment) map[string]any {
-		return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]string{"login": c.User},
-			"html_url": fmt.Sprintf("https://github.example/octo/app/pull/%d#issuecomment-%d", s.Number, c.ID)}
-	}
-	switch {
-	case r.Method == http.MethodGet && r.URL.Path == thread:
-		page, more := s.page(r)
-		out := []map[string]any{}
-		for _, c := range page {
-			out = append(out, view(c))
-		}
-		if more {
-			next := *r.URL
-			q := next.Query()
-			p, _ := strconv.Atoi(q.Get("page"))
-			q.Set("page", strconv.Itoa(max(p, 1)+1))
-			next.RawQuery = q.Encode()
-			w.Header().Set("Link", fmt.Sprintf(`<%s%s>; rel="next"`, s.URL, next.RequestURI()))
-		}
-		answer(w, http.StatusOK, out)
-	case r.Method == http.MethodPost && r.URL.Path == thread:
-		body, ok := readBody(r)
-		if !ok || len([]rune(body)) > 65536 {
-			answer(w, http.StatusUnprocessableEntity, map[string]string{"message": "Validation Failed"})
-			return
-		}
-		s.Add(Comment{User: GitHubUser, Body: body})
-		all := s.Comments()
-		answer(w, http.StatusCreated, view(all[len(all)-1]))
-	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/repos/octo/app/issues/comments/"):
-		id, _ := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/repos/octo/app/issues/comments/"), 10, 64)
-		body, ok := readBody(r)
-		if !ok || len([]rune(body)) > 65536 {
-			answer(w, http.StatusUnprocessableEntity, map[string]string{"message": "Validation Failed"})
-			return
-		}
-		c, ok := s.edit(id, body)
-		if !ok {
-			answer(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-			return
-		}
-		answer(w, http.StatusOK, view(c))
-	default:
-		answer(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-	}
-}
-
-func (s *Server) gitLab(w http.ResponseWriter, r *http.Request) {
-	if !s.begin(w, r, r.Header.Get("PRIVATE-TOKEN") == s.token) {
-		return
-	}
-	notes := fmt.Sprintf("/api/v4/projects/42/merge_requests/%d/notes", s.Number)
-	view := func(c Comment) map[string]any {
-		return map[string]any{"id": c.ID, "body": c.Body, "system": c.System, "author": map[string]string{"username": c.User}}
-	}
-	switch {
-	case r.Method == http.MethodGet && r.URL.Path == notes:
-		page, more := s.page(r)
-		out := []map[string]any{}
-		for _, c := range page {
-			out = append(out, view(c))
-		}
-		if more {
-			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-			w.Header().Set("X-Next-Page", strconv.Itoa(max(p, 1)+1))
-		}
-		answer(w, http.StatusOK, out)
-	case r.Method == http.MethodPost && r.URL.Path == notes:
-		body, ok := readBody(r)
-		if !ok {
-			answer(w, http.StatusBadRequest, map[string]string{"error": "body is missing"})
-			return
-		}
-		s.Add(Comment{User: "project_42_bot", Body: body})
-		all := s.Comments()
-		answer(w, http.StatusCreated, view(all[len(all)-1]))
-	case r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, notes+"/"):
-		id, _ := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, notes+"/"), 10, 64)
-		body, ok := readBody(r)
-		if !ok {
-			answer(w, http.StatusBadRequest, map[string]string{"error": "body is missing"})
-			return
-		}
-		c, ok := s.edit(id, body)
-		if !ok {
-			answer(w, http.StatusNotFound, map[string]string{"message": "404 Not found"})
-			return
-		}
-		answer(w, http.StatusOK, view(c))
-	default:
-		answer(w, http.StatusNotFound, map[string]string{"message": "404 Not found"})
-	}
+// self is who the token writes as, for a comment it creates.
+func (s *Server) self() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.login
 }
