@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/testctl/testctl/pkg/runwait"
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // The tools' arguments. Each becomes a command line of the tree: every
@@ -255,7 +257,12 @@ func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRun
 	}
 	inv := s.invoke(ctx, append(args, "--", in.RunID), nil)
 	res, out := s.build(inv, readKind, []string{in.RunID}, more)
-	if head := runState(inv.stdout); head != "" && !res.IsError {
+	// "run wait would exit N" is decided as the wait decides it.
+	vo, err := runwait.DefaultVerdictOptions(s.f.Clock.Now())
+	if err != nil {
+		vo = verdict.Options{Now: s.f.Clock.Now()} // the wait would refuse the file: its call says why
+	}
+	if head := runState(inv.stdout, vo); head != "" && !res.IsError {
 		tc := res.Content[0].(*mcp.TextContent)
 		first, rest, _ := strings.Cut(tc.Text, "\n")
 		tc.Text = first + "\n" + s.redact(head) + "\n" + rest

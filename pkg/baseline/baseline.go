@@ -8,6 +8,7 @@ package baseline
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -117,10 +118,18 @@ func search(ctx context.Context, client *api.Client, branch string, targets []Ta
 	return res
 }
 
-// find is the baseline of one plan: the newest COMPLETED run of it on
-// branch within the bound, with its test cases.
+// MaxDetailReads bounds how many candidates' details the search reads: a
+// run the list calls COMPLETED whose detail says otherwise is no baseline,
+// and the next candidate is read instead.
+const MaxDetailReads = 5
+
+// find is the baseline of one plan: the newest run of it on branch within
+// the bound whose detail says COMPLETED with a result, with its test cases.
+// The run list alone is not enough: it may call a run COMPLETED that its
+// detail shows still RUNNING, whose test cases did not pass yet.
 func find(ctx context.Context, client *api.Client, branch, plan string, own map[string]bool) *verdict.Baseline {
 	b := &verdict.Baseline{Branch: branch}
+	var unfinished []string
 	for page := range MaxPages {
 		list, err := client.ListRuns(ctx, api.ListRunsOptions{Branch: branch, TestPlanShortID: plan, Limit: PageSize, Offset: page * PageSize})
 		if err != nil {
@@ -133,20 +142,70 @@ func find(ctx context.Context, client *api.Client, branch, plan string, own map[
 			if own[s.ShortID] || s.ShortID == "" || !verdict.BaselineCandidate(s, branch, plan) {
 				continue
 			}
-			b.RunShortID, b.RunURL = s.ShortID, s.URL
+			if len(unfinished) == MaxDetailReads {
+				return notCompleted(b, unfinished)
+			}
 			d, err := client.GetRun(ctx, s.ShortID, api.GetRunOptions{TestCases: "all"})
 			if err != nil {
-				b.Err = err
+				b.RunShortID, b.RunURL, b.Err = s.ShortID, s.URL, err
 				return b
 			}
-			b.Cases = d.RunTestCases
+			if d.Status != api.StatusCompleted || d.ResultOrEmpty() == "" {
+				unfinished = append(unfinished, s.ShortID)
+				continue
+			}
+			b.RunShortID, b.RunURL, b.Cases = s.ShortID, s.URL, d.RunTestCases
 			return b
 		}
 		if len(list.Runs) < PageSize {
-			return b // the last page
+			break // the last page
 		}
 	}
+	if len(unfinished) > 0 {
+		return notCompleted(b, unfinished)
+	}
 	return b
+}
+
+// notCompleted is no baseline, saying why: the runs the list called
+// COMPLETED had not ended with a result by their detail.
+func notCompleted(b *verdict.Baseline, runs []string) *verdict.Baseline {
+	b.Err = fmt.Errorf("the run list calls %s COMPLETED, but no detail read says COMPLETED with a result", strings.Join(runs, ", "))
+	return b
+}
+
+// Plans finds the plans of runs the wait knew none of (nor did their
+// detail) in the run list's first pages, within the search's bound: the
+// one identity of their plan, which the baseline and the quarantine
+// entries with a plan both read.
+func Plans(ctx context.Context, client *api.Client, runs []string) map[string]string {
+	planOf := map[string]string{}
+	if len(runs) > 0 {
+		findPlans(ctx, client, runs, planOf)
+	}
+	return planOf
+}
+
+// Of finds the baselines of plans the search did not know when it began
+// (a run waited on by id whose detail names its plan), as Start does.
+func Of(ctx context.Context, client *api.Client, branch string, plans, own []string) map[string]*verdict.Baseline {
+	isOwn := map[string]bool{}
+	for _, r := range own {
+		isOwn[r] = true
+	}
+	out := map[string]*verdict.Baseline{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, p := range plans {
+		wg.Go(func() {
+			b := find(ctx, client, branch, p, isOwn)
+			mu.Lock()
+			out[p] = b
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // findPlans looks the runs whose plan is not known up in the run list's

@@ -75,4 +75,12 @@ func writeStale(w io.Writer, v verdict.Verdict) {
 		fmt.Fprintf(w, "warning: the quarantine entry%s for %q%s matches no test case of these runs: remove it or fix its name\n",
 			where, termtext.SanitizeLine(q.Name), plan)
 	}
+	for _, u := range v.Unplaced {
+		where := ""
+		if u.Entry.Line > 0 {
+			where = fmt.Sprintf(" (line %d)", u.Entry.Line)
+		}
+		fmt.Fprintf(w, "warning: the quarantine entry%s for %q of plan %s was not applied to run %s: neither the run nor the run list says its plan\n",
+			where, termtext.SanitizeLine(u.Entry.Name), termtext.SanitizeLine(u.Entry.Plan), termtext.SanitizeLine(u.RunShortID))
+	}
 }

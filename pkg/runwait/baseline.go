@@ -1,8 +1,11 @@
 package runwait
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -88,5 +91,51 @@ func baselines(ctx context.Context, o Options, recs []verdict.Record) baselineRe
 // apply gives the verdict the baselines, and the plans only the search
 // found, which pick a run's baseline but never rename it in the reports.
 func (b baselineResult) apply(vo *verdict.Options) {
-	vo.Baselines, vo.BaselinePlanOf = b.baselines, b.planOf
+	vo.Baselines, vo.PlanOf = b.baselines, b.planOf
+}
+
+// complete finds, once the runs are known, what the search could not:
+// the plans of runs neither the wait nor their detail named, when a
+// baseline or a quarantine entry with a plan needs them (from the run
+// list, read once for both), and the baseline of each plan a detail named
+// that the search did not know when it began (run wait ID). Within
+// baselineWait.
+func (b *baselineResult) complete(ctx context.Context, c *api.Client, o Options, recs []verdict.Record) {
+	needPlans := o.Baseline != "" || slices.ContainsFunc(o.Quarantine, func(q verdict.Quarantine) bool { return q.Plan != "" })
+	if !needPlans {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, baselineWait)
+	defer cancel()
+	var unknown, own []string
+	for _, r := range recs {
+		if r.NotStarted || r.ShortID == "" {
+			continue
+		}
+		own = append(own, r.ShortID)
+		if r.Plan.ShortID == "" && r.Plan.Name == "" && b.planOf[r.ShortID] == "" {
+			unknown = append(unknown, r.ShortID)
+		}
+	}
+	if b.planOf == nil {
+		b.planOf = map[string]string{}
+	}
+	maps.Copy(b.planOf, baseline.Plans(ctx, c, unknown))
+	if o.Baseline == "" {
+		return
+	}
+	var plans []string
+	for _, r := range recs {
+		p := cmp.Or(r.Plan.ShortID, b.planOf[r.ShortID])
+		if p != "" && b.baselines[p] == nil && !slices.Contains(plans, p) && !r.NotStarted {
+			plans = append(plans, p)
+		}
+	}
+	if len(plans) == 0 {
+		return
+	}
+	if b.baselines == nil {
+		b.baselines = map[string]*verdict.Baseline{}
+	}
+	maps.Copy(b.baselines, baseline.Of(ctx, c, o.Baseline, plans, own))
 }

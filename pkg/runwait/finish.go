@@ -70,7 +70,10 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	// The baseline search began with the wait (or just now, for run
 	// report): its result joins the other reads.
 	var found baselineResult
-	reads.Go(func() { found = baselines(work, o, recs) })
+	reads.Go(func() {
+		found = baselines(work, o, recs)
+		found.complete(work, extras, o, recs)
+	})
 	v := verdict.Decide(recs, o.verdictOptions())
 	var ev report.Evidence
 	var left int

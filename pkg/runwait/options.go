@@ -66,9 +66,26 @@ type Options struct {
 	lookup         *baseline.Lookup
 }
 
+// verdictOptions are the verdict's options from the flags, assembled here
+// for every command and tool that decides; the caller sets the day (Now)
+// and the baseline search's result.
 func (o Options) verdictOptions() verdict.Options {
 	return verdict.Options{FailOnSkipped: o.FailOnSkipped, FailOnFlaky: o.FailOnFlaky, FailOn: verdict.FailOn(o.FailOn),
 		BaselineBranch: o.Baseline, Quarantine: o.Quarantine}
+}
+
+// DefaultVerdictOptions are the verdict options of a `run wait` given no
+// verdict flag, on the day now: the default quarantine file when it is
+// there. A verdict said outside a wait (MCP get_run's "run wait would
+// exit N") is decided with them, so that it is the wait's.
+func DefaultVerdictOptions(now time.Time) (verdict.Options, error) {
+	var o Options
+	if err := o.loadQuarantine(); err != nil {
+		return verdict.Options{}, err
+	}
+	vo := o.verdictOptions()
+	vo.Now = now
+	return vo, nil
 }
 
 // FailOnValues are the values of --fail-on, for completion.

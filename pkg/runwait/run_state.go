@@ -149,7 +149,7 @@ func (s *runState) verdict() verdict.Run {
 		// The baselines the summary will use, once the search has ended
 		// (it begins with the wait, and is over long before most runs).
 		if res, ok := s.lookup.Ready(); ok {
-			vo.Baselines, vo.BaselinePlanOf = res.Baselines, res.PlanOf
+			vo.Baselines, vo.PlanOf = res.Baselines, res.PlanOf
 		}
 	}
 	return verdict.Decide([]verdict.Record{s.record("")}, vo).Runs[0]

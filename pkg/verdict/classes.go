@@ -105,10 +105,26 @@ func (n FailureCounts) String() string {
 func classifyFailures(run *Run, o Options) map[int]bool {
 	used := map[int]bool{}
 	base := run.Baseline
+	// Test cases of the same name are matched one to one: for each name,
+	// as many of today's failures are known, in run order, as the
+	// baseline run has test cases of that name that did not pass.
+	var known map[string]int
+	if base.Found() {
+		known = notPassedByName(base.Cases)
+	}
+	plan := o.planOf(run.Record)
+	planKnown := plan.ShortID != "" || plan.Name != ""
 	for i := range run.Cases {
 		c := &run.Cases[i]
 		for k, q := range o.Quarantine {
-			if q.matches(c.Name, run.Plan) {
+			if q.Plan != "" && !planKnown && q.Name == c.Name {
+				// The run's plan is not known: the entry is neither
+				// applied nor called unmatched; Decide says so.
+				used[k] = true
+				run.unplaced = append(run.unplaced, k)
+				continue
+			}
+			if q.matches(c.Name, plan) {
 				used[k] = true
 				if c.Quarantine == nil {
 					c.Quarantine = &o.Quarantine[k]
@@ -119,7 +135,8 @@ func classifyFailures(run *Run, o Options) map[int]bool {
 			continue
 		}
 		c.Failure = New
-		if base.Found() && knownIn(base.Cases, c.Name) {
+		if known[c.Name] > 0 {
+			known[c.Name]--
 			c.Failure = Known
 		}
 		c.QuarantineExpired = c.Quarantine != nil && c.Quarantine.Expired(o.Now)
@@ -147,17 +164,18 @@ func classifyFailures(run *Run, o Options) map[int]bool {
 	return used
 }
 
-// knownIn reports whether the baseline run had a test case of that name
-// that did not pass: the rule docs/ci.md states (matched by name within
-// the plan, since run test case ids differ between runs; a test case
-// skipped there did not pass either).
-func knownIn(base []api.RunTestCase, name string) bool {
+// notPassedByName counts the baseline run's test cases that did not pass
+// by name: the rule docs/ci.md states (matched by name within the plan,
+// since run test case ids differ between runs; a test case skipped there
+// did not pass either).
+func notPassedByName(base []api.RunTestCase) map[string]int {
+	n := map[string]int{}
 	for _, tc := range base {
-		if tc.Name == name && ClassOf(tc, true) != Passed {
-			return true
+		if ClassOf(tc, true) != Passed {
+			n[tc.Name]++
 		}
 	}
-	return false
+	return n
 }
 
 // Gating counts the run's test cases that did not pass and fail the gate.

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"cmp"
+	"slices"
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -18,17 +19,28 @@ type Options struct {
 	// --baseline. A plan of the verdict missing from it has no baseline:
 	// every failure of it is new.
 	Baselines map[string]*Baseline
-	// BaselinePlanOf is the plan of a run whose record names none, by run
-	// short id, as the baseline search found it in the run list: it picks
-	// the run's baseline only, never the plan the reports name (a page of
-	// the run list is no stable name for a JUnit suite).
-	BaselinePlanOf map[string]string
+	// PlanOf is the plan of a run whose record names none, by run short
+	// id, as the run list gives it: the one identity of the run's plan
+	// that the baseline and the quarantine entries with a plan both read;
+	// never the plan the reports name (a page of the run list is no stable
+	// name for a JUnit suite).
+	PlanOf map[string]string
 	// BaselineBranch is --baseline.
 	BaselineBranch string
 	// Quarantine is the quarantine file's entries; Now is the day their
 	// dates are compared with.
 	Quarantine []Quarantine
 	Now        time.Time
+}
+
+// planOf is the one identity of a record's plan: its own, else the run
+// list's.
+func (o Options) planOf(r Record) Plan {
+	p := r.Plan
+	if p.ShortID == "" {
+		p.ShortID = o.PlanOf[r.ShortID]
+	}
+	return p
 }
 
 // classified reports whether failures are told apart: a baseline or a
@@ -48,6 +60,16 @@ type Verdict struct {
 	BaselineBranch string
 	// Stale are the quarantine entries that named no test case of any run.
 	Stale []Quarantine
+	// Unplaced are the entries with a plan that could not be applied to a
+	// run whose plan is not known: neither applied nor stale.
+	Unplaced []Unplaced
+}
+
+// Unplaced is a quarantine entry with a plan, and a run it may have named
+// whose plan is not known.
+type Unplaced struct {
+	Entry      Quarantine
+	RunShortID string
 }
 
 // Run is one record with what was decided of it: its Outcome, and the
@@ -62,6 +84,9 @@ type Run struct {
 	// cases that did not pass by class.
 	Baseline *Baseline
 	Failures FailureCounts
+	// unplaced are the quarantine entries (by index) with a plan that
+	// named a test case of the run, whose plan is not known.
+	unplaced []int
 }
 
 // Decide classifies every test case of every record and gives each run and
@@ -78,6 +103,11 @@ func Decide(recs []Record, o Options) Verdict {
 		v.Code = max(v.Code, run.Code)
 		for k := range matched {
 			used[k] = true
+		}
+		for i, k := range run.unplaced {
+			if !slices.Contains(run.unplaced[:i], k) {
+				v.Unplaced = append(v.Unplaced, Unplaced{Entry: o.Quarantine[k], RunShortID: run.ShortID})
+			}
 		}
 	}
 	// An entry is stale only when every run ended with its test cases:
@@ -101,7 +131,7 @@ func decideRun(r Record, o Options) (Run, map[int]bool) {
 	}
 	run := Run{Record: r, Cases: classify(r)}
 	if o.BaselineBranch != "" {
-		run.Baseline = o.Baselines[cmp.Or(r.Plan.ShortID, o.BaselinePlanOf[r.ShortID])]
+		run.Baseline = o.Baselines[o.planOf(r).ShortID]
 	}
 	for _, c := range run.Cases {
 		run.Counts.count(c.Class)
