@@ -88,7 +88,8 @@ func TestStatusChecksTheKey(t *testing.T) {
 	before := e.Requests("GET /v1/run")
 	r := e.Run("auth", "status").Expect(t, 4)
 	cmdtest.Contains(t, "stdout", r.Stdout, "✗ API key ****0000")
-	cmdtest.Contains(t, "stderr", r.Stderr, "error: the service rejected the key from the environment (TESTCTL_API_KEY) (HTTP 401", "testctl auth login")
+	cmdtest.Contains(t, "stderr", r.Stderr, "error: the service rejected the key from the environment (TESTCTL_API_KEY) (HTTP 401",
+		"fix TESTCTL_API_KEY, or unset it", "the environment wins over it")
 	if strings.Contains(r.Output(), "bad-key-0000") || strings.Contains(r.Stdout, "✓") {
 		t.Errorf("the key is shown, or ticked:\n%s", r.Output())
 	}
@@ -102,6 +103,8 @@ func TestStatusChecksTheKey(t *testing.T) {
 	if got := e.Requests("GET /v1/run") - before; got != 2 {
 		t.Errorf("--no-verify sent a request (%d in all, want 2)", got)
 	}
+	r = e.Run("auth", "status", "--api-key", "bad-key-1111").Expect(t, 4)
+	cmdtest.Contains(t, "stderr", r.Stderr, "rejected the key from the --api-key flag", "pass another --api-key")
 }
 
 // Ctrl-C at the hidden prompt ends the command at once, as an interruption.

@@ -125,7 +125,7 @@ func statusRun(ctx context.Context, f *cmdutil.Factory, opts *StatusOptions) err
 		return &exitcode.Error{Code: exitcode.Auth, Err: fmt.Errorf("no API key: run `testctl auth login`, or set TESTCTL_API_KEY")}
 	}
 	if he, ok := rejected(checkErr); ok {
-		return &exitcode.AuthError{Err: fmt.Errorf("the service rejected the key from %s (HTTP %d%s): store another with `testctl auth login`", describeSource(keySrc, st.Profile), he.StatusCode, messageSuffix(he))}
+		return &exitcode.AuthError{Err: fmt.Errorf("the service rejected the key from %s (HTTP %d%s): %s", describeSource(keySrc, st.Profile), he.StatusCode, messageSuffix(he), fixKey(keySrc))}
 	}
 	if checkErr != nil {
 		return fmt.Errorf("could not check the key (--no-verify skips the check): %w", checkErr)
@@ -134,6 +134,19 @@ func statusRun(ctx context.Context, f *cmdutil.Factory, opts *StatusOptions) err
 		fmt.Fprintf(ios.ErrOut, "%s the key is organization-scoped: set a project with --project or `%s`\n", ios.ErrStyles().WarningIcon(), f.Globals.ConfigSetCommand("project", "proj_…"))
 	}
 	return nil
+}
+
+// fixKey says how to replace a refused key where it comes from: `auth
+// login` stores a key below the flag and the environment, so it cannot
+// fix a key from either.
+func fixKey(src config.Source) string {
+	switch src {
+	case config.SourceEnv:
+		return "fix TESTCTL_API_KEY, or unset it to use the key `testctl auth login` stores (the environment wins over it)"
+	case config.SourceFlag:
+		return "pass another --api-key"
+	}
+	return "store another with `testctl auth login`"
 }
 
 func describeSource(src config.Source, profile string) string {
