@@ -4,12 +4,11 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -21,11 +20,15 @@ const gitHubMaxBody = 65536
 // is the largest).
 const maxEvent = 64 << 20
 
-// gitHub is the issue comments API of one pull request.
+// gitHub is the comments of one pull request: read through GraphQL, which
+// says which the token wrote (viewerDidAuthor, where REST has only logins,
+// and GET /user refuses the Actions token), edited through GraphQL by
+// their node id, created through REST.
 type gitHub struct {
-	api    *restAPI
-	repo   string // owner/name, each escaped
-	number int
+	api         *restAPI
+	graphQL     *restAPI
+	owner, repo string // checked by repoPart
+	number      int
 }
 
 // locateGitHub reads the pull request from the event that started the
@@ -63,10 +66,11 @@ func locateGitHub(env Env) (*Thread, error) {
 	}
 	rest := newRESTAPI(env, base, "Authorization", "Bearer "+token, token,
 		map[string]string{"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
+	graphQL := newRESTAPI(env, graphQLBase(base), "Authorization", "Bearer "+token, token, nil)
 	// A matrix's legs share the job id: TESTCTL_COMMENT_KEY tells them apart.
 	marker := markerFor("github", getenv("GITHUB_WORKFLOW"), getenv("GITHUB_JOB"), getenv("TESTCTL_COMMENT_KEY"))
 	t := &Thread{Kind: "pull request", RunName: "workflow run", MaxBody: gitHubMaxBody - len(marker) - 1, marker: marker,
-		host: &gitHub{api: rest, repo: owner + "/" + name, number: number}}
+		host: &gitHub{api: rest, graphQL: graphQL, owner: owner, repo: name, number: number}}
 	if id := getenv("GITHUB_RUN_ID"); id != "" && repoPart(id) {
 		t.RunURL = strings.TrimRight(cmp.Or(getenv("GITHUB_SERVER_URL"), "https://github.com"), "/") + "/" + repo + "/actions/runs/" + id
 		t.ArtifactsURL = t.RunURL + "#artifacts"
@@ -116,36 +120,104 @@ func pullRequestNumber(path string) (int, error) {
 
 func (g *gitHub) name() string { return "GitHub" }
 
-type gitHubComment struct {
-	ID      int64  `json:"id"`
-	Body    string `json:"body"`
-	HTMLURL string `json:"html_url"`
+// commentsQuery reads a page of the pull request's comments, oldest first,
+// and who the token is (GraphQL's viewer: "github-actions" for the Actions
+// token, whose comments REST says "github-actions[bot]" wrote).
+const commentsQuery = `query($owner: String!, $name: String!, $number: Int!, $first: Int!, $after: String) {
+  viewer { login }
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      comments(first: $first, after: $after) {
+        nodes { id body url viewerDidAuthor }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`
+
+func (g *gitHub) list(ctx context.Context, cursor string) ([]comment, string, error) {
+	vars := map[string]any{"owner": g.owner, "name": g.repo, "number": g.number, "first": perPage}
+	if cursor != "" {
+		vars["after"] = cursor
+	}
+	var got struct {
+		Viewer *struct {
+			Login string `json:"login"`
+		} `json:"viewer"`
+		Repository *struct {
+			PullRequest *struct {
+				Comments struct {
+					Nodes []*struct {
+						ID              string `json:"id"`
+						Body            string `json:"body"`
+						URL             string `json:"url"`
+						ViewerDidAuthor *bool  `json:"viewerDidAuthor"`
+					} `json:"nodes"`
+					PageInfo struct {
+						HasNextPage bool   `json:"hasNextPage"`
+						EndCursor   string `json:"endCursor"`
+					} `json:"pageInfo"`
+				} `json:"comments"`
+			} `json:"pullRequest"`
+		} `json:"repository"`
+	}
+	const doing = "read the pull request's comments and which of them the token wrote"
+	if err := g.graphQL.query(ctx, commentsQuery, vars, &got); err != nil {
+		return nil, "", &identityError{doing: doing, err: err}
+	}
+	if got.Viewer == nil || got.Viewer.Login == "" {
+		return nil, "", &identityError{doing: doing, err: errors.New("GraphQL named no viewer")}
+	}
+	if got.Repository == nil || got.Repository.PullRequest == nil {
+		return nil, "", fmt.Errorf("GraphQL found no pull request %d in %s/%s", g.number, g.owner, g.repo)
+	}
+	page := got.Repository.PullRequest.Comments
+	out := make([]comment, 0, len(page.Nodes))
+	for _, c := range page.Nodes {
+		if c == nil {
+			continue
+		}
+		if c.ViewerDidAuthor == nil {
+			return nil, "", &identityError{doing: doing, err: errors.New("GraphQL did not say whether the token wrote a comment")}
+		}
+		out = append(out, comment{id: c.ID, body: c.Body, url: c.URL, mine: *c.ViewerDidAuthor})
+	}
+	if !page.PageInfo.HasNextPage {
+		return out, "", nil
+	}
+	if page.PageInfo.EndCursor == "" {
+		return nil, "", errors.New("GraphQL gave no cursor to the next page of comments")
+	}
+	return out, page.PageInfo.EndCursor, nil
 }
 
-func (g *gitHub) list(ctx context.Context, page int) ([]comment, error) {
-	var got []gitHubComment
-	q := url.Values{"per_page": {strconv.Itoa(perPage)}, "page": {strconv.Itoa(page)}}
-	if err := g.api.do(ctx, http.MethodGet, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), q, nil, &got); err != nil {
-		return nil, err
-	}
-	out := make([]comment, len(got))
-	for i, c := range got {
-		out[i] = comment{id: strconv.FormatInt(c.ID, 10), body: c.Body, url: c.HTMLURL}
-	}
-	return out, nil
-}
+// updateMutation edits a comment by its node id, as gh's --edit-last does.
+const updateMutation = `mutation($id: ID!, $body: String!) {
+  updateIssueComment(input: {id: $id, body: $body}) { issueComment { url } }
+}`
 
 func (g *gitHub) edit(ctx context.Context, c comment, body string) (string, error) {
-	var got gitHubComment
-	if err := g.api.do(ctx, http.MethodPatch, "/repos/"+g.repo+"/issues/comments/"+c.id, nil, map[string]string{"body": body}, &got); err != nil {
+	var got struct {
+		UpdateIssueComment *struct {
+			IssueComment *struct {
+				URL string `json:"url"`
+			} `json:"issueComment"`
+		} `json:"updateIssueComment"`
+	}
+	if err := g.graphQL.query(ctx, updateMutation, map[string]any{"id": c.id, "body": body}, &got); err != nil {
 		return "", err
 	}
-	return cmp.Or(got.HTMLURL, c.url), nil
+	if u := got.UpdateIssueComment; u != nil && u.IssueComment != nil && u.IssueComment.URL != "" {
+		return u.IssueComment.URL, nil
+	}
+	return c.url, nil
 }
 
 func (g *gitHub) create(ctx context.Context, body string) (string, error) {
-	var got gitHubComment
-	if err := g.api.do(ctx, http.MethodPost, fmt.Sprintf("/repos/%s/issues/%d/comments", g.repo, g.number), nil, map[string]string{"body": body}, &got); err != nil {
+	var got struct {
+		HTMLURL string `json:"html_url"`
+	}
+	if err := g.api.do(ctx, http.MethodPost, fmt.Sprintf("/repos/%s/%s/issues/%d/comments", g.owner, g.repo, g.number), nil, map[string]string{"body": body}, &got); err != nil {
 		return "", err
 	}
 	return got.HTMLURL, nil

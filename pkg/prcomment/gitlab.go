@@ -3,6 +3,7 @@ package prcomment
 import (
 	"cmp"
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,12 +13,14 @@ import (
 // gitLabMaxBody is the longest note GitLab accepts, in characters.
 const gitLabMaxBody = 1_000_000
 
-// gitLab is the notes API of one merge request.
+// gitLab is the notes API of one merge request. A note is the token's own
+// when its author's id is the token's user's (GET /user).
 type gitLab struct {
 	api     *restAPI
 	project string // the merge request's project id, escaped
 	iid     string
 	webURL  string // the merge request's page, for the note's link
+	selfID  int64  // the token's user, read with the first page of each listing
 }
 
 // locateGitLab reads the merge request of a merge request pipeline. The
@@ -68,27 +71,59 @@ type gitLabNote struct {
 	ID     int64  `json:"id"`
 	Body   string `json:"body"`
 	System bool   `json:"system"`
+	Author struct {
+		ID int64 `json:"id"`
+	} `json:"author"`
 }
 
 func (g *gitLab) path() string {
 	return "/projects/" + g.project + "/merge_requests/" + g.iid + "/notes"
 }
 
-func (g *gitLab) list(ctx context.Context, page int) ([]comment, error) {
+// self is the id of the token's user: a project access token's is its
+// bot user's.
+func (g *gitLab) self(ctx context.Context) (int64, error) {
+	const doing = "read who TESTCTL_GITLAB_TOKEN is (GET /user)"
+	var me struct {
+		ID int64 `json:"id"`
+	}
+	if err := g.api.do(ctx, http.MethodGet, "/user", nil, nil, &me); err != nil {
+		return 0, &identityError{doing: doing, err: err}
+	}
+	if me.ID == 0 {
+		return 0, &identityError{doing: doing, err: errors.New("the answer names no user id")}
+	}
+	return me.ID, nil
+}
+
+// list reads who the token is with the first page, so each listing asks
+// afresh.
+func (g *gitLab) list(ctx context.Context, cursor string) ([]comment, string, error) {
+	page := 1
+	if cursor != "" {
+		page, _ = strconv.Atoi(cursor)
+	} else {
+		id, err := g.self(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		g.selfID = id
+	}
 	var got []gitLabNote
 	q := url.Values{"per_page": {strconv.Itoa(perPage)}, "page": {strconv.Itoa(page)}, "sort": {"asc"}, "order_by": {"created_at"}}
 	if err := g.api.do(ctx, http.MethodGet, g.path(), q, nil, &got); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	out := make([]comment, 0, len(got))
 	for _, n := range got {
-		body := n.Body
-		if n.System { // "added 1 commit": GitLab's, never ours
-			body = ""
-		}
-		out = append(out, comment{id: strconv.FormatInt(n.ID, 10), body: body})
+		// A system note ("added 1 commit") is GitLab's, never ours, even
+		// where its author is the token's user.
+		out = append(out, comment{id: strconv.FormatInt(n.ID, 10), body: n.Body, mine: !n.System && n.Author.ID == g.selfID})
 	}
-	return out, nil
+	if len(got) < perPage {
+		return out, "", nil
+	}
+	return out, strconv.Itoa(page + 1), nil
 }
 
 func (g *gitLab) noteURL(id int64) string {

@@ -72,13 +72,18 @@ func checkBase(variable, base string) error {
 	return nil
 }
 
-// httpError is an answer that is not a success.
+// httpError is an answer that is not a success: an HTTP status, or a
+// GraphQL error (answered with 200) and the status its type stands for.
 type httpError struct {
 	status  int
+	graphQL string // the GraphQL error's type, "" for an HTTP error
 	message string // the answer's own message, sanitised
 }
 
 func (e *httpError) Error() string {
+	if e.graphQL != "" {
+		return "GraphQL " + e.graphQL + ": " + e.message
+	}
 	if e.message == "" {
 		return fmt.Sprintf("HTTP %d", e.status)
 	}
@@ -165,6 +170,11 @@ func answerMessage(data []byte) string {
 			msg = string(b)
 		}
 	}
+	return oneLine(msg)
+}
+
+// oneLine is a message of the code host's, on one line and short.
+func oneLine(msg string) string {
 	msg = termtext.SanitizeLine(msg)
 	if r := []rune(msg); len(r) > 200 {
 		msg = string(r[:200]) + "…"

@@ -1,8 +1,9 @@
 // Package prcomment keeps one comment of testctl's on a pull request
 // (GitHub) or merge request (GitLab): it finds the pull request the CI job
 // runs for, finds the comment an earlier run of the same job left there by
-// its hidden marker, and edits it, or creates it when there is none. What
-// the comment says is the caller's; this package only puts it in place.
+// its hidden marker and the token's own identity, and edits it, or creates
+// it when there is none. What the comment says is the caller's; this
+// package only puts it in place.
 //
 // It never decides an exit code: where it cannot write the comment (not a
 // pull request, no token, a fork's read-only token, the API failing or
@@ -81,8 +82,11 @@ type Kept struct {
 // host is one code host's comments API.
 type host interface {
 	name() string // "GitHub", "GitLab"
-	// list reads one page (from 1) of the thread's comments, oldest first.
-	list(ctx context.Context, page int) ([]comment, error)
+	// list reads a page of the thread's comments, oldest first, from
+	// cursor ("" for the first page), each marked mine when the token's
+	// own identity wrote it; next is "" after the last page. Where who
+	// the token is cannot be read, the error is an *identityError.
+	list(ctx context.Context, cursor string) (page []comment, next string, err error)
 	edit(ctx context.Context, c comment, body string) (string, error)
 	create(ctx context.Context, body string) (string, error)
 	// refused explains an answer of 401, 403 or 404: the token's rights.
@@ -94,7 +98,18 @@ type comment struct {
 	id   string
 	body string
 	url  string
+	mine bool // written by the token's own identity
 }
+
+// identityError is a failure to read who the token is, while doing what
+// it says: without it no comment can be told to be testctl's own.
+type identityError struct {
+	doing string
+	err   error
+}
+
+func (e *identityError) Error() string { return e.err.Error() }
+func (e *identityError) Unwrap() error { return e.err }
 
 // Kind is what the comment goes on where getenv says the job runs: a
 // "merge request" under GitLab CI, else a "pull request".
@@ -138,9 +153,11 @@ func Locate(env Env) (*Thread, error) {
 }
 
 // Keep puts body on the thread: it edits the comment an earlier run of the
-// same job left (the first one carrying its marker), or creates one. Every
-// later run edits that one; no second is ever made while it can be found.
-// The whole of it is bounded by the timeout.
+// same job left (the first one carrying its marker that the token's own
+// identity wrote, as gh's --edit-last edits only the viewer's), or creates
+// one. Every later run edits that one; no second is ever made while it can
+// be found, and nobody else's comment is ever edited. The whole of it is
+// bounded by the timeout.
 func (t *Thread) Keep(ctx context.Context, body string) (Kept, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.timeout)
 	defer cancel()
@@ -148,13 +165,14 @@ func (t *Thread) Keep(ctx context.Context, body string) (Kept, error) {
 		return Kept{}, &Unavailable{Why: fmt.Sprintf("the comment is %d bytes, more than the %d %s takes", len(body), t.MaxBody, t.host.name())}
 	}
 	body = t.marker + "\n" + body
-	for page := 1; page <= maxPages; page++ {
-		comments, err := t.host.list(ctx, page)
+	cursor := ""
+	for range maxPages {
+		comments, next, err := t.host.list(ctx, cursor)
 		if err != nil {
-			return Kept{}, t.explain("read the "+t.Kind+"'s comments", err)
+			return Kept{}, t.listFailed(err)
 		}
 		for _, c := range comments {
-			if t.ours(c.body) {
+			if c.mine && t.marked(c.body) {
 				u, err := t.host.edit(ctx, c, body)
 				if err != nil {
 					return Kept{}, t.explain("edit its comment", err)
@@ -162,13 +180,14 @@ func (t *Thread) Keep(ctx context.Context, body string) (Kept, error) {
 				return Kept{URL: u}, nil
 			}
 		}
-		if len(comments) < perPage {
+		if next == "" {
 			u, err := t.host.create(ctx, body)
 			if err != nil {
 				return Kept{}, t.explain("comment", err)
 			}
 			return Kept{URL: u, Created: true}, nil
 		}
+		cursor = next
 	}
 	// Creating one now could make a second: say so instead.
 	return Kept{}, &Unavailable{
@@ -176,16 +195,31 @@ func (t *Thread) Keep(ctx context.Context, body string) (Kept, error) {
 		Fix: "The comment is left as it was"}
 }
 
-// ours reports whether a comment is the one this job keeps: its first line
-// is the marker. Anywhere else (quoted, in a code span) it is someone
-// else's text.
-func (t *Thread) ours(body string) bool {
+// marked reports whether a comment carries this job's marker as its first
+// line. Anywhere else (quoted, in a code span) it is someone else's text;
+// and it is this job's comment only when the token's identity wrote it.
+func (t *Thread) marked(body string) bool {
 	first, _, _ := strings.Cut(body, "\n")
 	return strings.TrimSpace(first) == t.marker
 }
 
+// listFailed says why the comments could not be read. Where it is who the
+// token is, no comment can be told to be testctl's own: every one is left
+// alone, and none is created beside one that may be ours.
+func (t *Thread) listFailed(err error) *Unavailable {
+	var ie *identityError
+	if !errors.As(err, &ie) {
+		return t.explain("read the "+t.Kind+"'s comments", err)
+	}
+	u := t.explain(ie.doing, ie.err)
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		u.Why += ": no comment can be told to be testctl's own, so every comment is left alone"
+	}
+	return u
+}
+
 // explain turns a failed request into an *Unavailable that names the fix.
-func (t *Thread) explain(doing string, err error) error {
+func (t *Thread) explain(doing string, err error) *Unavailable {
 	name := t.host.name()
 	var he *httpError
 	switch {

@@ -171,8 +171,8 @@ func TestTheTokenNeverTravelsInClearNorAWriteThroughARedirect(t *testing.T) {
 	var posts atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case r.Method == http.MethodGet:
-			w.Write([]byte("[]"))
+		case r.URL.Path == "/graphql":
+			w.Write([]byte(`{"data":{"viewer":{"login":"github-actions"},"repository":{"pullRequest":{"comments":{"nodes":[],"pageInfo":{"hasNextPage":false}}}}}}`))
 		case r.URL.Path == "/elsewhere":
 			posts.Add(1)
 		default:

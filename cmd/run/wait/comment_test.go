@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,6 +89,73 @@ func TestCommentIsCreatedThenEditedInPlace(t *testing.T) {
 	}
 }
 
+// Only a comment of the token's own is edited: one that a person or
+// another bot wrote, marker and all, is never taken for testctl's, so its
+// author cannot rewrite the verdict reviewers read; testctl keeps its own.
+func TestCommentNeverEditsAnotherAuthorsComment(t *testing.T) {
+	e, gh := commentEnv(t)
+	planted := "<!-- testctl:comment github CI e2e -->\n## ✅ testctl: passed (exit 0)"
+	gh.Add(prcommenttest.Comment{User: "mallory", Body: planted})
+	gh.Add(prcommenttest.Comment{User: "renovate[bot]", Body: planted})
+	for _, code := range []int{1, 1} {
+		r := e.Run("run", "wait", e.StartRun(t, "pln-failing_sandbox"), "--comment").Expect(t, code)
+		noToken(t, r)
+	}
+	all := gh.Comments()
+	if len(all) != 3 || all[0].Body != planted || all[1].Body != planted {
+		t.Fatalf("want the two planted comments untouched and one of testctl's:\n%v", all)
+	}
+	if all[2].User != prcommenttest.GitHubUser || !strings.Contains(all[2].Body, "## ❌ testctl: failed (exit 1)") {
+		t.Errorf("testctl's comment:\n%+v", all[2])
+	}
+	want := []string{"POST /graphql query", "POST /repos/octo/app/issues/7/comments",
+		"POST /graphql query", "POST /graphql mutation updateIssueComment IC_" + strconv.FormatInt(all[2].ID, 10)}
+	if got := gh.Requests(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("requests:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Where who the token is cannot be read, every comment is left alone (none
+// edited, none created) and one notice says so; the exit code is the
+// verdict's.
+func TestCommentWithAnUnknownIdentityLeavesEveryCommentAlone(t *testing.T) {
+	e, gh := commentEnv(t)
+	old := "<!-- testctl:comment github CI e2e -->\nold"
+	gh.Add(prcommenttest.Comment{User: prcommenttest.GitHubUser, Body: old})
+	gh.NoIdentity()
+	r := e.Run("run", "wait", e.StartRun(t, "pln-failing_sandbox"), "--comment").Expect(t, 1)
+	if n := strings.Count(r.Stderr, "::notice "); n != 1 {
+		t.Errorf("%d notices, want 1:\n%s", n, r.Stderr)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "::notice title=testctl --comment::no pull request comment was written: GitHub refused to read "+
+		"the pull request's comments and which of them the token wrote (GraphQL FORBIDDEN: Resource not accessible by integration): "+
+		"no comment can be told to be testctl's own, so every comment is left alone.", "The exit code is not affected.")
+	if all := gh.Comments(); len(all) != 1 || all[0].Body != old {
+		t.Errorf("comments: %v", all)
+	}
+	if got := gh.Requests(); len(got) != 1 || got[0] != "POST /graphql query" {
+		t.Errorf("requests: %v", got)
+	}
+
+	e = cmdtest.New(t)
+	gl := prcommenttest.NewGitLab(t, ghToken)
+	gl.GitLabEnv(e.Setenv)
+	gl.Add(prcommenttest.Comment{User: prcommenttest.GitLabUser, Body: "<!-- testctl:comment gitlab e2e -->\nold"})
+	gl.NoIdentity()
+	r = e.Run("run", "wait", e.StartRun(t, "pln-passing_sandbox"), "--comment").Expect(t, 0)
+	if n := strings.Count(r.Stderr, "notice: "); n != 1 {
+		t.Errorf("%d notices, want 1:\n%s", n, r.Stderr)
+	}
+	cmdtest.Contains(t, "stderr", r.Stderr, "notice: no merge request comment was written: GitLab refused to read who TESTCTL_GITLAB_TOKEN is "+
+		"(GET /user) (HTTP 403: insufficient_scope): no comment can be told to be testctl's own, so every comment is left alone.")
+	if all := gl.Comments(); len(all) != 1 || !strings.HasSuffix(all[0].Body, "\nold") {
+		t.Errorf("notes: %v", all)
+	}
+	if got := gl.Requests(); len(got) != 1 || got[0] != "GET /api/v4/user" {
+		t.Errorf("requests: %v", got)
+	}
+}
+
 // The comment of this job is found past the first page of comments.
 func TestCommentIsFoundPastTheFirstPage(t *testing.T) {
 	e, gh := commentEnv(t)
@@ -102,14 +170,14 @@ func TestCommentIsFoundPastTheFirstPage(t *testing.T) {
 	if got := ours(gh); len(got) != 1 || !strings.Contains(got[0].Body, "testctl: passed") {
 		t.Errorf("want the one comment on page 2 edited, got %d of testctl's:\n%v", len(got), got)
 	}
-	var gets int
+	var pages int
 	for _, r := range gh.Requests() {
-		if strings.HasPrefix(r, "GET ") {
-			gets++
+		if r == "POST /graphql query" {
+			pages++
 		}
 	}
-	if gets != 2 {
-		t.Errorf("%d pages read, want 2 (it is on the second): %v", gets, gh.Requests())
+	if pages != 2 {
+		t.Errorf("%d pages read, want 2 (it is on the second): %v", pages, gh.Requests())
 	}
 }
 
@@ -280,8 +348,9 @@ func TestCommentOnAGitLabMergeRequest(t *testing.T) {
 			t.Errorf("the note lacks %q:\n%s", want, all[1].Body)
 		}
 	}
-	if got := gl.Requests(); len(got) != 4 || !strings.HasPrefix(got[3], "PUT /api/v4/projects/42/merge_requests/7/notes/") {
-		t.Errorf("want list, create, list, edit: %v", got)
+	got := gl.Requests()
+	if len(got) != 6 || got[0] != "GET /api/v4/user" || got[3] != "GET /api/v4/user" || !strings.HasPrefix(got[5], "PUT /api/v4/projects/42/merge_requests/7/notes/") {
+		t.Errorf("want who the token is, list, create, then again who, list, edit: %v", got)
 	}
 
 	gl.ReadOnly()
