@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -134,22 +135,49 @@ func TestConsoleEscapesNeverReachStdout(t *testing.T) {
 	}
 }
 
+// The console log shows errors, log-level messages and warnings by
+// default; --warnings=false leaves the warnings out, --info adds info-level
+// messages, and nothing leaves out the errors or the log-level messages.
 func TestConsoleLevelFilters(t *testing.T) {
 	e := cmdtest.New(t)
 	id := finishedTestCases(t, e)[login]
-	r := e.Run("logs", id, "--kind", "console", "--debug").Expect(t, 0)
-	if strings.Contains(r.Stdout, "\twarning\t") || strings.Contains(r.Stdout, "\tinfo\t") || strings.Contains(r.Stderr, "includeWarnings") {
-		t.Errorf("warnings or info without the flags:\n%s", r.Stdout)
+	levels := func(name string, r cmdtest.Result, want ...string) {
+		t.Helper()
+		for _, level := range []string{"error", "log", "warning", "info"} {
+			if got := strings.Contains(r.Stdout, "\t"+level+"\t"); got != slices.Contains(want, level) {
+				t.Errorf("%s: %s entries shown: %v, want %v:\n%s", name, level, got, !got, r.Stdout)
+			}
+		}
 	}
+	r := e.Run("logs", id, "--kind", "console", "--debug").Expect(t, 0)
+	cmdtest.Contains(t, "debug log", r.Stderr, "includeWarnings=true")
+	if strings.Contains(r.Stderr, "includeInfo") {
+		t.Error("includeInfo sent without --info")
+	}
+	levels("by default", r, "error", "log", "warning")
 	r = e.Run("logs", id, "--kind", "console", "--warnings", "--debug").Expect(t, 0)
 	cmdtest.Contains(t, "debug log", r.Stderr, "includeWarnings=true")
-	cmdtest.Contains(t, "table", r.Stdout, "\twarning\t")
-	if strings.Contains(r.Stdout, "\tinfo\t") {
-		t.Error("info without --info")
+	levels("--warnings", r, "error", "log", "warning")
+	r = e.Run("logs", id, "--kind", "console", "--warnings=false", "--debug").Expect(t, 0)
+	if strings.Contains(r.Stderr, "includeWarnings") {
+		t.Error("includeWarnings sent with --warnings=false")
 	}
+	levels("--warnings=false", r, "error", "log")
 	r = e.Run("logs", id, "--kind", "console", "--info", "--debug").Expect(t, 0)
-	cmdtest.Contains(t, "debug log", r.Stderr, "includeInfo=true")
-	cmdtest.Contains(t, "table", r.Stdout, "\tinfo\t")
+	cmdtest.Contains(t, "debug log", r.Stderr, "includeInfo=true", "includeWarnings=true")
+	levels("--info", r, "error", "log", "warning", "info")
+	r = e.Run("logs", id, "--kind", "network", "--debug").Expect(t, 0)
+	if strings.Contains(r.Stderr, "includeWarnings") {
+		t.Error("includeWarnings sent for the network log")
+	}
+}
+
+// The help says what each console flag shows, and what none leaves out.
+func TestConsoleFlagsHelp(t *testing.T) {
+	r := cmdtest.New(t).Run("logs", "--help").Expect(t, 0)
+	cmdtest.Contains(t, "help", r.Stdout, "--warnings           console: warnings too; on unless --warnings=false",
+		"--info               console: info-level messages too", "always shows its errors and its log-level messages",
+		"--warnings=false leaves them out (console) (default true)")
 }
 
 func TestAPICalls(t *testing.T) {

@@ -131,7 +131,8 @@ func TestLogsConsoleTableGivesTheMessageTheWidth(t *testing.T) {
 		{100, "Uncaught TypeError: Cannot read properties of undefined (reading"},
 		{60, "Uncaught TypeError: Cannot"}, // beside a time in the one format, +9.0s
 	} {
-		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: tt.width}, "logs", id, "--kind", "console").Expect(t, 0)
+		// Errors only: a LEVEL column as narrow as "error".
+		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: tt.width}, "logs", id, "--kind", "console", "--warnings=false").Expect(t, 0)
 		lines := terminalRows(t, tt.width, r.Stdout, "TIME", "LEVEL", "MESSAGE", "SOURCE")
 		var row string
 		for _, l := range lines {

@@ -56,8 +56,14 @@ made. RUN_TEST_CASE_SHORTID is a test case's shortId in a run (run get SHORTID).
 Filters, each for the kinds it applies to (others are a usage error):
   --url REGEX          network, api-calls: case-insensitive match on the URL
   --status VALUE       network, api-calls: all, errors (4xx, 5xx, failed), success
-  --warnings, --info   console: include warnings / info-level messages
+  --warnings           console: warnings too; on unless --warnings=false
+  --info               console: info-level messages too
   --full               api-calls: request headers and bodies, response bodies
+
+The console log always shows its errors and its log-level messages
+(console.log): the service has no filter that leaves them out. --warnings
+and --info add entries to them, as the service's includeWarnings and
+includeInfo do.
 
 The time column counts from the test case's first captured entry (+4.9s,
 +23s), one origin for all three kinds, so a failed request and the console
@@ -72,8 +78,9 @@ holding token, key, secret, password or session) are masked in every format.`,
 		Example: `  # Failed and erroring requests to the API
   testctl logs r7k2p9-3 --kind network --status errors --url '/api/'
 
-  # Console errors, warnings and info
-  testctl logs r7k2p9-3 --kind console --warnings --info
+  # Console errors, warnings and info; then without the warnings
+  testctl logs r7k2p9-3 --kind console --info
+  testctl logs r7k2p9-3 --kind console --warnings=false
 
   # Calls of an API test with headers and bodies
   testctl logs r7k2p9-8 --kind api-calls --full`,
@@ -87,8 +94,8 @@ holding token, key, secret, password or session) are masked in every format.`,
 	fl.StringVar(&kind, "kind", "", "which log: network, console or api-calls (required)")
 	fl.StringVar(&opts.Query.URLPattern, "url", "", "only entries whose URL matches this case-insensitive `REGEX` (network, api-calls)")
 	fl.StringVar(&opts.Query.StatusFilter, "status", "", "all, errors or success (network, api-calls; default all)")
-	fl.BoolVar(&opts.Query.IncludeWarnings, "warnings", false, "include console warnings (console)")
-	fl.BoolVar(&opts.Query.IncludeInfo, "info", false, "include info-level console messages (console)")
+	fl.BoolVar(&opts.Query.IncludeWarnings, "warnings", true, "show console warnings too; --warnings=false leaves them out (console)")
+	fl.BoolVar(&opts.Query.IncludeInfo, "info", false, "show info-level console messages too (console)")
 	fl.BoolVar(&opts.Full, "full", false, "show request headers and bodies and response bodies (api-calls)")
 	_ = cmd.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions([]string{
 		"network\tbrowser network requests", "console\tbrowser console output",
@@ -130,6 +137,8 @@ func (o *Options) parse(cmd *cobra.Command, shortID, kind string) error {
 		return exitcode.FlagErrorf("--kind must be network, console or api-calls, not %q", kind)
 	}
 	o.Query.Kind = wire
+	// Warnings are shown by default, and only the console log has them.
+	o.Query.IncludeWarnings = o.Query.IncludeWarnings && wire == api.LogKindConsole
 	for _, ff := range filterFlags() {
 		if cmd.Flags().Changed(ff.name) && !slices.Contains(ff.kinds, wire) {
 			return exitcode.FlagErrorf("--%s applies only to --kind %s, not %s", ff.name, ff.say, kind)
@@ -209,7 +218,7 @@ var flagWords = strings.NewReplacer(
 	"statusFilter=all", "--status all",
 	"statusFilter", "--status",
 	"urlPattern", "--url",
-	"includeWarnings or includeInfo is true", "--warnings or --info is given",
+	"includeWarnings or includeInfo is true", "--warnings or --info is on",
 	"includeWarnings", "--warnings",
 	"includeInfo", "--info",
 )
@@ -219,15 +228,13 @@ func narrowHint(kind string, q api.LogsQuery) string {
 	if kind != api.LogKindConsole {
 		return "; narrow the result with --url or --status"
 	}
-	var given []string
-	if q.IncludeWarnings {
-		given = append(given, "--warnings")
+	switch {
+	case q.IncludeWarnings && q.IncludeInfo:
+		return "; narrow the result with --warnings=false, or without --info"
+	case q.IncludeWarnings:
+		return "; narrow the result with --warnings=false"
+	case q.IncludeInfo:
+		return "; narrow the result without --info"
 	}
-	if q.IncludeInfo {
-		given = append(given, "--info")
-	}
-	if len(given) == 0 {
-		return " (errors only: the service's cap per call)"
-	}
-	return "; narrow the result by leaving out " + strings.Join(given, " or ")
+	return " (errors and log-level messages, which no filter leaves out: the service's cap per call)"
 }

@@ -33,6 +33,15 @@ func TestFlagsToQuery(t *testing.T) {
 	if err != nil || o.Query != (api.LogsQuery{Kind: api.LogKindNetwork}) {
 		t.Errorf("network: %v %+v", err, o)
 	}
+	// The console log shows warnings unless told not to.
+	o, err = parse(t, "r1-3", "--kind", "console")
+	if err != nil || o.Query != (api.LogsQuery{Kind: api.LogKindConsole, IncludeWarnings: true}) {
+		t.Errorf("console by default: %v %+v", err, o)
+	}
+	o, err = parse(t, "r1-3", "--kind", "console", "--warnings=false")
+	if err != nil || o.Query != (api.LogsQuery{Kind: api.LogKindConsole}) {
+		t.Errorf("console --warnings=false: %v %+v", err, o)
+	}
 }
 
 func TestFlagErrors(t *testing.T) {
@@ -206,16 +215,18 @@ func TestNotes(t *testing.T) {
 		{"capped api calls", capped(api.LogKindAPICalls), api.LogsQuery{StatusFilter: "errors"}, false,
 			"! showing 250 of 600 matching entries; narrow the result with --url or --status\n"},
 		{"capped console with both levels", capped(api.LogKindConsole), api.LogsQuery{IncludeWarnings: true, IncludeInfo: true}, false,
-			"! showing 250 of 600 matching entries; narrow the result by leaving out --warnings or --info\n"},
+			"! showing 250 of 600 matching entries; narrow the result with --warnings=false, or without --info\n"},
+		{"capped console by default", capped(api.LogKindConsole), api.LogsQuery{IncludeWarnings: true}, false,
+			"! showing 250 of 600 matching entries; narrow the result with --warnings=false\n"},
 		{"capped console with info", capped(api.LogKindConsole), api.LogsQuery{IncludeInfo: true}, false,
-			"! showing 250 of 600 matching entries; narrow the result by leaving out --info\n"},
+			"! showing 250 of 600 matching entries; narrow the result without --info\n"},
 		{"capped console errors", capped(api.LogKindConsole), api.LogsQuery{}, false,
-			"! showing 250 of 600 matching entries (errors only: the service's cap per call)\n"},
+			"! showing 250 of 600 matching entries (errors and log-level messages, which no filter leaves out: the service's cap per call)\n"},
 		{"service message", &api.LogsResponse{Kind: api.LogKindNetwork, Message: "Nothing was captured yet."}, api.LogsQuery{}, true,
 			"Nothing was captured yet.\n"},
 		{"service message naming its parameters", &api.LogsResponse{Kind: api.LogKindConsole,
 			Message: "None of the 9 captured console entries match; warnings and info-level entries are hidden unless includeWarnings or includeInfo is true."}, api.LogsQuery{}, true,
-			"None of the 9 captured console entries match; warnings and info-level entries are hidden unless --warnings or --info is given.\n"},
+			"None of the 9 captured console entries match; warnings and info-level entries are hidden unless --warnings or --info is on.\n"},
 		{"network message naming its parameters", &api.LogsResponse{Kind: api.LogKindNetwork,
 			Message: "None of the 600 captured entries match; use a broader urlPattern or statusFilter=all."}, api.LogsQuery{}, true,
 			"None of the 600 captured entries match; use a broader --url or --status all.\n"},

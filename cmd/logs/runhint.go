@@ -75,8 +75,8 @@ func commandFor(shortID string, opts *Options) string {
 	if q.StatusFilter != "" {
 		args = append(args, "--status", q.StatusFilter)
 	}
-	if q.IncludeWarnings {
-		args = append(args, "--warnings")
+	if q.Kind == api.LogKindConsole && !q.IncludeWarnings {
+		args = append(args, "--warnings=false")
 	}
 	if q.IncludeInfo {
 		args = append(args, "--info")
