@@ -69,7 +69,9 @@ Fixtures:
             ` + sandbox.SuspendedKey + `   every call answers 403 (suspended)
   plans     pln-passing_sandbox (10 s), pln-failing_sandbox, pln-erroring_sandbox,
             pln-cancelled_sandbox, pln-skipped_sandbox, pln-slow_sandbox (one hour),
-            pln-flaky_sandbox (its failed test cases pass when rerun)
+            pln-flaky_sandbox (its failed test cases pass when rerun),
+            pln-baseline_sandbox (--branch feature --baseline main: one new
+            failure, one known)
   app       app_sandbox-web with environment env_sandbox-staging
   runners   runner-healthy, runner-degraded, runner-inactive, runner-nostatus,
             runner-warming (healthy after 20 s)
@@ -203,8 +205,12 @@ func printBanner(w io.Writer, inst *sandbox.Instance, o *Options) {
 	row("org key", sandbox.OrgKey+" (needs --project "+sandbox.ProjectShortID+")")
 	row("limit key", sandbox.LimitKey+" (starting a run answers 402)")
 	row("suspended key", sandbox.SuspendedKey+" (every call answers 403)")
-	row("plans", "pln-passing_sandbox pln-failing_sandbox pln-erroring_sandbox")
-	row("", "pln-cancelled_sandbox pln-skipped_sandbox pln-slow_sandbox pln-flaky_sandbox")
+	label := "plans"
+	for plans := sandbox.PlanIDs(); len(plans) > 0; label = "" {
+		n := min(3, len(plans))
+		row(label, strings.Join(plans[:n], " "))
+		plans = plans[n:]
+	}
 	row("runners", "runner-healthy runner-degraded runner-inactive runner-nostatus runner-warming")
 	fmt.Fprintf(&b, "  %-16s speed %gx, fault rate %g, latency %s, history %d, seed %d\n",
 		"settings", o.Speed, o.FaultRate, o.Latency, o.History, o.Seed)

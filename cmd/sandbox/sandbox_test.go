@@ -138,6 +138,11 @@ func TestServesUntilCancelled(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
+	for _, want := range sandbox.PlanIDs() {
+		if !strings.Contains(errOut, want+" ") && !strings.Contains(errOut, want+"\n") {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
 	if strings.Contains(errOut, "Warning") {
 		t.Errorf("loopback address warned about:\n%s", errOut)
 	}
@@ -182,9 +187,14 @@ func TestHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"--addr", "--speed", "--fault-rate", "--latency", "--history", "--seed",
-		"127.0.0.1:8787", "Examples:", "export TESTCTL_BASE_URL", sandbox.ProjectKey, "pln-slow_sandbox", "pln-flaky_sandbox", "runner-nostatus"} {
+		"127.0.0.1:8787", "Examples:", "export TESTCTL_BASE_URL", sandbox.ProjectKey, "runner-nostatus"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help lacks %q", want)
+		}
+	}
+	for _, plan := range sandbox.PlanIDs() {
+		if !strings.Contains(out.String(), plan) {
+			t.Errorf("help lacks the plan %s", plan)
 		}
 	}
 	if strings.Contains(out.String(), "visibility-delay") {
