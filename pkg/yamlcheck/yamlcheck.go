@@ -5,45 +5,117 @@ package yamlcheck
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// ErrorLine is the first line at which data stops being valid YAML, or 0.
-// yaml.v3 reports some errors at the start of the block they break (a key
-// indented one space too few on line 5 is "line 2: did not find expected
-// key"): the shortest prefix of whole lines that fails to parse ends on the
-// line to fix.
-func ErrorLine(data []byte) int {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	var v any
-	for n := 1; n <= len(lines); n++ {
-		if yaml.Unmarshal(bytes.Join(lines[:n], nil), &v) != nil {
-			return n
-		}
+// Locate is the line of data to fix for yaml.v3's syntax error err, and
+// its message; ok is false for another error. yaml.v3 names where the
+// broken block began, or the line before (its parser counts from 0), or
+// none on line 1: the line to fix is the one after the longest prefix that
+// parses, looked for back from the last line the parser read, in at most
+// maxParses parses (time linear in data); else yaml.v3's own line.
+func Locate(err error, data []byte) (line int, msg string, ok bool) {
+	if _, isType := errors.AsType[*yaml.TypeError](err); isType {
+		return 0, err.Error(), false
 	}
-	return 0
+	msg, ok = strings.CutPrefix(err.Error(), "yaml: ")
+	if !ok {
+		return 0, err.Error(), false
+	}
+	line = 1
+	if rest, found := strings.CutPrefix(msg, "line "); found {
+		n, m, cut := strings.Cut(rest, ": ")
+		if _, scanErr := fmt.Sscan(n, &line); !cut || scanErr != nil {
+			return 0, err.Error(), false
+		}
+		msg = m
+	}
+	ends := lineEnds(data)
+	failing := linesRead(data, ends) // prefix[:failing] fails as data does
+	lowest := line
+	if line >= failing {
+		lowest = 1 // a token begun on line 1: yaml.v3 names where it failed
+	}
+	for failing > lowest && blank(data[ends[failing-1]:ends[failing]]) {
+		failing--
+	}
+	for n, parses := failing-1, 0; n >= lowest; n-- {
+		if blank(data[ends[n-1]:ends[n]]) {
+			continue // no token there: prefix[:n] fares as prefix[:n-1]
+		}
+		if parses++; parses > maxParses {
+			return max(line, 1), msg, true
+		}
+		if unmarshal(data[:ends[n]], new(yaml.Node)) == nil {
+			break
+		}
+		failing = n
+	}
+	return max(failing, lowest, 1), msg, true
 }
 
-// Locate is where a syntax error of yaml.v3 on data is to be fixed, and
-// what it says: the line it gave ("yaml: line N: msg"), or the one
-// ErrorLine finds when that is later. ok is false for an error that names
-// no line.
-func Locate(err error, data []byte) (line int, msg string, ok bool) {
-	rest, ok := strings.CutPrefix(err.Error(), "yaml: line ")
-	if !ok {
-		return 0, err.Error(), false
+// maxParses bounds the prefixes Locate parses.
+const maxParses = 8
+
+// unmarshal parses a prefix; a variable, for a test to count the work.
+var unmarshal = yaml.Unmarshal
+
+// lineEnds are the offsets at which data's lines end: ends[0] is 0, ends[n]
+// the end of line n (its newline included).
+func lineEnds(data []byte) []int {
+	ends := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
 	}
-	n, msg, ok := strings.Cut(rest, ": ")
-	if !ok {
-		return 0, err.Error(), false
+	if ends[len(ends)-1] < len(data) {
+		ends = append(ends, len(data)) // a last line without a newline
 	}
-	if _, scanErr := fmt.Sscan(n, &line); scanErr != nil {
-		return 0, err.Error(), false
+	return ends
+}
+
+// linesRead is how many lines of data a yaml.v3 decoder read before it
+// failed: handed one line at a time, it reads only a line or two past
+// the token it could not place.
+func linesRead(data []byte, ends []int) int {
+	r := &lineReader{data: data, ends: ends}
+	_ = yaml.NewDecoder(r).Decode(new(yaml.Node))
+	return r.lines
+}
+
+// lineReader hands out data one line per Read.
+type lineReader struct {
+	data  []byte
+	ends  []int
+	off   int
+	lines int // lines handed out, in whole or in part
+}
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if r.off >= len(r.data) {
+		return 0, io.EOF
 	}
-	return max(line, ErrorLine(data)), msg, true
+	end := r.ends[r.lines]
+	if r.off == end {
+		r.lines++
+		end = r.ends[r.lines]
+	}
+	n := copy(p, r.data[r.off:end])
+	r.off += n
+	return n, nil
+}
+
+// blank reports whether a line holds no token: spaces, a comment or
+// nothing (a tab can be one yaml.v3 refuses).
+func blank(line []byte) bool {
+	s := bytes.TrimLeft(line, " ")
+	return len(s) == 0 || s[0] == '#' || s[0] == '\n' || s[0] == '\r'
 }
 
 // Nearest is the known key closest to key, when it is near enough to be a
