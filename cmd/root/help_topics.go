@@ -133,12 +133,13 @@ and TESTCTL_RUN_URL (space-separated).
 the verdict, each test case that did not pass with its story collapsed, the
 run links and, with --html, the workflow run's artefacts. The first run
 creates it and every later run of the same workflow job edits it, found by a
-hidden marker (TESTCTL_COMMENT_KEY tells a matrix's legs apart). GitHub
+hidden marker (TESTCTL_COMMENT_KEY tells a matrix's legs apart) among the
+comments the token's own identity wrote: nobody else's is ever edited. GitHub
 needs a pull request event and GITHUB_TOKEN with pull-requests: write;
 GitLab a merge request pipeline and TESTCTL_GITLAB_TOKEN. Where it cannot be
 written (no pull request, no token, a fork's read-only token, the API
-failing or silent for 10s) one notice says why and the exit code is
-unchanged.
+failing or silent for 10s, who the token is unreadable) one notice says why
+and the exit code is unchanged.
 
 --baseline BRANCH classes each test case that did not pass: new (it passed
 in the last COMPLETED run of the same plan on BRANCH, or was not in it) or

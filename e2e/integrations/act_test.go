@@ -358,7 +358,8 @@ func readFile(t *testing.T, path string) string {
 }
 
 // With comment: true on a pull request, the Action keeps one comment on it
-// through GitHub's REST API (a local fake at GITHUB_API_URL): created by
+// through GitHub's REST and GraphQL APIs (a local fake at GITHUB_API_URL,
+// which knows the token as github-actions[bot]): created by
 // the first run, edited in place by the next; a fork's read-only token
 // gets one notice, and the job's result and outputs are the verdict's.
 func TestActPullRequestComment(t *testing.T) {
