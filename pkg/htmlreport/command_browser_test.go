@@ -37,6 +37,19 @@ func TestBrowserReportOfAFailingSandboxRun(t *testing.T) {
 			t.Errorf("the page does not show %q", want)
 		}
 	}
+	// The request column shows the application's requests by their path
+	// (a narrow column cuts its end, so the host would hide the path); the
+	// whole URL is the row's tooltip.
+	shown := htmlreport.EvalStrings(t, p, `[...document.querySelectorAll('.wf-row')].filter(r => r.title.startsWith('POST ') && r.title.includes('/api/payments')).map(r => r.querySelector('.u').textContent + ' | ' + r.title.split('\n')[0])`)
+	if len(shown) == 0 {
+		t.Fatal("no POST /api/payments row in the waterfalls")
+	}
+	for _, s := range shown {
+		col, title, _ := strings.Cut(s, " | ")
+		if col != "/api/payments" || !strings.HasPrefix(title, "POST http") {
+			t.Errorf("request column %q (tooltip %q), want the path /api/payments, the whole URL on hover", col, title)
+		}
+	}
 }
 
 // A report written after the wait timed out is marked partial.

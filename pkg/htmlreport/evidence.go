@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"cmp"
+	"net/url"
 	"slices"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -76,11 +77,16 @@ type pagePart[T any] struct {
 	LeftOut     int    `json:"leftOut,omitempty"`
 	Limit       int    `json:"limit,omitempty"` // the cap that left them out
 	Unavailable string `json:"unavailable,omitempty"`
+	// Origin ("https://shop.example") completes the path of an entry
+	// that carries no URL of its own (requestURL).
+	Origin string `json:"origin,omitempty"`
 }
 
 type pageNet struct {
-	Method     string `json:"method,omitempty"`
-	URL        string `json:"url"`
+	Method string `json:"method,omitempty"`
+	// URL and Path as requestURL gives them.
+	URL        string `json:"url,omitempty"`
+	Path       string `json:"path"`
 	Status     int32  `json:"status"`
 	DurationMs *int32 `json:"durationMs,omitempty"`
 	StartMs    *int64 `json:"startMs,omitempty"`
@@ -100,7 +106,8 @@ type pageLog struct {
 
 type pageAPI struct {
 	Method          string `json:"method,omitempty"`
-	URL             string `json:"url"`
+	URL             string `json:"url,omitempty"`
+	Path            string `json:"path"`
 	Status          *int32 `json:"status,omitempty"`
 	Failed          bool   `json:"failed,omitempty"`
 	DurationMs      *int32 `json:"durationMs,omitempty"`
@@ -135,9 +142,13 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 	}
 	// The entries the evaluation names are kept first and marked.
 	named := evidence.NamedBy(e.Target)
+	netSite, apiSite := evidence.NetworkSite(e.Network.Entries), evidence.APICallSite(e.APICalls.Entries)
+	netOrigin := originOf(e.Network.Entries, func(n api.NetworkEntry) string { return n.URL }, netSite)
+	apiOrigin := originOf(e.APICalls.Entries, func(a api.APICallEntry) string { return a.URL }, apiSite)
 	p.Network = newPart(e.Network, limit(maxNetwork), func(n api.NetworkEntry) int { return namedFirst(named.Network(n), failedFirst(netFailed(n))) }, func(n api.NetworkEntry) pageNet {
+		full, path := b.requestURL(n.URL, netSite, netOrigin)
 		return pageNet{
-			Method: b.short(n.Method, 32), URL: b.short(n.URL, maxURL), Status: n.StatusCode,
+			Method: b.short(n.Method, 32), URL: full, Path: path, Status: n.StatusCode,
 			DurationMs: n.DurationMs, StartMs: n.RelativeTimestampMs, Failed: netFailed(n),
 			Error: b.short(n.ErrorText, maxMessage), Named: named.Network(n),
 		}
@@ -148,8 +159,9 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 				AtS: c.RelativeTimestampSeconds, Named: named.Console(c)}
 		})
 	p.APICalls = newPart(e.APICalls, limit(maxAPICalls), func(a api.APICallEntry) int { return namedFirst(named.APICall(a), failedFirst(!a.Success)) }, func(a api.APICallEntry) pageAPI {
+		full, path := b.requestURL(a.URL, apiSite, apiOrigin)
 		out := pageAPI{
-			Method: b.short(a.Method, 32), URL: b.short(a.URL, maxURL), Status: a.StatusCode, Failed: !a.Success,
+			Method: b.short(a.Method, 32), URL: full, Path: path, Status: a.StatusCode, Failed: !a.Success,
 			DurationMs: a.DurationMs, StartMs: a.RelativeTimestampMs, Error: b.short(a.ErrorMessage, maxMessage),
 			RequestCut: a.RequestBodyTruncated, ResponseCut: a.ResponseBodyTruncated, Named: named.APICall(a),
 		}
@@ -160,6 +172,7 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 		out.ResponseBody, out.ResponseClipped = b.text(a.ResponseBody, maxBody)
 		return out
 	})
+	p.Network.Origin, p.APICalls.Origin = netOrigin, apiOrigin
 	p.Issues = newPart(e.Issues, limit(maxIssues), func(api.Issue) int { return 0 }, func(i api.Issue) pageIssue {
 		out := pageIssue{
 			Title: b.short(i.Title, maxMessage), Description: b.short(i.Description, maxMessage),
@@ -171,6 +184,28 @@ func newPageEvidence(e *evidence.Case, b *budget) *pageEvidence {
 		return out
 	})
 	return p
+}
+
+// requestURL is a request's URL for the page: path, what its column shows
+// (evidence.ShortURL: the application's own host left out, so a narrow
+// column keeps the path, not the host), and the whole URL, left out when
+// it is origin followed by path, as most are: the page puts them together.
+func (b *budget) requestURL(raw, site, origin string) (full, path string) {
+	path = b.short(evidence.ShortURL(raw, site), maxURL)
+	if origin != "" && origin+path == raw {
+		return "", path
+	}
+	return b.short(raw, maxURL), path
+}
+
+// originOf is the scheme and host of the first URL on site's host.
+func originOf[T any](entries []T, urlOf func(T) string, site string) string {
+	for _, e := range entries {
+		if u, err := url.Parse(urlOf(e)); err == nil && site != "" && u.Host == site {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return ""
 }
 
 // newPart keeps at most limit entries, those of the lowest rank first, in

@@ -489,8 +489,8 @@ func TestEntriesTheEvaluationNamesAreMarkedAndKept(t *testing.T) {
 	for _, n := range p.Network.Entries {
 		if n.Named {
 			named++
-			if n.URL != "https://shop.invalid/api/payments" {
-				t.Errorf("%s marked as named", n.URL)
+			if n.Path != "/api/payments" {
+				t.Errorf("%s marked as named", n.Path)
 			}
 		}
 	}
@@ -499,5 +499,36 @@ func TestEntriesTheEvaluationNamesAreMarkedAndKept(t *testing.T) {
 	}
 	if !p.Console.Entries[0].Named || p.Console.Entries[1].Named {
 		t.Errorf("console marks: %+v", p.Console.Entries)
+	}
+}
+
+// The request column shows the path: the application's own host (the one
+// that answered most requests) is left out, a third party's is kept, and
+// the whole URL stays in the data for the tooltip (given whole, or as the
+// part's origin and the path).
+func TestRequestColumnKeepsThePath(t *testing.T) {
+	ev := &evidence.Case{}
+	urls := []string{"https://shop.invalid/api/cart", "https://shop.invalid/api/payments?card=1", "https://tracker.invalid/collect", "https://shop.invalid/#top"}
+	for _, u := range urls {
+		ev.Network.Entries = append(ev.Network.Entries, api.NetworkEntry{Method: "GET", URL: u, StatusCode: 200})
+		ev.APICalls.Entries = append(ev.APICalls.Entries, api.APICallEntry{Method: "GET", URL: u, StatusCode: ptr(int32(200))})
+	}
+	ev.Network.Entries[2].StatusCode = 0 // never answered: not the application's host
+	ev.APICalls.Entries[2].StatusCode = nil
+	p := newPageEvidence(ev, newBudget(textBudget))
+	whole := func(origin, url, path string) string {
+		if url == "" {
+			return origin + path
+		}
+		return url
+	}
+	want := []string{"/api/cart", "/api/payments?card=1", "tracker.invalid/collect", "/"}
+	for i, w := range want {
+		if n := p.Network.Entries[i]; n.Path != w || whole(p.Network.Origin, n.URL, n.Path) != urls[i] {
+			t.Errorf("request %d shows %q (whole %q), want %q (%s)", i, n.Path, whole(p.Network.Origin, n.URL, n.Path), w, urls[i])
+		}
+		if a := p.APICalls.Entries[i]; a.Path != w || whole(p.APICalls.Origin, a.URL, a.Path) != urls[i] {
+			t.Errorf("API call %d shows %q (whole %q), want %q (%s)", i, a.Path, whole(p.APICalls.Origin, a.URL, a.Path), w, urls[i])
+		}
 	}
 }

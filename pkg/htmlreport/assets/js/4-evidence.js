@@ -11,6 +11,8 @@ function section(title, p, what, keptFirst, draw) {
   var sec = el('div', 'ev');
   var n = p.entries.length + (p.leftOut || 0);
   put(sec, el('h4', null, n ? title + ' (' + num(n) + ')' : title));
+  // A request on the part's origin carries only its path.
+  p.entries.forEach(function (e) { if (e.path !== undefined && !e.url) e.url = p.origin + e.path; });
   if (p.unavailable) put(sec, el('p', 'note warn', 'Could not be read: ' + p.unavailable));
   put(sec, partNote(p, what, keptFirst));
   if (p.entries.length) put(sec, draw(p.entries));
@@ -77,7 +79,7 @@ function waterfall(list) {
   rows.forEach(function (r, i) {
     var n = r.n;
     var row = el('div', 'wf-row' + (n.failed ? ' failed' : '') + (n.named ? ' named' : ''));
-    put(row, n.named ? namedMark() : null, el('span', 'st', n.status ? n.status : 'no answer'), el('span', 'm', n.method), el('span', 'u', n.url));
+    put(row, n.named ? namedMark() : null, el('span', 'st', n.status ? n.status : 'no answer'), el('span', 'm', n.method), el('span', 'u', n.path || n.url));
     row.title = (n.method ? n.method + ' ' : '') + n.url + (n.error ? '\n' + n.error : '') + (n.named ? '\nnamed by the evaluation' : '');
     put(frag, row);
     var x = r.start / total * 100, w = Math.max(r.dur / total * 100, 0.4);
@@ -98,6 +100,14 @@ function waterfall(list) {
   if (untimed) put(legend, put(el('span'), el('i', 'key untimed'), document.createTextNode(
     ' start time unknown (' + num(untimed) + '): laid one after another')));
   return put(el('div'), box, legend);
+}
+
+// requestURL is an API call's URL as its summary shows it: the path (the
+// application's own host left out, as in the waterfall), whole on hover.
+function requestURL(r) {
+  var u = el('span', 'u', r.path || r.url);
+  u.title = r.url;
+  return u;
 }
 
 // namedMark marks an entry the evaluation names: the one to look at first.
@@ -127,7 +137,7 @@ function apiCalls(list) {
     d.open = a.failed;
     var s = el('summary');
     put(s, a.named ? namedMark() : null, pill(a.failed ? 'failed' : 'passed', a.status !== undefined ? a.status : 'no answer'), el('span', 'm', a.method),
-      el('span', 'u', a.url), a.durationMs !== undefined ? el('span', 'id', ms(a.durationMs)) : null);
+      requestURL(a), a.durationMs !== undefined ? el('span', 'id', ms(a.durationMs)) : null);
     put(d, s);
     if (a.error) put(d, el('p', 'note warn', a.error));
     if (a.result) put(d, el('p', 'text', a.result));
