@@ -21,3 +21,30 @@ func TestUnknownPlanGetsAHint(t *testing.T) {
 		t.Errorf("several plans, one unknown:\n%s", r.Stderr)
 	}
 }
+
+// An unknown plan's error is printed once, where the user reads why the
+// command failed: with --wait in the failure story, with its hint below it;
+// without, as the command's error. One plan or several, the same.
+func TestUnknownPlanErrorIsPrintedOnce(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, args := range [][]string{
+		{"--plan", "pln-nope_x"},
+		{"--plan", "pln-nope_x", "--wait"},
+		{"--plan", "pln-nope_x", "--plan", "pln-passing_sandbox"},
+		{"--plan", "pln-nope_x", "--plan", "pln-passing_sandbox", "--wait"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r := e.Run(append([]string{"--sandbox", "run", "start"}, args...)...).Expect(t, 5)
+			if n := strings.Count(r.Stderr, "HTTP 404"); n != 1 {
+				t.Errorf("the 404 printed %d times, want once:\n%s", n, r.Stderr)
+			}
+			if n := strings.Count(r.Stderr, "The sandbox's plans: pln-passing_sandbox"); n != 1 {
+				t.Errorf("the hint printed %d times, want once:\n%s", n, r.Stderr)
+			}
+			if strings.Contains(strings.Join(args, " "), "--wait") {
+				cmdtest.Contains(t, "the failure story", r.Stderr, "✗ plan pln-nope_x: not started: POST /v1/run: HTTP 404",
+					"not started: POST /v1/run: HTTP 404 Not Found: test plan pln-nope_x not found in project proj-demo_sandbox\n  The sandbox's plans: ")
+			}
+		})
+	}
+}

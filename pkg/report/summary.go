@@ -29,7 +29,13 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 		id := termtext.SanitizeLine(r.ShortID)
 		switch {
 		case r.NotStarted:
-			fmt.Fprintf(w, "%s %s: not started: %s\n", st.FailureIcon(), r.Plan.What(), termtext.Sanitize(FirstLine(r.Err.Error())))
+			// The only place the error is printed: its hint (the plans
+			// there are) on the lines below.
+			first, hint, _ := strings.Cut(r.Err.Error(), "\n")
+			fmt.Fprintf(w, "%s %s: not started: %s\n", st.FailureIcon(), r.Plan.What(), termtext.Sanitize(first))
+			for line := range strings.Lines(hint) {
+				fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(strings.TrimRight(line, "\n")))
+			}
 			continue
 		case r.Detail == nil && r.Stop != "":
 			seen := "no answer"

@@ -69,17 +69,16 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		switch {
 		case s.err == nil:
 			runwait.Announce(ios, s.resp.Run)
-		case several:
+		case several && !o.Wait:
+			// With --wait the failure story says it, once, with its hint.
 			fmt.Fprintln(ios.ErrOut, startFailureLine(s))
 		}
 	})
-	if !several && results[0].err != nil {
-		if !o.Wait {
-			return results[0].err
-		}
-		// A wait was asked for: its reports say the start failed (JUnit, the
-		// step summary, outputs), as they do when one plan of several fails.
-		fmt.Fprintf(ios.ErrOut, "error: %s\n", termtext.Sanitize(results[0].err.Error()))
+	// A wait was asked for: its reports say the start failed (the failure
+	// story, JUnit, the step summary, outputs), as they do when one plan of
+	// several fails.
+	if !several && results[0].err != nil && !o.Wait {
+		return results[0].err
 	}
 	var resps []*api.StartRunResponse
 	var targets []runwait.RunTarget
