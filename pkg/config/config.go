@@ -2,6 +2,7 @@ package config
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -83,7 +84,9 @@ func Load(opts Options) (*Config, error) {
 		if def, err := DefaultPath(c.getenv); err == nil {
 			c.ownDir = filepath.Clean(def) == filepath.Clean(c.path)
 		}
-		file, mode, err := readFile(c.path)
+		// Load runs outside a command's context (the factory's settings are
+		// lazy); a regular file's read does not wait, so nothing is lost.
+		file, mode, err := readFile(context.Background(), c.path)
 		if err != nil && opts.BrokenFileOK && opts.Warn != nil {
 			// Writes read the file again under its lock, and fail on it.
 			fmt.Fprintf(opts.Warn, "warning: %v; going on without it\n", err)

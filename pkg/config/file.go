@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/testctl/testctl/pkg/atomicfile"
+	"github.com/testctl/testctl/pkg/userfile"
 	"github.com/testctl/testctl/pkg/yamlcheck"
 )
 
@@ -75,10 +77,14 @@ func homeVariable() string {
 	return "HOME"
 }
 
+// MaxFileBytes bounds the config file: a few profiles take a few KiB.
+const MaxFileBytes = 1 << 20
+
 // readFile loads path, following symbolic links; a missing file is an
-// empty config.
-func readFile(path string) (*File, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+// empty config. Only a regular file is read: a FIFO or a device is
+// refused without waiting on it.
+func readFile(ctx context.Context, path string) (*File, fs.FileMode, error) {
+	data, err := userfile.Read(ctx, path, userfile.Rule{Max: MaxFileBytes, Regular: true})
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{}, 0, nil
 	}

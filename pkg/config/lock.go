@@ -3,14 +3,13 @@ package config
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"time"
 
 	"github.com/testctl/testctl/pkg/termtext"
+	"github.com/testctl/testctl/pkg/userfile"
 )
 
 // DefaultLockWait bounds how long a command that writes the config file
@@ -106,17 +105,11 @@ func (h holder) String() string {
 
 // readHolder reads who holds the lock at path, without taking it.
 func readHolder(path string) holder {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := userfile.Read(context.Background(), path, userfile.Rule{Max: holderOffset + maxHolder, Regular: true})
+	if err != nil || len(data) < holderOffset {
 		return holder{}
 	}
-	defer f.Close()
-	buf := make([]byte, maxHolder)
-	n, err := f.ReadAt(buf, holderOffset)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return holder{}
-	}
-	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	line, _, _ := bytes.Cut(data[holderOffset:], []byte("\n"))
 	pid, command, _ := bytes.Cut(line, []byte(" "))
 	h := holder{command: termtext.SanitizeLine(string(command))}
 	if h.pid, err = strconv.Atoi(string(pid)); err != nil || h.pid <= 0 || h.command == "" {

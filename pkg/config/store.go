@@ -73,7 +73,7 @@ func (c *Config) update(ctx context.Context, change func(*File) bool) error {
 		return err
 	}
 	defer unlock()
-	f, _, err := readFile(c.path)
+	f, _, err := readFile(ctx, c.path)
 	if err != nil {
 		return err
 	}
