@@ -3,11 +3,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/userfile"
 )
 
 // methods are the HTTP methods -X takes, in the order completion offers them.
@@ -98,7 +99,7 @@ contract's code (2 for 400, 4 for 401/403, 5 for 404, 6 for 5xx).`,
 // from stdin.
 func (o *Options) parse(cmd *cobra.Command, stdin io.Reader) error {
 	if o.InputFile != "" {
-		body, err := iostreams.Cancellable(cmd.Context(), func() ([]byte, error) { return readInput(stdin, o.InputFile) })
+		body, err := readInput(cmd.Context(), stdin, o.InputFile)
 		if err != nil {
 			return err
 		}
@@ -159,24 +160,22 @@ const maxInputBytes = 16 << 20
 
 // readInput reads --input and makes sure it is one JSON document: the
 // service decodes bodies strictly, and a 400 after the fact says less.
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	var r io.Reader
+func readInput(ctx context.Context, stdin io.Reader, name string) ([]byte, error) {
+	var data []byte
+	var err error
 	if name == "-" {
-		r = stdin
+		data, err = userfile.ReadStream(ctx, stdin, maxInputBytes)
 	} else {
-		file, err := os.Open(name)
-		if err != nil {
-			return nil, exitcode.FlagErrorf("--input: %v", err)
-		}
-		defer file.Close()
-		r = file
+		data, err = userfile.Read(ctx, name, userfile.Rule{Max: maxInputBytes})
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
+	if _, ok := errors.AsType[*userfile.TooLargeError](err); ok {
+		return nil, exitcode.FlagErrorf("--input %s is larger than %d MiB, the most testctl sends; nothing was sent", name, maxInputBytes>>20)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, err // the signal's code, not a usage error
+	}
 	if err != nil {
 		return nil, exitcode.FlagErrorf("--input: %v", err)
-	}
-	if len(data) > maxInputBytes {
-		return nil, exitcode.FlagErrorf("--input %s is larger than %d MiB, the most testctl sends; nothing was sent", name, maxInputBytes>>20)
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, exitcode.FlagErrorf("--input %s is empty; give a JSON body", name)

@@ -7,13 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/userfile"
 )
 
 // maxInputBytes bounds a JSON file: the service takes small documents, and
@@ -29,28 +28,23 @@ type jsonSource struct {
 
 // readSource reads FILE, or standard input for "-", until ctx ends.
 func readSource(ctx context.Context, ios *iostreams.IOStreams, flag, path string) (*jsonSource, error) {
-	return iostreams.Cancellable(ctx, func() (*jsonSource, error) { return readSourceNow(ios, flag, path) })
-}
-
-func readSourceNow(ios *iostreams.IOStreams, flag, path string) (*jsonSource, error) {
-	var r io.Reader
+	var data []byte
+	var err error
 	name := path
 	if path == "-" {
-		r, name = ios.In, "(stdin)"
+		name = "(stdin)"
+		data, err = userfile.ReadStream(ctx, ios.In, maxInputBytes)
 	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, exitcode.FlagErrorf("--%s: %v", flag, err)
-		}
-		defer f.Close()
-		r = f
+		data, err = userfile.Read(ctx, path, userfile.Rule{Max: maxInputBytes})
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
-	if err != nil {
-		return nil, exitcode.FlagErrorf("--%s %s: %v", flag, name, err)
-	}
-	if len(data) > maxInputBytes {
+	if _, ok := errors.AsType[*userfile.TooLargeError](err); ok {
 		return nil, exitcode.FlagErrorf("--%s %s: larger than %d MiB", flag, name, maxInputBytes>>20)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, err // the signal's code, not a usage error
+	}
+	if err != nil {
+		return nil, exitcode.FlagErrorf("--%s: %v", flag, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, exitcode.FlagErrorf("--%s %s: empty input, expected JSON", flag, name)
