@@ -2,9 +2,11 @@ package codehost
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
-	"os"
 	"strings"
+
+	"github.com/testctl/testctl/pkg/userfile"
 )
 
 // CIProviders lists the CI services whose variables DetectCI reads.
@@ -92,7 +94,7 @@ func detectCI(lookup func(string) (string, bool)) (string, Meta) {
 // message comes from a checkout, or not at all.
 func gitHubActions(env func(...string) string) Meta {
 	var event gitHubEvent
-	if data, err := os.ReadFile(env("GITHUB_EVENT_PATH")); err == nil { // none: an error too
+	if data, err := readEvent(env("GITHUB_EVENT_PATH")); err == nil { // none: an error too
 		if json.Unmarshal(data, &event) != nil {
 			event = gitHubEvent{} // the variables alone still give most fields
 		}
@@ -134,6 +136,16 @@ func gitHubActions(env func(...string) string) Meta {
 		c.CommitMessage = cmp.Or(c.CommitMessage, strings.TrimSpace(pr.Title))
 	}
 	return c
+}
+
+// maxEvent bounds the read of GitHub's event file (a push of many commits
+// is the largest).
+const maxEvent = 64 << 20
+
+// readEvent reads GitHub's event file, a regular file the runner writes: a
+// FIFO or device there is refused, not waited on.
+func readEvent(path string) ([]byte, error) {
+	return userfile.Read(context.Background(), path, userfile.Rule{Max: maxEvent, Regular: true})
 }
 
 // gitHubEvent holds the members of a workflow run's event file that

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"strings"
 	"unicode"
+
+	"github.com/testctl/testctl/pkg/userfile"
 )
 
 // gitHubMaxBody is the longest comment GitHub accepts, in characters.
@@ -92,11 +92,12 @@ func pullRequestNumber(path string) (int, error) {
 	if path == "" {
 		return 0, nil
 	}
-	f, err := os.Open(path)
+	// A regular file the runner writes: a FIFO or device is refused, not
+	// waited on.
+	data, err := userfile.Read(context.Background(), path, userfile.Rule{Max: maxEvent, Regular: true})
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
 	var ev struct {
 		PullRequest *struct {
 			Number int `json:"number"`
@@ -106,7 +107,7 @@ func pullRequestNumber(path string) (int, error) {
 			PullRequest json.RawMessage `json:"pull_request"`
 		} `json:"issue"`
 	}
-	if err := json.NewDecoder(io.LimitReader(f, maxEvent)).Decode(&ev); err != nil {
+	if err := json.Unmarshal(data, &ev); err != nil {
 		return 0, err
 	}
 	switch {

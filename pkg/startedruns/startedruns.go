@@ -6,6 +6,7 @@
 package startedruns
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,11 +14,15 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/atomicfile"
+	"github.com/testctl/testctl/pkg/userfile"
 )
 
 // keep is how many runs the record remembers, newest first: enough for a
 // day of CI steps on one machine, small enough to read on every wait.
 const keep = 200
+
+// maxFile bounds the read of the record: keep runs take some 60 KiB.
+const maxFile = 1 << 20
 
 // Run is one run this machine started.
 type Run struct {
@@ -90,7 +95,7 @@ func (r Record) read() []Run {
 	if r.Path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(r.Path)
+	data, err := userfile.Read(context.Background(), r.Path, userfile.Rule{Max: maxFile, Regular: true})
 	if err != nil {
 		return nil
 	}
