@@ -71,3 +71,23 @@ func TestJQResultsOnATerminal(t *testing.T) {
 		t.Errorf("--jq off a terminal:\n%s\nwant the service's object on one line:\n%s", r.Stdout, compact.String())
 	}
 }
+
+// With several runs the document is an array: an expression written for one
+// run fails after the wait with the larger of the verdict's code and 2, and
+// the error gives the expression that takes each run.
+func TestJQOnSeveralRunsSuggestsEachRun(t *testing.T) {
+	e := cmdtest.New(t)
+	a, b := e.StartRun(t, "pln-passing_sandbox"), e.StartRun(t, "pln-passing_sandbox")
+	r := e.Run("run", "wait", a, b, "--jq", ".status").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "expected an object but got: array",
+		"\n  the document is an array of 2: for each of them, --jq '.[].status'\n")
+	r = e.Run("run", "wait", a, b, "--jq", ".[].status").Expect(t, 0)
+	if r.Stdout != "COMPLETED\nCOMPLETED\n" {
+		t.Errorf("--jq '.[].status': %q", r.Stdout)
+	}
+	// The help of a command with --jq says so.
+	for _, cmd := range [][]string{{"run", "wait"}, {"run", "report"}, {"run", "start"}, {"run", "get"}} {
+		h := e.Run(append(cmd, "--help")...).Expect(t, 0)
+		cmdtest.Contains(t, strings.Join(cmd, " ")+" --help", h.Stdout, "several runs give an array: --jq '.[].status'")
+	}
+}

@@ -28,7 +28,7 @@ func AddGlobalFlags(fs *pflag.FlagSet, g *GlobalFlags) {
 	fs.String("profile", "", "config profile to use (env TESTCTL_PROFILE)")
 	fs.String("config-file", "", "config file (env TESTCTL_CONFIG; default $XDG_CONFIG_HOME/testctl/config.yaml)")
 	fs.StringP("output", "o", "", "output format: table, json or yaml (env TESTCTL_OUTPUT; default table)")
-	fs.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression (implies -o json)")
+	fs.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression (implies -o json); several runs give an array: --jq '.[].status'")
 	fs.BoolVar(&g.NoColor, "no-color", false, "disable colour (also NO_COLOR)")
 	fs.BoolVar(&g.Debug, "debug", false, "log HTTP requests and responses to stderr, key redacted (also TESTCTL_DEBUG=1)")
 	fs.String("http-timeout", "", "timeout of one HTTP request (default 30s)")

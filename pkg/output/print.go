@@ -146,7 +146,7 @@ func runJQ(w io.Writer, o Options, doc []byte) error {
 			if werr := buf.Flush(); werr != nil {
 				return werr
 			}
-			return &JQError{Err: err}
+			return &JQError{Err: err, Hint: arrayHint(o.JQ, v, err)}
 		}
 		if s, ok := r.(string); ok {
 			// Raw strings are the one path where service text is printed

@@ -191,3 +191,31 @@ func TestPrintRawDocument(t *testing.T) {
 		t.Errorf("no document: %q", got)
 	}
 }
+
+// An expression written for one object, run on an array (the document of
+// several runs), fails with the expression that takes each element.
+func TestPrintJQOnAnArraySuggestsEachElement(t *testing.T) {
+	doc := json.RawMessage(`[{"shortId":"r1","status":"COMPLETED"},{"shortId":"r2","status":"COMPLETED"}]`)
+	for expr, want := range map[string]string{
+		".status":                "--jq '.[].status'",
+		" .runTestCases[].name ": "--jq '.[].runTestCases[].name'",
+		".status, .shortId":      "--jq '.[] | .status, .shortId'",
+		`select(.status == "x")`: `--jq '.[] | select(.status == "x")'`,
+		".[0].status":            "",
+		`.[] | .runs[0]`:         "",
+		`{status}`:               "--jq '.[] | {status}'",
+	} {
+		var buf bytes.Buffer
+		err := Print(&buf, Options{JQ: expr}, doc)
+		if want == "" {
+			if err != nil && strings.Contains(err.Error(), "for each of them") {
+				t.Errorf("--jq %s: %v, want no hint", expr, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "expected an object but got: array") ||
+			!strings.Contains(err.Error(), "\n  the document is an array of 2: for each of them, "+want) {
+			t.Errorf("--jq %s: %v, want the hint %s", expr, err, want)
+		}
+	}
+}

@@ -35,9 +35,10 @@ func NewCmdReport(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 summary on stderr with a numbered block for every test case that did not pass
 (its evaluation, the evidence the service captured — failed network requests,
 console errors, failed API calls, detected issues — and the commands that show
-more), the data on stdout, and the reports asked for: --junit, --html, the
-pull request comment of --comment (see run wait --help) and, in GitHub
-Actions, the step summary, annotations and outputs.
+more), the data on stdout (with -o json or --jq one object for one run, an
+array for several: --jq '.[].status'), and the reports asked for: --junit,
+--html, the pull request comment of --comment (see run wait --help) and, in
+GitHub Actions, the step summary, annotations and outputs.
 
 It is the second half of "start now, report later": a CI step starts the runs
 (run start), another waits or reports on them.
