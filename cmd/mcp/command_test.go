@@ -49,6 +49,21 @@ func TestConfigSnippetNeverHasTheKey(t *testing.T) {
 	e.Run("mcp", "config", "--client", "emacs").Expect(t, 2)
 }
 
+// A base URL carrying a key (in its user part or its query) is refused as
+// every other command refuses it: never printed into a snippet meant to be
+// committed, nor into the error.
+func TestConfigRefusesABaseURLWithCredentials(t *testing.T) {
+	e := cmdtest.New(t)
+	for _, flag := range []string{"--base-url", "--legacy-base-url"} {
+		r := e.Run(flag, "http://u:tk_live_secret123@api.example.com/x?token=tk_live_secret123", "mcp", "config", "--client", "claude").Expect(t, 2)
+		if r.Stdout != "" || strings.Contains(r.Output(), "tk_live_secret123") {
+			t.Errorf("%s: the key is printed:\n%s", flag, r.Output())
+		}
+		cmdtest.Contains(t, "stderr", r.Stderr, "(from "+flag+")", "must not carry credentials", "http://api.example.com/x")
+	}
+	e.Run("--base-url", "https://api.example.com", "mcp", "config", "--client", "claude").Expect(t, 0)
+}
+
 // stdio serves `testctl ARGS…` (an mcp command line) in-process on pipes
 // and connects the SDK's client to it; end closes the client and returns
 // every line the server wrote on stdout and its result.

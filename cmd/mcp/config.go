@@ -11,6 +11,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/completion"
+	"github.com/testctl/testctl/pkg/config"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/shellwords"
 )
@@ -32,9 +33,9 @@ func newCmdConfig(f *cmdutil.Factory, runF func(*ConfigOptions) error) *cobra.Co
 		Long: `Print, on stdout, the configuration that adds 'testctl mcp' to a coding agent,
 with the global flags of this command line that choose the service
 (--profile, --config-file, --base-url, --project, --sandbox): the key is
-never in it. The server reads the key as every command does, from the
-environment, the profile or the OS keyring. Where the snippet goes is said
-on stderr.`,
+never in it, and a base URL carrying credentials or a query is refused.
+The server reads the key as every command does, from the environment, the
+profile or the OS keyring. Where the snippet goes is said on stderr.`,
 		Example: `  testctl --profile prod mcp config --client claude
   testctl --sandbox mcp config --client vscode --read-only > .vscode/mcp.json`,
 		Args: cobra.NoArgs,
@@ -42,7 +43,7 @@ on stderr.`,
 			if !slices.Contains(clients, opts.Client) {
 				return exitcode.FlagErrorf("--client must be claude, cursor or vscode, not %q", opts.Client)
 			}
-			return nil
+			return validateBaseURLs(f.Globals)
 		},
 		RunE: cmdutil.RunE(f, opts, runF, configRun),
 	}
@@ -50,6 +51,20 @@ on stderr.`,
 	cmd.Flags().BoolVar(&opts.ReadOnly, "read-only", false, "the server offers only the tools that read")
 	_ = cmd.RegisterFlagCompletionFunc("client", completion.CompleteEnum(clients...))
 	return cmd
+}
+
+// validateBaseURLs refuses, as every command that asks the service does, a
+// --base-url or --legacy-base-url carrying credentials, a query or a
+// fragment: the snippet would put them in a file meant to be committed.
+func validateBaseURLs(g *cmdutil.GlobalFlags) error {
+	for _, fl := range []struct{ name, what string }{{"base-url", "base URL"}, {"legacy-base-url", "legacy base URL"}} {
+		if given := g.FlagSet.Lookup(fl.name); given != nil && given.Changed {
+			if err := config.ValidateBaseURL(given.Value.String()); err != nil {
+				return exitcode.UsageErrorf("invalid %s (from --%s): %v", fl.what, fl.name, err)
+			}
+		}
+	}
+	return nil
 }
 
 func configRun(_ context.Context, f *cmdutil.Factory, opts *ConfigOptions) error {
