@@ -13,7 +13,12 @@ func NewCmdCompletion(f *cmdutil.Factory) *cobra.Command {
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
 		Long: `Print the completion script for a shell. Completion covers commands, flags,
-enum values, profile names and, when a key is configured, recent run ids.
+enum values and profile names and, from the service, recent run ids, the
+plans of the project's recent runs (--plan) and a run's test cases
+(logs RUN-<Tab>). Those ask the service for at most a second, with a key from
+--api-key, TESTCTL_API_KEY or the config file: never the OS keyring, which may
+ask for a password, so with only a key that auth login keeps there, and
+without a key, they offer nothing.
 
 bash needs the bash-completion package (version 2): apt install bash-completion,
 dnf install bash-completion, or brew install bash-completion@2 (then follow

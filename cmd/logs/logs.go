@@ -12,6 +12,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/completion"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
@@ -84,7 +85,8 @@ holding token, key, secret, password or session) are masked in every format.`,
 
   # Calls of an API test with headers and bodies
   testctl logs r7k2p9-8 --kind api-calls --full`,
-		Args: cmdutil.ExactArgs(1, "a run test case short id (from run get)", "testctl logs r4m0gl-1 --kind network"),
+		Args:              cmdutil.ExactArgs(1, "a run test case short id (from run get)", "testctl logs r4m0gl-1 --kind network"),
+		ValidArgsFunction: completion.CompleteRunTestCases(f),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			return opts.parse(cmd, args[0], kind)
 		},

@@ -74,8 +74,9 @@ func TestOutputFormatListsTheValidValues(t *testing.T) {
 }
 
 // --plan completes the sandbox's plans under --sandbox, and otherwise the
-// plans of the runs this machine started on the service; run ids complete
-// the runs started here first. Never file names.
+// plans of the runs this machine started on the service, then those of the
+// project's recent runs; run ids complete the runs started here first.
+// Never file names.
 func TestCompletionOfPlansAndStartedRuns(t *testing.T) {
 	e := cmdtest.New(t)
 	for _, cmd := range [][]string{{"run", "start"}, {"run", "list"}} {
@@ -83,14 +84,14 @@ func TestCompletionOfPlansAndStartedRuns(t *testing.T) {
 		r := e.Run(args...).Expect(t, 0)
 		cmdtest.Contains(t, strings.Join(args, " "), r.Stdout, "pln-passing_sandbox\tSmoke (passing)\n", "pln-flaky_sandbox\t", ":4\n")
 	}
-	// Nothing started yet on this service: no plan to offer, and no files.
+	// Nothing started here yet: the plans of the project's runs, and no files.
 	r := e.Run("__complete", "run", "start", "--plan", "").Expect(t, 0)
-	if strings.Contains(r.Stdout, "pln-") || !strings.Contains(r.Stdout, ":4\n") {
-		t.Errorf("--plan before any start:\n%s", r.Stdout)
-	}
+	cmdtest.Contains(t, "--plan before any start", r.Stdout, "pln-failing_sandbox\tlast run FAILED", ":4\n")
 	id := strings.TrimSpace(e.Run("run", "start", "--plan", "pln-failing_sandbox", "-q").Expect(t, 0).Stdout)
 	r = e.Run("__complete", "run", "start", "--plan", "").Expect(t, 0)
-	cmdtest.Contains(t, "--plan after a start", r.Stdout, "pln-failing_sandbox\tCheckout regression (failing)\n", ":4\n")
+	if !strings.HasPrefix(r.Stdout, "pln-failing_sandbox\tCheckout regression (failing)\n") || strings.Count(r.Stdout, "pln-failing_sandbox") != 1 {
+		t.Errorf("--plan after a start does not offer the plan started here first, once:\n%s", r.Stdout)
+	}
 	r = e.Run("__complete", "run", "wait", "").Expect(t, 0)
 	if !strings.HasPrefix(r.Stdout, id+"\tpln-failing_sandbox (Checkout regression (failing)) started here\n") {
 		t.Errorf("run wait completion does not offer %s first:\n%s", id, r.Stdout)
