@@ -177,11 +177,7 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	}
 	base := cfg.Get(config.KeyBaseURL)
 	if base == "" {
-		return nil, exitcode.UsageErrorf("no base URL configured. Set one of:\n"+
-			"  --base-url https://…                  (this command only)\n"+
-			"  TESTCTL_BASE_URL=https://…            (environment)\n"+
-			"  %s (saved in profile %q)\n"+
-			"or try everything against the embedded emulator with --sandbox", w.f.Globals.ConfigSetCommand("base_url", "https://…"), cfg.Profile())
+		return nil, w.noBaseURL(cfg.Profile())
 	}
 	if err := config.ValidateBaseURL(base); err != nil {
 		return nil, exitcode.UsageErrorf("invalid base URL (from %s): %v", cfg.Origin(config.KeyBaseURL), err)
