@@ -53,10 +53,12 @@ func TestCompletionIsBoundedAgainstAServerThatNeverAnswers(t *testing.T) {
 	cmd := &cobra.Command{}
 	cmd.SetContext(context.Background())
 	for name, complete := range map[string]func() ([]cobra.Completion, cobra.ShellCompDirective){
-		"--plan":    func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompletePlans(f)(cmd, nil, "") },
-		"run id":    func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompleteRunIDs(f)(cmd, nil, "") },
-		"logs RUN":  func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompleteRunTestCases(f)(cmd, nil, "") },
-		"logs RUN-": func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompleteRunTestCases(f)(cmd, nil, "r1a2b3-") },
+		"--plan":   func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompletePlans(f)(cmd, nil, "") },
+		"run id":   func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompleteRunIDs(f)(cmd, nil, "") },
+		"logs RUN": func() ([]cobra.Completion, cobra.ShellCompDirective) { return CompleteRunTestCases(f)(cmd, nil, "") },
+		"logs RUN-": func() ([]cobra.Completion, cobra.ShellCompDirective) {
+			return CompleteRunTestCases(f)(cmd, nil, "r1a2b3-")
+		},
 	} {
 		before := len(rec.seen)
 		asked := time.Now()
