@@ -152,7 +152,7 @@ func serveStdio(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, calls 
 		case <-serving.Done():
 		}
 	}()
-	err := srv.Run(serving, &mcp.IOTransport{Reader: io.NopCloser(f.IOStreams.In), Writer: nopWriteCloser{out}})
+	err := srv.Run(serving, &lineTransport{in: f.IOStreams.In, out: out, stop: serving.Done()})
 	return ended(ctx, err)
 }
 
@@ -167,10 +167,6 @@ func ended(ctx context.Context, err error) error {
 	}
 	return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("mcp server: %w", err)}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // callsAnswered waits, after a signal, for the calls in progress to end
 // (at most callsEnd: their commands run on the server's context,
