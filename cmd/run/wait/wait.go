@@ -30,9 +30,8 @@ exit with the verdict, so a CI step can gate on it.
 Progress goes to stderr: a live view on a terminal; elsewhere one line per
 change of state, and a line after --heartbeat of silence. Stdout carries only
 data: the test cases as a table, or the final run detail with -o json, -o yaml
-or --jq (one object for one run, an array for several: --jq '.[].status').
-At the end stderr tells the failure story of each test case that did not
-pass, with its evidence.
+or --jq (an array for several runs: --jq '.[].status'). At the end stderr tells
+the failure story of each test case that did not pass, with its evidence.
 
 Brief failures of the service are retried with backoff; a run is given up
 after 10 failed requests in a row (exit 6). After a timeout, Ctrl-C or SIGTERM
