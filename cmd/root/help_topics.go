@@ -127,7 +127,8 @@ run_result; when testctl ends, exit-code and verdict, with the code it ends
 with (a report that could not be written makes it 8), and junit and html for
 the reports written. --dotenv writes the same for GitLab's dotenv report:
 TESTCTL_EXIT_CODE, TESTCTL_VERDICT, TESTCTL_RUN_COUNT, TESTCTL_RUN_SHORT_ID
-and TESTCTL_RUN_URL (space-separated).
+and TESTCTL_RUN_URL (space-separated), and with a baseline or a quarantine
+file TESTCTL_NEW_FAILURES and TESTCTL_KNOWN_FAILURES.
 
 --comment keeps one pull request (GitHub) or merge request (GitLab) comment:
 the verdict, each test case that did not pass with its story collapsed, the

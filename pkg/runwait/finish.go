@@ -91,6 +91,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	found.apply(&vo)
 	v = verdict.Decide(recs, vo)
 	d.Step.SetRuns(stepRuns(v.Runs))
+	d.Step.SetFailures(v.Classified, v.Failures.New, v.Failures.Known)
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,

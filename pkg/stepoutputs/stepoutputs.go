@@ -30,7 +30,11 @@ type Step struct {
 	reports map[string]string
 	// ended: the files of the step's end were written (MarkEnded).
 	ended bool
+	// failures counts the new and known failures, when they were classed.
+	failures *failureCounts
 }
+
+type failureCounts struct{ new, known int }
 
 // Run is one run the outputs name.
 type Run struct {
@@ -54,6 +58,22 @@ func (s *Step) SetRuns(runs []Run) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.runs = append([]Run(nil), runs...)
+}
+
+// SetFailures notes how many failures of the verdict's runs are new and
+// known (quarantined ones are neither) when classified: a baseline or a
+// quarantine file classed them. The dotenv report gives the counts then
+// only, as the GitHub outputs new-failures and known-failures do.
+func (s *Step) SetFailures(classified bool, newFailures, known int) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failures = nil
+	if classified {
+		s.failures = &failureCounts{new: newFailures, known: known}
+	}
 }
 
 // Wrote notes that the report of output name ("junit", "html") was
@@ -127,6 +147,9 @@ const (
 	DotenvRunCount = "TESTCTL_RUN_COUNT"
 	DotenvShortIDs = "TESTCTL_RUN_SHORT_ID"
 	DotenvURLs     = "TESTCTL_RUN_URL"
+	// With a baseline or a quarantine file only.
+	DotenvNewFailures   = "TESTCTL_NEW_FAILURES"
+	DotenvKnownFailures = "TESTCTL_KNOWN_FAILURES"
 )
 
 // DotenvBudget bounds the dotenv file: GitLab refuses a dotenv report of
@@ -136,7 +159,8 @@ const DotenvBudget = 4096
 
 // WriteDotenv writes the dotenv file at path whole (never seen
 // half-written, nor a stale line left from an earlier job): the exit code,
-// its word, how many runs, and their short ids and URLs, space-separated.
+// its word, how many runs, the counts of new and known failures when they
+// were classed, and the runs' short ids and URLs, space-separated.
 // GitLab's rules are kept: one line a variable, no newline in a value,
 // nothing quoted, no empty value (an empty list is left out, as a later
 // job reads an unset variable as empty anyway). Runs that would take the
@@ -144,13 +168,18 @@ const DotenvBudget = 4096
 // TESTCTL_RUN_COUNT still counts them.
 func (s *Step) WriteDotenv(path string, end End) (cut int, err error) {
 	var runs []Run
+	var failures *failureCounts
 	if s != nil {
 		s.mu.Lock()
 		runs = append(runs, s.runs...)
+		failures = s.failures
 		s.mu.Unlock()
 	}
 	head := fmt.Sprintf("%s=%d\n%s=%s\n%s=%d\n", DotenvExitCode, end.Code, DotenvVerdict, dotenvValue(end.Word),
 		DotenvRunCount, len(runs))
+	if failures != nil {
+		head += fmt.Sprintf("%s=%d\n%s=%d\n", DotenvNewFailures, failures.new, DotenvKnownFailures, failures.known)
+	}
 	var ids, urls []string
 	size := len(head) + len(DotenvShortIDs) + len(DotenvURLs) + 4 // "=", "=" and two newlines
 	for _, r := range runs {
