@@ -51,6 +51,9 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
+	termName, _ := opts.LookupEnv("TERM")
+	columns, _ := opts.LookupEnv("COLUMNS")
+	opts.IOStreams.SetTerminalEnv(termName, columns)
 	if v, _ := opts.LookupEnv("GITHUB_ACTIONS"); v == "true" {
 		// Service text must not run workflow commands in the step's log.
 		opts.IOStreams.GuardWorkflowCommands()

@@ -31,6 +31,10 @@ TESTCTL_CONFIG           config file (--config-file); default
 TESTCTL_OUTPUT           output format: table, json or yaml (--output, -o)
 TESTCTL_DEBUG=1          log every HTTP attempt to stderr, key redacted (--debug)
 NO_COLOR                 any value turns colour off (--no-color)
+COLUMNS                  the terminal's width when it does not say; it narrows,
+                         never widens, a terminal that does
+TERM=dumb                no live line on a terminal: a wait prints a line per
+                         change of state, as off a terminal
 XDG_CONFIG_HOME          base directory of the default config file
 DBUS_SESSION_BUS_ADDRESS on Linux, the D-Bus session where the keyring (the
                          Secret Service) answers; unset, the keyring is not

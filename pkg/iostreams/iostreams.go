@@ -10,13 +10,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 
-	"github.com/briandowns/spinner"
 	"golang.org/x/term"
 )
 
-// defaultWidth is used when stdout is not a terminal or its size is unknown.
+// defaultWidth is used when the stream is not a terminal or its width is
+// unknown.
 const defaultWidth = 80
 
 type ttyState uint8
@@ -41,13 +43,15 @@ type IOStreams struct {
 	colorDisabled bool // --no-color
 	noColorEnv    bool // NO_COLOR is set, whatever its value
 	termWidth     int  // 0: ask the terminal
+	columns       int  // COLUMNS, 0 when unset or not a width
+	dumb          bool // TERM=dumb: a terminal that cannot redraw
 
 	// The workflow-command guards (GitHub Actions) and stderr past them.
 	outGuard, errGuard *commandGuard
 	commandsOut        io.Writer
 
 	spinMu  sync.Mutex
-	spinner *spinner.Spinner
+	spinner *spinnerLine
 }
 
 // System returns streams bound to the process's standard streams. Nothing is
@@ -139,12 +143,22 @@ func (s *IOStreams) IsStdinTTY() bool  { return s.isTTY(&s.stdinTTY, s.In) }
 func (s *IOStreams) IsStdoutTTY() bool { return s.isTTY(&s.stdoutTTY, s.Out) }
 func (s *IOStreams) IsStderrTTY() bool { return s.isTTY(&s.stderrTTY, s.ErrOut) }
 
+// CanRedrawStderr reports whether stderr is a terminal that lines can be
+// redrawn on in place: a spinner, a live block. TERM=dumb cannot.
+func (s *IOStreams) CanRedrawStderr() bool {
+	s.mu.Lock()
+	dumb := s.dumb
+	s.mu.Unlock()
+	return !dumb && s.IsStderrTTY()
+}
+
 func (s *IOStreams) SetStdinTTY(v bool)  { set(s, &s.stdinTTY, ttyOf(v)) }
 func (s *IOStreams) SetStdoutTTY(v bool) { set(s, &s.stdoutTTY, ttyOf(v)) }
 func (s *IOStreams) SetStderrTTY(v bool) { set(s, &s.stderrTTY, ttyOf(v)) }
 
 // TerminalWidth is the width of the terminal on stdout, or 80 when stdout is
-// not a terminal. It is asked each time because the terminal may be resized.
+// not a terminal. It is asked each time because the terminal may be resized;
+// COLUMNS narrows it, and is the width of a terminal that does not say.
 func (s *IOStreams) TerminalWidth() int {
 	return s.width(s.IsStdoutTTY(), s.Out)
 }
@@ -157,15 +171,26 @@ func (s *IOStreams) ErrTerminalWidth() int {
 
 func (s *IOStreams) width(tty bool, stream any) int {
 	s.mu.Lock()
-	w := s.termWidth
+	w, columns := s.termWidth, s.columns
 	s.mu.Unlock()
-	if w > 0 {
+	switch {
+	case w > 0:
 		return w
+	case !tty:
+		return defaultWidth
 	}
-	if f, ok := stream.(fder); ok && tty {
+	if f, ok := stream.(fder); ok {
+		// Never wider than the terminal: a line fitted to a stale COLUMNS
+		// would wrap, and a redraw would leave its start behind.
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			if columns > 0 {
+				return min(w, columns)
+			}
 			return w
 		}
+	}
+	if columns > 0 {
+		return columns
 	}
 	return defaultWidth
 }
@@ -173,6 +198,20 @@ func (s *IOStreams) width(tty bool, stream any) int {
 // SetTerminalWidth fixes the width TerminalWidth and ErrTerminalWidth
 // report; 0 restores asking the terminal.
 func (s *IOStreams) SetTerminalWidth(w int) { set(s, &s.termWidth, w) }
+
+// SetTerminalEnv takes what the environment says of the terminal: TERM
+// (dumb: no redraws; CanRedrawStderr) and COLUMNS (a width; see
+// TerminalWidth).
+func (s *IOStreams) SetTerminalEnv(termName, columns string) {
+	n, err := strconv.Atoi(strings.TrimSpace(columns))
+	if err != nil || n <= 0 {
+		n = 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dumb = termName == "dumb"
+	s.columns = n
+}
 
 // New returns streams over in, out and errOut, whose terminals are
 // detected on first use as System's are: a test that runs a command on a

@@ -67,18 +67,23 @@ func (o *ptyOutput) waitFor(t *testing.T, from int, text string) int {
 
 // The live line of a wait, in a terminal narrower than the line, is cut
 // to the width and its redraws leave the lines above exactly as they were:
-// the real spinner draws on a pty of each width, and a screen model fed
-// those bytes must show what the same lines show without any spinner.
+// the real spinner draws on a pty of each width, which is the process's
+// descriptor 0 too, as in a user's shell, and a screen model fed those
+// bytes must show what the same lines show without any spinner. (The
+// spinner library measured its line in bytes against the width of
+// descriptor 0: a line fitted to the width counted as two, and each frame
+// erased the line above.)
 func TestLiveLineNeverEatsTheLinesAbove(t *testing.T) {
-	for _, width := range []int{20, 33, 50, 72} {
+	for _, width := range []int{20, 33, 40, 50, 60, 72} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			controller, terminal := ptytest.Open(t)
 			ws := &unix.Winsize{Col: uint16(width), Row: 40}
 			if err := unix.IoctlSetWinsize(int(terminal.Fd()), unix.TIOCSWINSZ, ws); err != nil {
 				t.Fatal(err)
 			}
+			stdinIs(t, terminal)
 			out := readPTY(controller)
-			ios := &IOStreams{In: os.Stdin, Out: terminal, ErrOut: terminal, stdinTTY: ttyNo, stdoutTTY: ttyYes, stderrTTY: ttyYes}
+			ios := &IOStreams{In: terminal, Out: terminal, ErrOut: terminal, stdinTTY: ttyYes, stdoutTTY: ttyYes, stderrTTY: ttyYes}
 			var static strings.Builder
 			say := func(line string) {
 				fmt.Fprintln(ios.ErrOut, line)
@@ -110,6 +115,22 @@ func TestLiveLineNeverEatsTheLinesAbove(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stdinIs makes f the process's descriptor 0 until the test ends.
+func stdinIs(t *testing.T, f *os.File) {
+	t.Helper()
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Dup3(int(f.Fd()), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = unix.Dup3(saved, 0, 0)
+		_ = unix.Close(saved)
+	})
 }
 
 // Stderr a terminal and stdout a pipe, as in `testctl run wait ID -o json

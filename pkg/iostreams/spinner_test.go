@@ -1,9 +1,9 @@
 package iostreams
 
 import (
+	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -19,7 +19,21 @@ func TestSpinnerIsNoOpOffTTY(t *testing.T) {
 	}
 }
 
-func TestSpinnerRespectsNoColor(t *testing.T) {
+// TERM=dumb is line mode: a terminal that cannot redraw gets no spinner.
+func TestSpinnerIsNoOpOnADumbTerminal(t *testing.T) {
+	ios, _, _, errOut := Test()
+	ios.SetStderrTTY(true)
+	ios.SetTerminalEnv("dumb", "")
+	ios.StartSpinner("waiting for run-1")
+	ios.StopSpinner()
+	if errOut.Len() != 0 || ios.CanRedrawStderr() {
+		t.Fatalf("spinner on TERM=dumb: %q", errOut)
+	}
+}
+
+// NO_COLOR (and --no-color) removes colour, nothing else: the spinner
+// still turns, without a colour sequence.
+func TestSpinnerUnderNoColor(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		setup func(*IOStreams)
@@ -31,27 +45,30 @@ func TestSpinnerRespectsNoColor(t *testing.T) {
 			ios, _, _, errOut := Test()
 			ios.SetStderrTTY(true)
 			tt.setup(ios)
-			if ios.ErrColorEnabled() {
-				t.Fatal("spinner must not be allowed")
-			}
-			ios.StartSpinner("x")
+			ios.StartSpinner("run r1 RUNNING")
 			ios.StopSpinner()
-			if errOut.Len() != 0 {
-				t.Fatalf("spinner wrote: %q", errOut)
+			got := errOut.String()
+			if !strings.Contains(got, "run r1 RUNNING") {
+				t.Fatalf("no spinner under %s: %q", tt.name, got)
+			}
+			if colourSeq.MatchString(got) {
+				t.Errorf("a colour under %s: %q", tt.name, got)
 			}
 		})
 	}
 }
 
-func TestSpinnerSuffixIsSanitised(t *testing.T) {
-	ios, _, _, _ := Test()
-	if got := ios.suffix("run \x1b]0;pwned\x07name\n"); got != " run name " {
-		t.Fatalf("suffix = %q", got)
+var colourSeq = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestSpinnerLineIsSanitised(t *testing.T) {
+	sp := &spinnerLine{width: func() int { return 80 }, msg: "run \x1b]0;pwned\x07name\n"}
+	if got := sp.line(); got != "\r\x1b[J"+SpinnerFrame(0)+" run name \r" {
+		t.Fatalf("line = %q", got)
 	}
 }
 
 func TestSpinnerLifecycleOnTTY(t *testing.T) {
-	ios, _, out, _ := Test()
+	ios, _, out, errOut := Test()
 	ios.SetStderrTTY(true)
 	ios.StartSpinner("one")
 	ios.StartSpinner("two") // only changes the message
@@ -60,20 +77,30 @@ func TestSpinnerLifecycleOnTTY(t *testing.T) {
 	if out.Len() != 0 {
 		t.Fatalf("spinner wrote to stdout: %q", out)
 	}
+	if got := errOut.String(); !strings.HasPrefix(got, hideCursor+"\r") || !strings.HasSuffix(got, "\r\x1b[J"+showCursor) {
+		t.Fatalf("stderr: %q", got)
+	}
 }
 
-// The live line never wraps, at any width: a wrapped line cannot be erased
-// by the redraw.
-func TestSpinnerSuffixFitsEveryWidth(t *testing.T) {
-	ios, _, _, _ := Test()
+// The live line never wraps, at any width, counted in cells as the
+// terminal counts them; and a frame never moves the cursor up, so it can
+// erase nothing but its own line: it starts where the last one did and
+// leaves the cursor there.
+func TestSpinnerLineFitsEveryWidth(t *testing.T) {
 	msg := "run r1a2b3 RUNNING 01:02:03 · 12 passed · 3 failed · 1 skipped · 2 running · 漢字のテスト名前"
 	for w := 20; w <= 140; w++ {
-		ios.SetTerminalWidth(w)
-		line := "⠋" + ios.suffix(msg)
-		if cols, runes := ansi.StringWidth(line), utf8.RuneCountInString(line); cols > w-1 || runes > w-1 {
-			t.Fatalf("width %d: the line takes %d columns, %d runes: %q", w, cols, runes, line)
+		sp := &spinnerLine{width: func() int { return w }, msg: msg}
+		line := sp.line()
+		// No other control: nothing moves the cursor up.
+		body, ok1 := strings.CutPrefix(line, "\r"+eraseDown)
+		body, ok2 := strings.CutSuffix(body, "\r")
+		if !ok1 || !ok2 || strings.ContainsAny(body, "\r\n\x1b") {
+			t.Fatalf("width %d: not one line drawn from its start, back to its start: %q", w, line)
 		}
-		if w < 80 && !strings.HasSuffix(line, "…") {
+		if cols := ansi.StringWidth(line); cols > w-1 {
+			t.Fatalf("width %d: the line takes %d columns: %q", w, cols, line)
+		}
+		if w < 80 && !strings.HasSuffix(body, "…") {
 			t.Errorf("width %d: cut without an ellipsis: %q", w, line)
 		}
 	}

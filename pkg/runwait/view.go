@@ -14,16 +14,16 @@ import (
 )
 
 // newViews are the reporters that show a wait in progress on stderr. The
-// live view wherever stderr is a terminal, as the contract allows
-// animation: NO_COLOR and --no-color remove colour, nothing else (--debug
-// writes to stderr too, and the two would garble): a spinner line redrawn with the
-// elapsed time and the counts, finished test cases scrolling above it.
-// Elsewhere the line mode writes one line per change of state, never one
+// live view wherever stderr is a terminal that can redraw (not TERM=dumb),
+// as the contract allows animation: NO_COLOR and --no-color remove colour,
+// nothing else (--debug writes to stderr too, and the two would garble): a
+// spinner line redrawn with the elapsed time and the counts, finished test
+// cases scrolling above it. Elsewhere the line mode writes one line per change of state, never one
 // per poll, so CI logs stay short, and the heartbeat a line after a period
 // of silence. tickEvery is how often they need the time.
 func newViews(ios *iostreams.IOStreams, debug bool, runs int, pulse *heartbeat) (views []report.Reporter, tickEvery time.Duration) {
 	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true, namePlans: runs > 1}
-	if ios.IsStderrTTY() && !debug {
+	if ios.CanRedrawStderr() && !debug {
 		p.prefixRuns = runs > 1
 		v := &liveView{ios: ios, lf: p}
 		if runs > 1 {
