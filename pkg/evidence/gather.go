@@ -30,6 +30,12 @@ const (
 	DefaultMax = 10
 )
 
+// readRetry paces the tries of a read that failed for a passing reason (a
+// 5xx, a 429, a dropped connection), which polls survive too: short pauses,
+// so that a few tries fit in one request's bound (RequestTimeout), which
+// ends them.
+var readRetry = api.RetryPolicy{MaxRetries: 3, BaseDelay: 200 * time.Millisecond, MaxDelay: time.Second}
+
 // Options bound a gathering; zero values take the defaults above.
 type Options struct {
 	Concurrency    int           // requests in flight at once
@@ -80,7 +86,9 @@ type early struct {
 func NewReader(ctx context.Context, client *api.Client, opts Options) *Reader {
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(ctx)
-	return &Reader{client: client.WithRetries(0), opts: opts, slots: make(chan struct{}, opts.Concurrency),
+	reads := client.WithRetries(readRetry.MaxRetries)
+	reads.Retry = readRetry
+	return &Reader{client: reads, opts: opts, slots: make(chan struct{}, opts.Concurrency),
 		ctx: ctx, cancel: cancel, early: map[string]*early{}}
 }
 

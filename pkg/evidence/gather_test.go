@@ -203,15 +203,18 @@ func TestIssuesMatchByShortIDOrName(t *testing.T) {
 	}
 }
 
-// Every request fails: every part says why, and nothing is retried.
+// Every request fails: every part says why, after the tries a transient
+// failure gets (a 5xx, a dropped connection: 4 each) and no more; an answer
+// that cannot be read is not asked for again.
 func TestEveryRequestFails(t *testing.T) {
 	for _, tc := range []struct {
 		name, want string
+		tries      int32
 		h          http.HandlerFunc
 	}{
-		{"500", "HTTP 500", func(w http.ResponseWriter, r *http.Request) { http.Error(w, `{"message":"boom"}`, 500) }},
-		{"garbage", "unreadable answer", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) }},
-		{"drop", "no answer", func(w http.ResponseWriter, r *http.Request) {
+		{"500", "HTTP 500", 4, func(w http.ResponseWriter, r *http.Request) { http.Error(w, `{"message":"boom"}`, 500) }},
+		{"garbage", "unreadable answer", 1, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>")) }},
+		{"drop", "no answer", 4, func(w http.ResponseWriter, r *http.Request) {
 			conn, _, _ := w.(http.Hijacker).Hijack()
 			conn.Close()
 		}},
@@ -233,8 +236,8 @@ func TestEveryRequestFails(t *testing.T) {
 			}
 			// network and console of each, the run's issues: API calls are
 			// read only after a network log that answered with no failure.
-			if n := counter.logs.Load() + counter.runs.Load(); n != 5 {
-				t.Errorf("%d requests, want 5: one each, no retries", n)
+			if n := counter.logs.Load() + counter.runs.Load(); n != 5*tc.tries {
+				t.Errorf("%d requests, want %d: 5 reads, each tried %d times", n, 5*tc.tries, tc.tries)
 			}
 		})
 	}
