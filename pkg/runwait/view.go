@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/poll"
@@ -23,6 +25,9 @@ import (
 // of silence. tickEvery is how often they need the time.
 func newViews(ios *iostreams.IOStreams, debug bool, runs int, pulse *heartbeat) (views []report.Reporter, tickEvery time.Duration) {
 	p := lineFormat{st: ios.ErrStyles(), prefixRuns: true, namePlans: runs > 1}
+	if ios.IsStderrTTY() {
+		p.width = ios.ErrTerminalWidth
+	}
 	if ios.CanRedrawStderr() && !debug {
 		p.prefixRuns = runs > 1
 		v := &liveView{ios: ios, lf: p}
@@ -40,6 +45,9 @@ type lineFormat struct {
 	st         *iostreams.Styles
 	prefixRuns bool // name the run on every line (several runs, or a log)
 	namePlans  bool // several runs: say whose plan each status line is
+	// width is a terminal's, which a test case's line is fitted to; nil
+	// off a terminal, where lines stay whole.
+	width func() int
 }
 
 func (p lineFormat) status(s *report.Progress, elapsed time.Duration) string {
@@ -58,20 +66,50 @@ func (p lineFormat) status(s *report.Progress, elapsed time.Duration) string {
 	return line
 }
 
+// testCase is a test case's line: its icon, name, how it ended unless it
+// passed, and its result's title. On a terminal it is fitted to the width,
+// never wrapped (a wrapped line breaks a word, and loses the indent): the
+// title is cut, then left out, then the name is cut; how it ended stays.
 func (p lineFormat) testCase(s *report.Progress, tc api.RunTestCase) string {
-	line := "  "
+	head := "  "
 	if p.prefixRuns {
-		line = "run " + termtext.SanitizeLine(s.ShortID) + " "
+		head = "run " + termtext.SanitizeLine(s.ShortID) + " "
 	}
-	line += p.icon(tc) + " " + termtext.SanitizeLine(tc.Name)
+	head += p.icon(tc) + " "
+	name, class, title := termtext.SanitizeLine(tc.Name), "", ""
 	if c := verdict.ClassOf(tc, false); c != verdict.Passed {
-		line += " (" + report.ClassStyle(p.st, c)(termtext.SanitizeLine(verdict.CaseWord(tc))) + ")"
+		class = " (" + report.ClassStyle(p.st, c)(termtext.SanitizeLine(verdict.CaseWord(tc))) + ")"
 	}
 	if tc.ResultTitle != "" {
-		line += " — " + termtext.SanitizeLine(tc.ResultTitle)
+		title = " — " + termtext.SanitizeLine(tc.ResultTitle)
 	}
-	return line
+	line := head + name + class + title
+	if p.width == nil {
+		return line
+	}
+	room := p.width() - 1 // at the last column, terminals wrap on the next character
+	if ansi.StringWidth(line) <= room {
+		return line
+	}
+	left := room - ansi.StringWidth(head+name+class)
+	if title != "" && left >= minTitle {
+		return head + name + class + ansi.Truncate(title, left, "…")
+	}
+	if left >= 0 {
+		return head + name + class
+	}
+	if nameRoom := room - ansi.StringWidth(head+class); nameRoom >= minName {
+		return head + ansi.Truncate(name, nameRoom, "…") + class
+	}
+	return ansi.Truncate(head+name+class, max(room, 1), "…")
 }
+
+// The least of a title and of a name worth showing cut on a test case's
+// line.
+const (
+	minTitle = 12 // " — " and a word or two
+	minName  = 8
+)
 
 func (p lineFormat) icon(tc api.RunTestCase) string {
 	switch verdict.ClassOf(tc, false) {
