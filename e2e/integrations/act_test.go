@@ -264,7 +264,7 @@ func TestActFourJobsAtOnceShareAFreshToolCache(t *testing.T) {
 }
 
 // A download server that accepts and never answers fails the install in
-// bounded time, naming the URL and what failed.
+// bounded time, naming the URL and that the download stalled.
 func TestActDownloadFromASilentServerIsBounded(t *testing.T) {
 	needAct(t)
 	t.Parallel()
@@ -272,7 +272,7 @@ func TestActDownloadFromASilentServerIsBounded(t *testing.T) {
 	url := silentServer(t)
 	in := actInputs(&release{URL: url}, sb, "pln-passing_sandbox")
 	w := actPushWorkflow(in)
-	w.Env = map[string]string{"TESTCTL_DOWNLOAD_TIMEOUT": "1", "TESTCTL_DOWNLOAD_CONNECT_TIMEOUT": "1", "TESTCTL_DOWNLOAD_RETRIES": "1"}
+	w.Env = map[string]string{"TESTCTL_DOWNLOAD_STALL_TIMEOUT": "1", "TESTCTL_DOWNLOAD_CONNECT_TIMEOUT": "1", "TESTCTL_DOWNLOAD_RETRIES": "1"}
 	start := time.Now()
 	res := runAct(t, w)
 	took := time.Since(start)
@@ -280,11 +280,11 @@ func TestActDownloadFromASilentServerIsBounded(t *testing.T) {
 		t.Fatalf("the job passed without its download:\n%s", res.Log)
 	}
 	want := "::error title=testctl install::could not download " + url + "/v" + releaseVersion + "/testctl_" + releaseVersion + "_"
-	if !strings.Contains(res.Log, want) || !strings.Contains(res.Log, "timed out") || !strings.Contains(res.Log, "tried 2 times, each at most 1s") {
-		t.Errorf("the error does not name the URL and the timeout (%q):\n%s", want, res.Log)
+	if !strings.Contains(res.Log, want) || !strings.Contains(res.Log, "the download stalled, less than 1024 bytes a second for 1s (tried 2 times)") {
+		t.Errorf("the error does not name the URL and the stall (%q):\n%s", want, res.Log)
 	}
-	// Two tries of a second each, a second between them, and act's own
-	// start: far from the minutes of an unbounded download.
+	// Two stalled tries of a second each, a second between them, and act's
+	// own start: far from the minutes of an unbounded download.
 	if took > time.Minute {
 		t.Errorf("the install took %v against a silent server", took)
 	}

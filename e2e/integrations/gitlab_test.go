@@ -93,7 +93,7 @@ func busyboxPath(t *testing.T) (busybox, dir string) {
 	needTools(t, "busybox") // CI must run the component's install as an alpine image does
 	busybox, _ = toolPath("busybox")
 	dir = t.TempDir()
-	for _, applet := range []string{"sh", "wget", "tar", "sha256sum", "awk", "grep", "mktemp", "uname", "rm", "mkdir",
+	for _, applet := range []string{"sh", "wget", "tar", "sha256sum", "awk", "grep", "mktemp", "uname", "rm", "mkdir", "wc",
 		"tail", "sleep", "cat", "sed", "tr", "xargs", "printf", "echo", "env", "ls", "gzip", "timeout"} {
 		if err := os.Symlink(busybox, filepath.Join(dir, applet)); err != nil {
 			t.Fatal(err)
@@ -130,9 +130,10 @@ func TestComponentInstallsWithBusyBoxWget(t *testing.T) {
 	url := silentServer(t)
 	start := time.Now()
 	res = run(componentInputs(&release{URL: url}, sb, "pln-passing_sandbox"),
-		map[string]string{"TESTCTL_DOWNLOAD_TIMEOUT": "1", "TESTCTL_DOWNLOAD_RETRIES": "1"})
-	if res.Code == 0 || !strings.Contains(res.Log, "could not download "+url+"/v"+releaseVersion+"/") || !strings.Contains(res.Log, "tried 2 times") {
-		t.Errorf("exit %d: want the URL named after two tries\n%s", res.Code, res.Log)
+		map[string]string{"TESTCTL_DOWNLOAD_STALL_TIMEOUT": "1", "TESTCTL_DOWNLOAD_RETRIES": "1"})
+	if res.Code == 0 || !strings.Contains(res.Log, "could not download "+url+"/v"+releaseVersion+"/") ||
+		!strings.Contains(res.Log, "the download stalled, less than 1024 bytes a second for 1s (tried 2 times)") {
+		t.Errorf("exit %d: want the URL named, stalled after two tries\n%s", res.Code, res.Log)
 	}
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("the install took %v against a silent server", took)

@@ -172,7 +172,7 @@ func TestGitLabCITamperedArchiveAndSilentServer(t *testing.T) {
 	start := time.Now()
 	res := runGitLabCI(t, glPipeline{
 		Includes: []map[string]string{componentInputs(rel, sb, "pln-passing_sandbox"), silent},
-		Vars:     map[string]string{"TESTCTL_API_KEY": testKey, "TESTCTL_DOWNLOAD_TIMEOUT": "1", "TESTCTL_DOWNLOAD_CONNECT_TIMEOUT": "1", "TESTCTL_DOWNLOAD_RETRIES": "1"},
+		Vars:     map[string]string{"TESTCTL_API_KEY": testKey, "TESTCTL_DOWNLOAD_STALL_TIMEOUT": "1", "TESTCTL_DOWNLOAD_CONNECT_TIMEOUT": "1", "TESTCTL_DOWNLOAD_RETRIES": "1"},
 	})
 	took := time.Since(start)
 	if res.Jobs["testctl"] == 0 || !strings.Contains(res.Log, "does not match its SHA-256 in checksums.txt") {
@@ -182,8 +182,8 @@ func TestGitLabCITamperedArchiveAndSilentServer(t *testing.T) {
 		t.Error("testctl ran although its archive failed the check")
 	}
 	want := "error: testctl install: could not download " + url + "/v" + releaseVersion + "/testctl_" + releaseVersion + "_"
-	if res.Jobs["silent"] == 0 || !strings.Contains(res.Log, want) || !strings.Contains(res.Log, "tried 2 times, each at most 1s") {
-		t.Errorf("silent server: job exit %d: want the URL and the bounds named (%q)\n%s", res.Jobs["silent"], want, res.Log)
+	if res.Jobs["silent"] == 0 || !strings.Contains(res.Log, want) || !strings.Contains(res.Log, "the download stalled, less than 1024 bytes a second for 1s (tried 2 times)") {
+		t.Errorf("silent server: job exit %d: want the URL named and the download said to have stalled (%q)\n%s", res.Jobs["silent"], want, res.Log)
 	}
 	if took > time.Minute {
 		t.Errorf("the pipeline took %v against a silent server", took)
