@@ -64,6 +64,9 @@ func generate(dir string) error {
 	if err := doc.GenManTree(tree(), header, manDir); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
+	if err := fixManPages(manDir); err != nil {
+		return fmt.Errorf("man pages: %w", err)
+	}
 	if err := completions(compDir); err != nil {
 		return err
 	}
