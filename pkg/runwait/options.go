@@ -205,8 +205,9 @@ func (o *Options) loadQuarantine() error {
 	return nil
 }
 
-// warnExpired warns, once, of the quarantine entries whose date has
-// passed: their failures fail the gate again.
+// warnExpired warns, once, as the wait begins, of the quarantine entries
+// whose date has passed (their failures fail the gate again), and of
+// --fail-on new with nothing to tell a new failure from a known one.
 func (o *Options) warnExpired(d Deps) {
 	if o.warned {
 		return
@@ -214,5 +215,9 @@ func (o *Options) warnExpired(d Deps) {
 	o.warned = true
 	for _, w := range quarantine.Expired(o.quarantinePath, o.Quarantine, d.Clock.Now()) {
 		fmt.Fprintf(d.IO.ErrOut, "warning: %s\n", termtext.SanitizeLine(w))
+	}
+	if verdict.FailOn(o.FailOn) == verdict.FailOnNew && o.Baseline == "" && o.quarantinePath == "" {
+		fmt.Fprintln(d.IO.ErrOut, "warning: --fail-on new without --baseline (and no quarantine file): "+
+			"every failure is new without a baseline, so every failure fails the gate; add --baseline BRANCH to compare with that branch's runs")
 	}
 }
