@@ -39,3 +39,10 @@ func TestSandboxStartWithoutWaitSaysTheRunEnded(t *testing.T) {
 	r = e.Run("--sandbox", "run", "rerun", "hulq0y").Expect(t, 0)
 	cmdtest.Contains(t, "rerun", r.Stderr, "stopped with it", "testctl run rerun hulq0y")
 }
+
+// The note's command of a rerun repeats its flags.
+func TestSandboxNoteRepeatsTheFlagsOfARerun(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("--sandbox", "run", "rerun", "hulq0y", "--failed-only", "--wait", "--fail-on-skipped").Expect(t, 1)
+	cmdtest.Contains(t, "rerun", r.Stderr, "  testctl run rerun hulq0y --fail-on-skipped --failed-only --wait\n")
+}

@@ -2,11 +2,15 @@ package runwait
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
-	"github.com/testctl/testctl/pkg/api"
+	"github.com/spf13/pflag"
 
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -56,4 +60,40 @@ func NoteSandboxNotFound(f *cmdutil.Factory, err error) {
 	fmt.Fprintf(f.IOStreams.ErrOut, "Note: with --sandbox each command starts its own empty sandbox, so ids printed by an earlier command are not in it.\n"+
 		"To keep runs between commands, serve a sandbox in another terminal with `testctl sandbox`, then:\n"+
 		"  export TESTCTL_BASE_URL=%s TESTCTL_API_KEY=sandbox-project-key\n", ServedSandboxURL)
+}
+
+// replacedByNote are the flags the note's exports stand for: a served
+// sandbox's URL and key in place of --sandbox's own.
+var replacedByNote = []string{"sandbox", "api-key", "base-url", "legacy-base-url", "project", "profile", "config-file", "allow-insecure-http"}
+
+// queryValue is a value in a URL's query, which may be a secret.
+var queryValue = regexp.MustCompile(`([?&][^=&\s]+=)[^&\s,]*`)
+
+// AgainFlags are the flags given on a command line (fs, once parsed), as
+// words of the note's command, so that it makes the same example
+// (--branch feature --baseline main): all but those the note's exports
+// replace and those in skip, which the caller writes itself. Query values
+// of a URL are masked, as in every output.
+func AgainFlags(fs *pflag.FlagSet, skip ...string) []string {
+	var words []string
+	fs.Visit(func(f *pflag.Flag) {
+		if slices.Contains(replacedByNote, f.Name) || slices.Contains(skip, f.Name) {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			switch {
+			case f.Value.Type() == "bool" && v == "true":
+				words = append(words, "--"+f.Name)
+			case f.Value.Type() == "bool":
+				words = append(words, "--"+f.Name+"="+v)
+			default:
+				words = append(words, "--"+f.Name, shellwords.Word(queryValue.ReplaceAllString(v, "${1}***")))
+			}
+		}
+	})
+	return words
 }

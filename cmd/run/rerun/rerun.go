@@ -14,6 +14,7 @@ import (
 	"github.com/testctl/testctl/pkg/idcheck"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/runwait"
+	"github.com/testctl/testctl/pkg/shellwords"
 )
 
 // Options are the inputs of `run rerun`.
@@ -26,6 +27,15 @@ type Options struct {
 	Quiet       bool
 	Wait        bool
 	WaitOptions runwait.Options
+
+	// againFlags are the flags of the command line, for the note of a
+	// rerun under --sandbox.
+	againFlags []string
+}
+
+// again is this rerun's command line but --wait, for the note.
+func (o *Options) again() string {
+	return strings.Join(append([]string{"testctl run rerun", shellwords.Word(o.ShortID)}, o.againFlags...), " ")
 }
 
 // NewCmdRerun builds `run rerun SHORTID`.
@@ -66,6 +76,7 @@ with its code.`,
 		ValidArgsFunction: completion.CompleteRunIDs(f),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
+			opts.againFlags = runwait.AgainFlags(cmd.Flags(), "wait")
 			return validate(opts, cmd.Flags().Changed, f.BaseURL)
 		},
 		RunE: cmdutil.RunE(f, opts, runF, rerun),
@@ -136,10 +147,10 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	if !o.Wait {
-		runwait.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID, false, false)
+		runwait.NoteSandboxRuns(f, []string{resp.Run.ShortID}, o.again(), false, false)
 		return nil
 	}
 	err = runwait.WaitStarted(ctx, f, o.WaitOptions, o.Quiet, []runwait.RunTarget{target})
-	runwait.NoteSandboxRuns(f, []string{resp.Run.ShortID}, "testctl run rerun "+o.ShortID+" --wait", true, err != nil)
+	runwait.NoteSandboxRuns(f, []string{resp.Run.ShortID}, o.again()+" --wait", true, err != nil)
 	return err
 }
