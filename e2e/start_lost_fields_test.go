@@ -126,7 +126,11 @@ func TestLostStartNeverAdoptsARunWithoutShortID(t *testing.T) {
 			r.Expect(t, 6)
 			cmdtest.Contains(t, "stderr", r.Stderr, "a run was created since that the list of runs shows without an id",
 				"it was not adopted", "POST /v1/run was not sent again",
-				"Look for it with:\n  testctl run list --plan pln-passing_sandbox --branch main\n")
+				"Look for it with:\n    testctl run list --plan pln-passing_sandbox --branch main --commit abc123\n",
+				"plan pln-passing_sandbox: may have started a run")
+			if strings.Contains(r.Stderr, "not started") {
+				t.Errorf("a start that may have created a run is called not started:\n%s", r.Stderr)
+			}
 			if strings.Contains(r.Stderr, "using it") || r.Stdout != "" {
 				t.Errorf("stdout %q; adopted the run:\n%s", r.Stdout, r.Stderr)
 			}

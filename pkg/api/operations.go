@@ -86,8 +86,8 @@ func (c *Client) GetLegacyRun(ctx context.Context, projectUUID, shortID string) 
 // ListRunsOptions filter and page GET /v1/run. Filter names are the service
 // notes' best guess; zero values are not sent.
 type ListRunsOptions struct {
-	Status, Result, Trigger, Branch, TestPlanShortID string
-	Limit, Offset                                    int
+	Status, Result, Trigger, Branch, TestPlanShortID, CommitHash string
+	Limit, Offset                                                int
 }
 
 // ListRuns reads one page of runs, newest first.
@@ -102,6 +102,7 @@ func (opts ListRunsOptions) query(c *Client) url.Values {
 	setIf(q, "trigger", opts.Trigger)
 	setIf(q, "branch", opts.Branch)
 	setIf(q, "testPlanShortId", opts.TestPlanShortID)
+	setIf(q, "commitHash", opts.CommitHash)
 	setPaging(q, opts.Limit, opts.Offset)
 	return q
 }

@@ -150,7 +150,7 @@ func find(ctx context.Context, client *api.Client, branch, plan string, own map[
 				b.RunShortID, b.RunURL, b.Err = s.ShortID, s.URL, err
 				return b
 			}
-			if d.Status != api.StatusCompleted || d.ResultOrEmpty() == "" {
+			if !verdict.BaselineDetail(d) {
 				unfinished = append(unfinished, s.ShortID)
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -100,4 +101,30 @@ func SignalError(ctx context.Context, err error) error {
 		return err
 	}
 	return &exitcode.Error{Code: InterruptCode(ctx), Err: err}
+}
+
+// Grace is a context with ctx's values that ends d after ctx ends (a
+// first signal), or at once with the second signal (Hurry): the answer to
+// a request already sent is awaited that long, since it may create what
+// the command must then name. release frees it.
+func Grace(ctx context.Context, d time.Duration) (_ context.Context, release func()) {
+	grace, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var timer *time.Timer
+	var mu sync.Mutex
+	stopSignal := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		timer = time.AfterFunc(d, cancel)
+	})
+	stopHurry := context.AfterFunc(Hurry(ctx), cancel)
+	return grace, func() {
+		stopSignal()
+		stopHurry()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel()
+	}
 }

@@ -249,15 +249,21 @@ func newPageRun(r Run) pageRun {
 // runsText counts the runs as the terminal tells them: the runs, and apart
 // from them the plans that did not start, which have none.
 func runsText(runs []Run) string {
-	notStarted := 0
+	notStarted, maybe := 0, 0
 	for _, r := range runs {
-		if r.NotStarted {
+		switch {
+		case r.MaybeStarted:
+			maybe++
+		case r.NotStarted:
 			notStarted++
 		}
 	}
-	text := termtext.Plural(len(runs)-notStarted, "run")
+	text := termtext.Plural(len(runs)-notStarted-maybe, "run")
 	if notStarted > 0 {
 		text += " · " + termtext.Plural(notStarted, "plan") + " not started"
+	}
+	if maybe > 0 {
+		text += " · " + termtext.Plural(maybe, "plan") + " may have started a run"
 	}
 	return text
 }

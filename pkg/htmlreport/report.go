@@ -51,6 +51,9 @@ type Run struct {
 	// NotStarted: the start of this plan failed, there is no run; the page
 	// shows it first, as the cause, and does not count it as a run.
 	NotStarted bool
+	// MaybeStarted: with NotStarted, the start's request may have reached
+	// the service: a run may exist.
+	MaybeStarted bool
 	// Problem says why the run has no verdict ("the start failed: HTTP 500",
 	// "polling stopped: 404"); "" when it has one.
 	Problem string

@@ -25,6 +25,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/termtext"
 )
@@ -104,35 +105,39 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 	}
 	for sent := 1; ; sent++ {
 		sentAt := r.Clock.Now()
-		v, err := w.Send(ctx)
+		// A first signal does not abort a request in flight: its answer
+		// may name what it created, which the command must then report.
+		sendCtx, release := cmdutil.Grace(ctx, AnswerGrace)
+		v, err := w.Send(sendCtx)
+		release()
 		switch {
 		case err == nil:
 			return v, nil
 		case ctx.Err() != nil:
-			return zero, ctx.Err()
+			return signalled(ctx, r, w, b, listErr, sentAt)
 		case !api.AnswerMayBeLost(err):
 			return zero, err
 		}
 		if listErr != nil {
-			return zero, &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
+			return zero, maybeCreated(r, w, &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
 				"%w\nWhether it created a %s cannot be told: the %ss that existed before it could not be read (%v). Check them before sending it again",
-				err, w.Noun, w.Noun, firstLine(listErr.Error()))}
+				err, w.Noun, w.Noun, firstLine(listErr.Error()))})
 		}
 		fmt.Fprintf(r.Notices, "warning: the answer to %s may have been lost (%s): looking for the %s it may have created\n",
 			w.Request, termtext.SanitizeLine(firstLine(err.Error())), w.Noun)
 		found, lookErr := look(ctx, r, w, b, sentAt)
 		switch {
 		case lookErr != nil:
-			return zero, lookErr
+			return zero, maybeCreated(r, w, lookErr)
 		case idless(found):
-			return zero, unnamed(r, w, found)
+			return zero, maybeCreated(r, w, unnamed(r, w, found))
 		case unsure(found):
-			return zero, named(r, w, found, sent)
+			return zero, maybeCreated(r, w, named(r, w, found, sent))
 		case len(found) == 1:
 			fmt.Fprintf(r.Notices, "the answer was lost, but %s %s was created: using it\n", w.Noun, termtext.SanitizeLine(found[0].ID))
 			return found[0].Value, nil
 		case len(found) > 1:
-			return zero, several(w, found)
+			return zero, maybeCreated(r, w, several(w, found))
 		case sent == 2:
 			return zero, &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf(
 				"%s failed twice and no %s appeared within %s: nothing seems to have been created. Last error: %w",
@@ -140,6 +145,77 @@ func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 		}
 		fmt.Fprintf(r.Notices, "no %s appeared within %s: sending %s once more\n", w.Noun, r.Delay, w.Request)
 	}
+}
+
+// AnswerGrace is how long the answer to a request in flight is awaited
+// after a first signal; ListGrace bounds the reads of the list that look
+// for what it created when that answer never came. GitHub Actions sends
+// SIGTERM 7.5 s after its SIGINT: both, and the reports, fit before it.
+const (
+	AnswerGrace = 3 * time.Second
+	ListGrace   = 2 * time.Second
+)
+
+// MaybeCreatedError is a request whose answer never came (lost, or a
+// signal came while it was in flight) and which may have created what it
+// asks for: nothing that was found could be adopted. It is never "not
+// started": Where is the command that lists what it may have created.
+type MaybeCreatedError struct {
+	Err   error
+	Where string
+}
+
+func (e *MaybeCreatedError) Error() string { return e.Err.Error() }
+func (e *MaybeCreatedError) Unwrap() error { return e.Err }
+
+// maybeCreated marks err as a request that may have created a w.Noun.
+func maybeCreated[T any](r Reconciler, w Write[T], err error) error {
+	e := &MaybeCreatedError{Err: err}
+	if w.Where != nil {
+		if args := w.Where(); len(args) > 0 {
+			e.Where = command(r.WaitArgs, args)
+		}
+	}
+	return e
+}
+
+// signalled is what a request a signal caught in flight created, when its
+// answer never came: looked for in the list at most twice within ListGrace,
+// never sent again. One new match is adopted (the command goes on to report
+// it, stopped); otherwise the request may have created one, and the error
+// says where to look.
+func signalled[T any](ctx context.Context, r Reconciler, w Write[T], b baseline, listErr error, sentAt time.Time) (T, error) {
+	var zero T
+	msg := fmt.Sprintf("%s was in flight when the command was stopped, and its answer never came: a %s may have been created", w.Request, w.Noun)
+	if w.Where != nil {
+		if args := w.Where(); len(args) > 0 {
+			msg += "\nLook for it with:\n  " + command(r.WaitArgs, args)
+		}
+	}
+	maybe := maybeCreated(r, w, &signalError{msg: msg, err: ctx.Err()})
+	if listErr != nil {
+		return zero, maybe // nothing to tell a new one from
+	}
+	lookCtx, release := cmdutil.Grace(ctx, ListGrace)
+	defer release()
+	for look := range 2 {
+		found, err := w.Find(lookCtx)
+		if err == nil {
+			fresh := newMatches(r, w.Noun, b, sentAt, found)
+			if len(fresh) == 1 && fresh[0].ID != "" && fresh[0].Unsure == "" {
+				fmt.Fprintf(r.Notices, "the command was stopped while %s was in flight, but %s %s was created\n",
+					w.Request, w.Noun, termtext.SanitizeLine(fresh[0].ID))
+				return fresh[0].Value, nil
+			}
+			if len(fresh) > 0 {
+				return zero, maybe // which one cannot be told: named by where
+			}
+		}
+		if look == 0 && r.Clock.Sleep(lookCtx, ListGrace/2) != nil {
+			break
+		}
+	}
+	return zero, maybe
 }
 
 func firstLine(s string) string {
@@ -152,3 +228,13 @@ func (r Reconciler) debugf(format string, args ...any) {
 		fmt.Fprintf(r.Debug, "* reconcile: "+format, args...)
 	}
 }
+
+// signalError is what a signal left of a request in flight: msg says it,
+// err is the signal's (a cancelled context).
+type signalError struct {
+	msg string
+	err error
+}
+
+func (e *signalError) Error() string { return e.msg }
+func (e *signalError) Unwrap() error { return e.err }

@@ -44,6 +44,9 @@ func listRuns(like RunLike) []string {
 	if like.Branch != "" {
 		args = append(args, "--branch", like.Branch)
 	}
+	if like.Commit != "" {
+		args = append(args, "--commit", like.Commit)
+	}
 	return args
 }
 
@@ -179,7 +182,12 @@ func Rerun(ctx context.Context, r Reconciler, c *api.Client, shortID string, req
 			}
 			return findRuns(ctx, c, *like)
 		},
-		Where:  func() []string { return listRuns(*like) },
+		Where: func() []string {
+			if like == nil {
+				return nil // the original was never found: nothing to list by
+			}
+			return listRuns(*like)
+		},
 		TakeUp: waitRun})
 }
 

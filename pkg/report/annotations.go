@@ -46,8 +46,14 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, code int, ev Evidence, res
 	}
 	for _, r := range v.Runs {
 		if r.NotStarted {
-			all = append(all, annotation{level: "error", title: "testctl: " + r.Plan.What() + " was not started",
-				msg: FirstLine(r.Err.Error())})
+			title, msg := "testctl: "+r.Plan.What()+" was not started", FirstLine(r.Err.Error())
+			if r.MaybeStarted {
+				title = "testctl: " + r.Plan.What() + " may have started a run"
+				if r.Look != "" {
+					msg += ". Look for it with: " + r.Look
+				}
+			}
+			all = append(all, annotation{level: "error", title: title, msg: msg})
 			continue
 		}
 		if r.Stop == verdict.TimedOut {

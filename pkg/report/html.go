@@ -84,11 +84,13 @@ func runMark(r verdict.Run) verdict.Class {
 
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
-		Result: r.Result, Class: runMark(r), NotStarted: r.NotStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
+		Result: r.Result, Class: runMark(r), NotStarted: r.NotStarted, MaybeStarted: r.MaybeStarted, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}
 	switch {
+	case r.MaybeStarted:
+		out.Problem = "a run may have been created: " + FirstLine(r.Err.Error())
 	case r.NotStarted:
 		out.Problem = "the start failed: " + FirstLine(r.Err.Error())
 	case r.Err != nil:

@@ -45,7 +45,11 @@ func writeVerdictMarkdown(b *strings.Builder, v verdict.Verdict, code int, ev Ev
 	}
 	for _, r := range v.Runs {
 		if r.NotStarted {
-			fmt.Fprintf(b, "### ❌ %s: not started\n\n%s\n\n", mdText(r.Plan.What()), mdText(FirstLine(r.Err.Error())))
+			fmt.Fprintf(b, "### ❌ %s: %s\n\n%s\n\n", mdText(r.Plan.What()), StartWord(r), mdText(FirstLine(r.Err.Error())))
+			if r.Look != "" {
+				fence := codeFence(r.Look)
+				fmt.Fprintf(b, "Look for it with:\n\n%s\n%s\n%s\n\n", fence, r.Look, fence)
+			}
 		}
 	}
 	for _, r := range v.Runs {

@@ -32,7 +32,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 			// The only place the error is printed: its hint (the plans
 			// there are) on the lines below.
 			first, hint, _ := strings.Cut(r.Err.Error(), "\n")
-			fmt.Fprintf(w, "%s %s: not started: %s\n", st.FailureIcon(), r.Plan.What(), termtext.Sanitize(first))
+			fmt.Fprintf(w, "%s %s: %s: %s\n", st.FailureIcon(), r.Plan.What(), StartWord(r), termtext.Sanitize(first))
 			for line := range strings.Lines(hint) {
 				fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(strings.TrimRight(line, "\n")))
 			}

@@ -118,3 +118,13 @@ func RunStyle(st *iostreams.Styles, r verdict.Run) func(string) string {
 	}
 	return st.Success
 }
+
+// StartWord is what the reports say of a start that gave no run: "not
+// started", or, when its request may have reached the service, "may have
+// started a run" (never "not started": that invites a second start).
+func StartWord(r verdict.Run) string {
+	if r.MaybeStarted {
+		return "may have started a run"
+	}
+	return "not started"
+}

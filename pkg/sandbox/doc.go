@@ -96,7 +96,7 @@
 // GET /v1/run lists runs started in this process, newest first, then
 // Options.History generated past runs (default 50; mixed plans, verdicts,
 // triggers and branches) in the project. Filters: status, result, trigger,
-// branch, testPlanShortId; limit 1..100 (default 20), offset >= 0.
+// branch, testPlanShortId, commitHash; limit 1..100 (default 20), offset >= 0.
 // GET /v1/test-cases filters applicationShortId, labels (comma-separated;
 // a test case matches when it has ANY of them) and isEnabled; same paging.
 //

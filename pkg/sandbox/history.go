@@ -98,7 +98,7 @@ func (s *Server) historyRun(i int) *run {
 
 // runFilter holds the filters of GET /v1/run; empty members match all.
 type runFilter struct {
-	status, result, trigger, branch, plan string
+	status, result, trigger, branch, plan, commit string
 }
 
 func (f runFilter) matchSummary(r *api.RunSummary) bool {
@@ -106,7 +106,8 @@ func (f runFilter) matchSummary(r *api.RunSummary) bool {
 		(f.result == "" || (r.Result != nil && *r.Result == f.result)) &&
 		(f.trigger == "" || r.Trigger == f.trigger) &&
 		(f.branch == "" || (r.Branch != nil && *r.Branch == f.branch)) &&
-		(f.plan == "" || (r.TestPlanShortID != nil && *r.TestPlanShortID == f.plan))
+		(f.plan == "" || (r.TestPlanShortID != nil && *r.TestPlanShortID == f.plan)) &&
+		(f.commit == "" || (r.CommitHash != nil && *r.CommitHash == f.commit))
 }
 
 // matchAttr is matchSummary for a past run, without building it: past runs

@@ -145,7 +145,7 @@ func (s *Server) handleListRuns(c *call) {
 	if !ok {
 		return
 	}
-	f.branch, f.plan = c.q["branch"], c.q["testPlanShortId"]
+	f.branch, f.plan, f.commit = c.q["branch"], c.q["testPlanShortId"], c.q["commitHash"]
 	if f.plan != "" && !planIDPattern().MatchString(f.plan) {
 		c.fail(http.StatusBadRequest, "testPlanShortId %q is not a test plan short id (pln_<id> or pln-<slug>_<id>)", f.plan)
 		return
@@ -173,8 +173,11 @@ func (s *Server) handleListRuns(c *call) {
 		}
 	}
 	for i, a := range s.history {
-		if f.matchAttr(a) {
-			take(func() api.RunSummary { return s.summary(s.historyRun(i), c.now) })
+		if !f.matchAttr(a) {
+			continue
+		}
+		if sum := s.summary(s.historyRun(i), c.now); f.commit == "" || f.matchSummary(&sum) {
+			take(func() api.RunSummary { return sum })
 		}
 	}
 	list.Total = int32(total)

@@ -213,3 +213,10 @@ func BaselineCandidate(s api.RunSummary, branch, plan string) bool {
 	return s.Status == api.StatusCompleted && s.Branch != nil && *s.Branch == branch &&
 		s.TestPlanShortID != nil && *s.TestPlanShortID == plan
 }
+
+// BaselineDetail reports whether a run's detail can be a baseline: it
+// ended COMPLETED with a result. The run list may call a run COMPLETED that
+// its detail shows still going on, whose test cases did not pass yet.
+func BaselineDetail(d *api.RunDetail) bool {
+	return d != nil && d.Status == api.StatusCompleted && d.ResultOrEmpty() != ""
+}

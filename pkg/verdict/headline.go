@@ -12,20 +12,26 @@ import (
 // them: "3 passed · 1 failed across 2 runs", then the starts that failed
 // ("· 1 not started"), which are no run and hold no test case.
 func (v Verdict) Tally() string {
-	runs, notStarted := 0, 0
+	runs, notStarted, maybe := 0, 0, 0
 	for _, r := range v.Runs {
-		if r.NotStarted {
+		switch {
+		case r.MaybeStarted:
+			maybe++
+		case r.NotStarted:
 			notStarted++
-		} else {
+		default:
 			runs++
 		}
 	}
 	var parts []string
-	if runs > 0 || notStarted == 0 {
+	if runs > 0 || notStarted+maybe == 0 {
 		parts = append(parts, v.Counts.String()+" across "+termtext.Plural(runs, "run"))
 	}
 	if notStarted > 0 {
 		parts = append(parts, fmt.Sprintf("%d not started", notStarted))
+	}
+	if maybe > 0 {
+		parts = append(parts, fmt.Sprintf("%d may have started", maybe))
 	}
 	return strings.Join(parts, " · ")
 }

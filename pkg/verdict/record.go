@@ -36,8 +36,14 @@ type Record struct {
 	// just started (within the not-visible grace).
 	NotFoundYet bool
 	// NotStarted: the start of this plan (or of the test cases) failed for
-	// good, so there is no run.
-	NotStarted bool
+	// good, so there is no run to wait on. MaybeStarted: its request was in
+	// flight when a signal came and its answer never did, so a run may have
+	// been created (Err says where to look): never "not started".
+	NotStarted   bool
+	MaybeStarted bool
+	// Look is the command that lists what a start that may have started
+	// a run created ("testctl run list --plan … --branch … --commit …").
+	Look string
 	// RerunErr is why the last rerun of --retry-failed could not start: a
 	// refusal is a warning (the run's own result is the gate's code); a
 	// service that failed, which may have started a rerun, is exit 6.

@@ -25,6 +25,7 @@ type Options struct {
 	Trigger string
 	Branch  string
 	Plan    string
+	Commit  string
 	paginate.Flags
 }
 
@@ -65,6 +66,7 @@ PASS and BRANCH, as far as needed.`,
 	fs.StringVar(&opts.Result, "result", "", "only runs with this `RESULT`: "+strings.Join(results(), ", "))
 	fs.StringVar(&opts.Trigger, "trigger", "", "only runs started by this `TRIGGER`: "+strings.Join(triggers(), ", "))
 	fs.StringVar(&opts.Branch, "branch", "", "only runs of this branch")
+	fs.StringVar(&opts.Commit, "commit", "", "only runs of this commit (its full `SHA`, as the run was started with)")
 	fs.StringVar(&opts.Plan, "plan", "", "only runs of the test plan with this short `ID`, pln_<id> or pln-<slug>_<id>")
 	opts.Flags.Register(fs, "runs")
 	for name, values := range map[string][]string{"status": statuses(), "result": results(), "trigger": triggers()} {

@@ -16,7 +16,7 @@ func listRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	ios := f.IOStreams
 	query := func(limit, offset int) api.ListRunsOptions {
 		return api.ListRunsOptions{Status: o.Status, Result: o.Result, Trigger: o.Trigger, Branch: o.Branch,
-			TestPlanShortID: o.Plan, Limit: limit, Offset: offset}
+			TestPlanShortID: o.Plan, CommitHash: o.Commit, Limit: limit, Offset: offset}
 	}
 	r := rowFormat{styles: ios.Styles(), relative: ios.IsStdoutTTY(), now: f.Clock.Now()}
 	runs := paginate.List[api.RunSummary]{

@@ -2,6 +2,7 @@ package start
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -89,8 +90,11 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	startCode := 0
 	for _, s := range results {
 		if s.err != nil {
-			notStarted = append(notStarted, verdict.NotStartedRecord(
-				verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err))
+			rec := verdict.NotStartedRecord(verdict.Plan{ShortID: s.req.TestPlanShortID, TestCases: len(s.req.TestCaseIDs) > 0}, s.err)
+			if maybe, ok := errors.AsType[*reconcile.MaybeCreatedError](s.err); ok {
+				rec.MaybeStarted, rec.Look = true, maybe.Where
+			}
+			notStarted = append(notStarted, rec)
 			startCode = max(startCode, exitcode.Of(s.err))
 			continue
 		}

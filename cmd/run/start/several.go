@@ -2,11 +2,13 @@ package start
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -84,5 +86,8 @@ func withStartFailure(err error, startCode int) error {
 
 // startFailureLine is the error line of a start that failed for good.
 func startFailureLine(s started) string {
+	if _, maybe := errors.AsType[*reconcile.MaybeCreatedError](s.err); maybe {
+		return fmt.Sprintf("error: %s may have started a run: %s", describeStart(s.req), termtext.Sanitize(s.err.Error()))
+	}
 	return fmt.Sprintf("error: %s was not started: %s", describeStart(s.req), termtext.Sanitize(s.err.Error()))
 }
