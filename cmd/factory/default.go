@@ -64,7 +64,6 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 		Clock:      opts.Clock,
 		LookupEnv:  opts.LookupEnv,
 		Globals:    &cmdutil.GlobalFlags{},
-		Step:       &stepoutputs.Step{},
 	}
 	w := &wiring{f: f, opts: opts}
 	w.config = sync.OnceValues(w.loadConfig)
@@ -257,7 +256,8 @@ func (w *wiring) output() (output.Options, error) {
 		}
 		return output.Options{}, exitcode.UsageErrorf("output format (from %s): %v", cfg.Origin(config.KeyOutput), err)
 	}
-	o := output.Options{Format: format, JQ: w.f.Globals.JQ, Terminal: w.f.IOStreams.IsStdoutTTY()}
+	o := output.Options{Format: format, JQ: w.f.Globals.JQ, Terminal: w.f.IOStreams.IsStdoutTTY(),
+		Chosen: src != config.SourceDefault && src != config.SourceNone}
 	// --jq prints JSON, so it overrides a format from the environment or a
 	// profile; a different -o on the same command line is a contradiction.
 	if o.JQ != "" && src == config.SourceFlag && format != output.FormatJSON {

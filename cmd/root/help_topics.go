@@ -68,8 +68,9 @@ test case that did not pass, with the reason the evaluation gave.
 
 Stdout carries only data: with -o json, -o yaml or --jq the final run detail
 (one object for one run, an array for several), otherwise a table of the
-test cases. On a timeout or Ctrl-C the last state seen is printed the same
-way.
+test cases; when stdout is the terminal that shows the summary, the table
+would repeat it and is left out unless -o table asks for it. On a timeout or
+Ctrl-C the last state seen is printed the same way.
 
 Brief failures of the service or the network (5xx, 429, timeouts, dropped
 connections, unreadable answers) never end a wait before --timeout: requests

@@ -143,6 +143,39 @@ func (s *IOStreams) IsStdinTTY() bool  { return s.isTTY(&s.stdinTTY, s.In) }
 func (s *IOStreams) IsStdoutTTY() bool { return s.isTTY(&s.stdoutTTY, s.Out) }
 func (s *IOStreams) IsStderrTTY() bool { return s.isTTY(&s.stderrTTY, s.ErrOut) }
 
+// SameTerminal reports whether stdout and stderr are one terminal, as in a
+// shell where neither is redirected: what goes to one shows beside what
+// went to the other.
+func (s *IOStreams) SameTerminal() bool {
+	if !s.IsStdoutTTY() || !s.IsStderrTTY() {
+		return false
+	}
+	out, ok := fileOf(s.Out)
+	errOut, errOK := fileOf(s.ErrOut)
+	if !ok || !errOK {
+		return false
+	}
+	a, err := out.Stat()
+	b, errB := errOut.Stat()
+	return err == nil && errB == nil && os.SameFile(a, b)
+}
+
+// fileOf is the file a stream writes to, through the streams' wrappers.
+func fileOf(w io.Writer) (*os.File, bool) {
+	for {
+		switch v := w.(type) {
+		case *os.File:
+			return v, true
+		case *stdoutFile:
+			return v.f, true
+		case *lockedWriter:
+			w = v.w
+		default:
+			return nil, false
+		}
+	}
+}
+
 // CanRedrawStderr reports whether stderr is a terminal that lines can be
 // redrawn on in place: a spinner, a live block. TERM=dumb cannot.
 func (s *IOStreams) CanRedrawStderr() bool {

@@ -42,6 +42,9 @@ type Options struct {
 	// Terminal is set when stdout is a terminal: --jq results are then
 	// indented for reading rather than one compact line each.
 	Terminal bool
+	// Chosen: the format was asked for (-o, TESTCTL_OUTPUT, a profile's
+	// output), not taken by default.
+	Chosen bool
 }
 
 // Validate checks the flags before anything is sent to the service, so a

@@ -13,7 +13,10 @@ import (
 
 // WriteData writes the runs as data, for stdout: the detail(s) as JSON or
 // YAML to w (one object for one run, an array for several), or a table of
-// test cases to ios's stdout.
+// test cases to ios's stdout. The table is left out when stdout is the
+// terminal the summary was written to and no format was asked for: it
+// would follow the failure story and the test cases' lines, and repeat
+// them.
 func WriteData(w io.Writer, ios *iostreams.IOStreams, o output.Options, v verdict.Verdict) error {
 	var runs []*api.RunDetail
 	for _, r := range v.Runs {
@@ -39,6 +42,9 @@ func WriteData(w io.Writer, ios *iostreams.IOStreams, o output.Options, v verdic
 			return err
 		}
 		return output.Print(w, o, doc)
+	}
+	if !o.Chosen && ios.SameTerminal() {
+		return nil
 	}
 	cases := make([]RunCases, 0, len(runs))
 	for _, d := range runs {
