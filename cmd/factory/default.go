@@ -64,6 +64,7 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 		Clock:      opts.Clock,
 		LookupEnv:  opts.LookupEnv,
 		Globals:    &cmdutil.GlobalFlags{},
+		Step:       &stepoutputs.Step{},
 	}
 	w := &wiring{f: f, opts: opts}
 	w.config = sync.OnceValues(w.loadConfig)
