@@ -230,7 +230,7 @@ func TestFailedStartWritesTheReports(t *testing.T) {
 	e.GitHubActions()
 	junit := filepath.Join(e.Dir, "junit.xml")
 	r := e.Run("run", "start", "--plan", "pln-nope_sandbox", "--wait", "--junit", junit).Expect(t, 5)
-	cmdtest.Contains(t, "stderr", r.Stderr, "error: ", "pln-nope_sandbox")
+	cmdtest.Contains(t, "stderr", r.Stderr, "plan pln-nope_sandbox: not started: POST /v1/run: HTTP 404")
 	doc := cmdtest.ReadJUnitFile(t, junit)
 	if doc.Errors != 1 || len(doc.Suites) != 1 {
 		t.Errorf("JUnit of a start that failed: %+v", doc)
