@@ -6,9 +6,12 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/cmdutil"
 )
 
 // listedPackage is what `go list -json` says of a package.
@@ -162,5 +165,23 @@ func TestDependencyGuardFindsViolations(t *testing.T) {
 	}
 	if len(got) != 6 {
 		t.Errorf("the guard found %d violations, want 6:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
+
+// The Factory holds dependencies only: a command line's own state (the
+// record of its runs and reports for a CI step's outputs) travels with the
+// command line, never in the factory that concurrent MCP tool calls share.
+func TestFactoryHoldsNoCommandState(t *testing.T) {
+	perCommand := []string{modulePath + "pkg/stepoutputs"}
+	ft := reflect.TypeFor[cmdutil.Factory]()
+	for i := range ft.NumField() {
+		f := ft.Field(i)
+		typ := f.Type
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+			typ = typ.Elem()
+		}
+		if slices.Contains(perCommand, typ.PkgPath()) {
+			t.Errorf("cmdutil.Factory.%s is a command line's own state (%s): pass it with the command line", f.Name, typ)
+		}
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
-	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -64,7 +63,6 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 		Clock:      opts.Clock,
 		LookupEnv:  opts.LookupEnv,
 		Globals:    &cmdutil.GlobalFlags{},
-		Step:       &stepoutputs.Step{},
 	}
 	w := &wiring{f: f, opts: opts}
 	w.config = sync.OnceValues(w.loadConfig)

@@ -11,7 +11,6 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
-	"github.com/testctl/testctl/pkg/stepoutputs"
 )
 
 // Exec runs one command line of testctl's tree on a factory and returns its
@@ -51,8 +50,6 @@ func (s *server) invoke(ctx context.Context, args []string, progress func(line s
 	child.IOStreams = ios
 	child.Globals = &cmdutil.GlobalFlags{}
 	child.Command = ""
-	// A call's outputs and reports are its own: calls run at once.
-	child.Step = &stepoutputs.Step{}
 	child.LookupEnv = func(key string) (string, bool) {
 		if slices.Contains(hiddenEnv, key) {
 			return "", false

@@ -59,9 +59,12 @@ func instant(args []string) bool {
 
 // Run executes one command line with the given factory, for Main and tests.
 func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	cmd, err := execute(ctx, f, args)
+	// The command line's own record of its runs and reports (ci-step's
+	// inner command line shares it), for the files of the step's end.
+	step := &stepoutputs.Step{}
+	cmd, err := execute(stepoutputs.NewContext(ctx, step), f, args)
 	code := handleError(ctx, f, cmd, err)
-	code = endStep(f, cmd, code)
+	code = endStep(f, step, cmd, code)
 	f.IOStreams.FlushGuards()
 	return code
 }
@@ -98,8 +101,8 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) (*cobra.Com
 // command. Each is probed before any is written: one that cannot be
 // written makes the code 8, which all of them then state; one that fails
 // after its probe raises the code for those written after it.
-func endStep(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
-	if f.Step.Ended() {
+func endStep(f *cmdutil.Factory, step *stepoutputs.Step, cmd *cobra.Command, code int) int {
+	if step.Ended() {
 		return code
 	}
 	started := startedOnly(cmd)
@@ -114,7 +117,7 @@ func endStep(f *cmdutil.Factory, cmd *cobra.Command, code int) int {
 			files.Dotenv = ""
 		}
 	}
-	sinks := f.Step.Sinks(files)
+	sinks := step.Sinks(files)
 	fail := func(err error) {
 		fmt.Fprintf(f.IOStreams.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
 		code = max(code, exitcode.Local)

@@ -6,7 +6,6 @@ import (
 	"github.com/testctl/testctl/pkg/config"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
-	"github.com/testctl/testctl/pkg/stepoutputs"
 )
 
 // Factory hands commands their dependencies. Everything costly is a lazy
@@ -24,10 +23,6 @@ type Factory struct {
 	// Command is the command being run ("testctl config set"), once cobra
 	// has found it: the config file's lock names it while it writes.
 	Command string
-	// Step gathers, as a command starts runs or reports on them, what the
-	// outputs of a CI step say besides the exit code; cmd/root writes them
-	// at the end, with the final code.
-	Step *stepoutputs.Step
 
 	// Config resolves the settings (flag > env > profile > default).
 	Config func() (*config.Config, error)

@@ -8,6 +8,7 @@ package runwait
 import (
 	"context"
 	"fmt"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"net/http"
 	"strings"
 
@@ -75,7 +76,7 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 // stdout keeps only the short ids already printed: the verdict is the exit
 // code, and progress and the summary still go to stderr.
 func WaitStarted(ctx context.Context, f *cmdutil.Factory, o Options, quiet bool, targets []RunTarget, notStarted ...verdict.Record) error {
-	d, err := WaitDeps(f)
+	d, err := WaitDeps(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func WaitStarted(ctx context.Context, f *cmdutil.Factory, o Options, quiet bool,
 // the resume hint), and the reruns of --retry-failed, reconciled as `run
 // rerun` does so that a rerun whose answer was lost is adopted, never
 // doubled.
-func WaitDeps(f *cmdutil.Factory) (Deps, error) {
+func WaitDeps(ctx context.Context, f *cmdutil.Factory) (Deps, error) {
 	out, client, err := f.OutputAndClient()
 	if err != nil {
 		return Deps{}, err
@@ -98,7 +99,7 @@ func WaitDeps(f *cmdutil.Factory) (Deps, error) {
 		return Deps{}, err
 	}
 	d := Deps{IO: f.IOStreams, Client: client, Clock: f.Clock, Getenv: f.Getenv, Output: out,
-		Debug: (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1", Step: f.Step,
+		Debug: (f.Globals != nil && f.Globals.Debug) || f.Getenv("TESTCTL_DEBUG") == "1", Step: stepoutputs.FromContext(ctx),
 		Rerun: func(ctx context.Context, shortID string, req api.RerunRequest) (*api.StartRunResponse, error) {
 			return reconcile.Rerun(ctx, rec, client, shortID, req)
 		}}

@@ -1,6 +1,7 @@
 package stepoutputs
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -137,4 +138,21 @@ func (s *Step) Ended() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ended
+}
+
+type stepKey struct{}
+
+// NewContext is ctx carrying step: the command line that runs on it notes
+// its runs and reports there, and its end writes them. Each command line
+// has its own (a tool call of `testctl mcp` too): the factory, shared by
+// them, holds none.
+func NewContext(ctx context.Context, step *Step) context.Context {
+	return context.WithValue(ctx, stepKey{}, step)
+}
+
+// FromContext is the Step of the command line ctx runs; nil (which notes
+// nothing) outside one.
+func FromContext(ctx context.Context) *Step {
+	s, _ := ctx.Value(stepKey{}).(*Step)
+	return s
 }

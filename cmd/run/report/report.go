@@ -73,7 +73,7 @@ turns it off.`,
 }
 
 func reportRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
-	d, err := runwait.WaitDeps(f)
+	d, err := runwait.WaitDeps(ctx, f)
 	if err != nil {
 		return err
 	}

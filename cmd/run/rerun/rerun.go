@@ -3,6 +3,7 @@ package rerun
 
 import (
 	"context"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -143,7 +144,7 @@ func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		return err
 	}
 	target := runwait.StartedTarget(resp.Run, false, f.Clock.Now())
-	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, f.Step, client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil {
+	if err := runwait.Started(f.IOStreams.ErrOut, f.Getenv, stepoutputs.FromContext(ctx), client.BaseURL, []runwait.RunTarget{target}, o.Wait); err != nil {
 		return err
 	}
 	if !o.Wait {

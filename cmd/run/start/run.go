@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/testctl/testctl/pkg/stepoutputs"
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
@@ -105,7 +106,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		if err := runwait.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
 			return err
 		}
-		if err := runwait.Started(ios.ErrOut, f.Getenv, f.Step, client.BaseURL, targets, o.Wait); err != nil {
+		if err := runwait.Started(ios.ErrOut, f.Getenv, stepoutputs.FromContext(ctx), client.BaseURL, targets, o.Wait); err != nil {
 			return withStartFailure(err, startCode)
 		}
 	}

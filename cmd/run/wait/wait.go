@@ -82,7 +82,7 @@ testctl help waiting.`,
 }
 
 func waitRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
-	d, err := runwait.WaitDeps(f)
+	d, err := runwait.WaitDeps(ctx, f)
 	if err != nil {
 		return err
 	}
