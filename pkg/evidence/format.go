@@ -3,7 +3,9 @@ package evidence
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,8 +39,10 @@ const (
 // with its time when the service gave one (+4.9s, relative to the test
 // case's first captured entry, as console times are). Within a kind, the
 // entries the evaluation names come first (Named), then the application's
-// 5xx, then the rest in time order, third parties' failures last. A part that could
-// not be read is one line saying why; logs skipped, one line for the three.
+// own failures (5xx, no answer: on its host or under /api/), then the rest,
+// static assets (images, fonts, style sheets) last, each group in time
+// order. A part that could not be read is one line saying why; logs
+// skipped, one line for the three.
 func Lines(c Case) []string {
 	groups := lineGroups(c)
 	out := make([]string, len(groups))
@@ -176,9 +180,10 @@ func Text(c Case) string {
 // the same thing (the same request failing the same way).
 type group struct {
 	line  string
-	rank  int // 0 says most; what the evaluation names, -1
-	tier  int // its place when shown: named, the application's 5xx, the rest, third parties
-	first int // index of the first entry, for time order
+	rank  int   // 0 says most; what the evaluation names, -1
+	tier  int   // its place when shown: named, the application's failures, the rest, static assets
+	at    int64 // when its first entry happened, ms; unknownTime when the service did not say
+	first int   // index of the first entry
 	n     int
 	// A request's line has a URL, line[urlStart:urlEnd], followed by its
 	// status, which ends at statusEnd; other lines have urlEnd 0.
@@ -188,10 +193,21 @@ type group struct {
 // The tiers of the lines shown, within each the time order.
 const (
 	tierNamed = iota
-	tier5xx
+	tierApp   // the application's own failures: 5xx, no answer
 	tierRest
-	tierThirdParty
+	tierStatic // images, fonts, style sheets
 )
+
+// unknownTime places an entry without a time after those with one.
+const unknownTime = math.MaxInt64
+
+// timeOf is an entry's time in ms, unknownTime when it has none.
+func timeOf(ms *int64) int64 {
+	if ms == nil || *ms < 0 {
+		return unknownTime
+	}
+	return *ms
+}
 
 // placed sets a group's rank and tier: what the evaluation names comes
 // first and says most.
@@ -203,18 +219,21 @@ func placed(g group, named bool, tier int) group {
 	return g
 }
 
-// pick is one kind of evidence as lines: the MaxPerKind groups that say
-// most, by their tier and within it in the order they happened, and how
-// many entries of its total the rest stand for.
+// pick is one kind of evidence as lines: the MaxPerKind groups of the
+// first tiers, those that say most within a tier, shown by their tier and
+// within it in the order they happened; and how many entries of its total
+// the rest stand for.
 func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []group {
 	if p.Unavailable != "" {
 		return []group{{line: kind + ": not available: " + termtext.SanitizeLine(p.Unavailable)}}
 	}
 	total := max(p.Total, len(p.Entries))
 	kept := groupsOf(p.Entries)
-	slices.SortFunc(kept, saysMore)
+	slices.SortFunc(kept, func(a, b group) int { return cmp.Or(cmp.Compare(a.tier, b.tier), saysMore(a, b)) })
 	kept = kept[:min(len(kept), MaxPerKind)]
-	slices.SortFunc(kept, func(a, b group) int { return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(a.first, b.first)) })
+	slices.SortFunc(kept, func(a, b group) int {
+		return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(a.at, b.at), cmp.Compare(a.first, b.first))
+	})
 	shown := 0
 	for _, g := range kept {
 		shown += g.n
@@ -229,7 +248,7 @@ func pick[T any](p Part[T], groupsOf func([]T) []group, kind string) []group {
 // equals, the latest, as a failure usually ends a test case, after the
 // noise.
 func saysMore(a, b group) int {
-	return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.first, a.first))
+	return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.at, a.at), cmp.Compare(b.first, a.first))
 }
 
 // best is the group that says most.
@@ -277,29 +296,42 @@ func (n Named) networkGroups(entries []api.NetworkEntry) []group {
 			what += " " + clip(termtext.SanitizeLine(detail), maxMessage)
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs)
-		ours := site == "" || host == site
-		return what, placed(at.group(line, requestRank(e.StatusCode, ours)), n.Network(e), requestTier(e.StatusCode, ours))
+		w := where{ours: site == "" || host == site, path: rest}
+		g := at.group(line, w.rank(e.StatusCode), timeOf(e.RelativeTimestampMs))
+		return what, placed(g, n.Network(e), w.tier(e.StatusCode))
 	})
 }
 
-// requestTier places a request that the evaluation does not name: the
-// application's 5xx first, third parties' failures last.
-func requestTier(code int32, ours bool) int {
+// where is what places a failed request: whether it is the application's
+// (its host, or a path under /api/) and its path, which says whether it
+// is a static asset.
+type where struct {
+	ours bool // the application's host
+	path string
+}
+
+func (w where) app() bool { return w.ours || strings.HasPrefix(w.path, "/api/") }
+
+// tier places a request that the evaluation does not name: the
+// application's own failures (5xx, no answer) first, static assets last.
+func (w where) tier(code int32) int {
 	switch {
-	case !ours:
-		return tierThirdParty
-	case code >= 500:
-		return tier5xx
+	case isStatic(w.path):
+		return tierStatic
+	case w.app() && (code >= 500 || code == 0):
+		return tierApp
 	}
 	return tierRest
 }
 
-// requestRank: the application's answers 5xx say most, then its requests
-// that got no answer, then its 4xx; third parties' failures (a blocked
-// tracker, a font, their 5xx) least.
-func requestRank(code int32, ours bool) int {
+// rank: the application's answers 5xx say most, then its requests that
+// got no answer, then its 4xx; third parties' failures (a blocked tracker,
+// their 5xx) less, and static assets (a missing image, a font) least.
+func (w where) rank(code int32) int {
 	switch {
-	case !ours:
+	case isStatic(w.path):
+		return 4
+	case !w.app():
 		return 3
 	case code >= 500:
 		return 0
@@ -309,13 +341,25 @@ func requestRank(code int32, ours bool) int {
 	return 2
 }
 
+// staticExtensions are those of the files a page loads beside the
+// application: images, fonts and style sheets.
+var staticExtensions = []string{".png", ".jpg", ".gif", ".svg", ".webp", ".ico", ".woff", ".woff2", ".ttf", ".css"}
+
+// isStatic reports whether a URL's path (and query) names a static asset.
+func isStatic(pathAndQuery string) bool {
+	p, _, _ := strings.Cut(pathAndQuery, "?")
+	p, _, _ = strings.Cut(p, "#")
+	ext := strings.ToLower(path.Ext(p))
+	return ext != "" && slices.Contains(staticExtensions, ext)
+}
+
 func (n Named) consoleGroups(entries []api.ConsoleEntry) []group {
 	return grouped(entries, func(e api.ConsoleEntry) (string, group) {
 		level := strings.ToLower(termtext.SanitizeLine(e.Level))
 		what := "console " + clip(level, 10) + " " + clip(strings.TrimSpace(termtext.SanitizeLine(e.Message)), maxMessage)
 		ms := int64(e.RelativeTimestampSeconds) * 1000
 		line := relTime(&ms) + what
-		return what, placed(group{line: line, rank: ConsoleRank(level)}, n.Console(e), tierRest)
+		return what, placed(group{line: line, rank: ConsoleRank(level), at: timeOf(&ms)}, n.Console(e), tierRest)
 	})
 }
 
@@ -347,7 +391,8 @@ func (n Named) apiCallGroups(entries []api.APICallEntry) []group {
 		}
 		line := relTime(e.RelativeTimestampMs) + what + durationOf(e.DurationMs) + errText
 		// An API test's calls are all its own: none ranks as a third party's.
-		return what + errText, placed(at.group(line, requestRank(code, true)), n.APICall(e), requestTier(code, true))
+		w := where{ours: true, path: rest}
+		return what + errText, placed(at.group(line, w.rank(code), timeOf(e.RelativeTimestampMs)), n.APICall(e), w.tier(code))
 	})
 }
 
@@ -358,18 +403,18 @@ type request struct{ time, method, url, status string }
 // what is the request without its time, which grouping ignores.
 func (r request) what() string { return r.method + r.url + r.status }
 
-// group is a group of line, which starts with the request.
-func (r request) group(line string, rank int) group {
+// group is a group of line, which starts with the request made at ms.
+func (r request) group(line string, rank int, ms int64) group {
 	start := len(r.time) + len(r.method)
 	end := start + len(r.url)
-	return group{line: line, rank: rank, urlStart: start, urlEnd: end, statusEnd: end + len(r.status)}
+	return group{line: line, rank: rank, at: ms, urlStart: start, urlEnd: end, statusEnd: end + len(r.status)}
 }
 
 func issueGroups(entries []api.Issue) []group {
 	issues := sortedIssues(entries)
 	groups := make([]group, len(issues))
 	for i, is := range issues {
-		groups[i] = group{line: issueLine(is), first: i, n: 1}
+		groups[i] = group{line: issueLine(is), rank: i, first: i, n: 1} // the most severe say most
 	}
 	return groups
 }

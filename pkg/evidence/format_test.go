@@ -36,11 +36,11 @@ func declined() Case {
 
 func TestLinesOfEachKind(t *testing.T) {
 	got := strings.Join(Lines(declined()), "\n")
-	// The request the evaluation names first, third parties' last.
+	// The request the evaluation names first, static assets last.
 	want := strings.Join([]string{
 		"+4.9s POST /api/payments 502 (4.9 s)",
-		"+1.0s GET /favicon.ico 404 (12 ms)",
 		"+0.3s GET tracker.invalid/collect failed net::ERR_NAME_NOT_RESOLVED",
+		"+1.0s GET /favicon.ico 404 (12 ms)",
 		"+2.0s console warning Cookie has no SameSite",
 		"+23s console error Uncaught TypeError: x is undefined",
 		"issue CRITICAL: Payment step goes blank",
@@ -91,7 +91,8 @@ func TestLinesAreCutAndCounted(t *testing.T) {
 }
 
 // Third parties' failures (a blocked tracker) give way to the
-// application's own: its request that never got an answer is kept.
+// application's own: its request that never got an answer is kept, and
+// first; a static asset gives way to them.
 func TestTheApplicationsFailuresComeFirst(t *testing.T) {
 	var entries []api.NetworkEntry
 	for i := range 6 {
@@ -103,8 +104,56 @@ func TestTheApplicationsFailuresComeFirst(t *testing.T) {
 		entries = append(entries, api.NetworkEntry{Method: "GET", URL: fmt.Sprintf("https://tracker.invalid/late%d", i), ErrorText: "net::ERR_NAME_NOT_RESOLVED"})
 	}
 	lines := Lines(Case{Network: Part[api.NetworkEntry]{Entries: entries, Total: len(entries)}})
-	if !slices.Contains(lines, "GET /cart failed net::ERR_TIMED_OUT") || !slices.Contains(lines, "GET /favicon.ico 404") || lines[len(lines)-1] != "…and 6 more" {
+	if lines[0] != "GET /cart failed net::ERR_TIMED_OUT" || slices.Contains(lines, "GET /favicon.ico 404") || lines[len(lines)-1] != "…and 6 more" {
 		t.Errorf("lines %q", lines)
+	}
+}
+
+// Issue 39, point 5, as pln-flaky_sandbox's infinite scroll gives it: the
+// request the evaluation names by a query value and its kind of failure
+// ("the request for page 17 timed out") first, then the application's own
+// failures, then the rest, static assets last, each group by time; not the
+// search's timeout fifth, behind three images' 404s.
+func TestEvidenceOrder(t *testing.T) {
+	c := Case{Target: Target{RunShortID: "r1", CaseShortID: "r1-2", ResultTitle: "Results stopped loading at page 17 of 24",
+		EvaluationThought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s and no more results appeared."}}
+	add := func(ms int64, method, url string, code int32, errText string) {
+		c.Network.Entries = append(c.Network.Entries, api.NetworkEntry{Method: method, URL: url, StatusCode: code, ErrorText: errText,
+			IsError: true, RelativeTimestampMs: i64(ms)})
+	}
+	add(400, "GET", "https://shop.invalid/api/recommendations?sku=TR2-42", 500, "")
+	add(51_000, "GET", "https://shop.invalid/static/missing-47.png", 404, "")
+	add(53_000, "GET", "https://shop.invalid/static/missing-32.png", 404, "")
+	add(300, "GET", "https://fonts.invalid/inter-var.woff2", 0, "net::ERR_FAILED")
+	add(55_000, "GET", "https://shop.invalid/static/missing-26.png", 404, "")
+	add(73_000, "GET", "https://shop.invalid/api/search?q=shoe&page=17", 0, "net::ERR_TIMED_OUT")
+	add(2_000, "GET", "https://tracker.invalid/collect?v=2", 0, "net::ERR_NAME_NOT_RESOLVED")
+	add(60_000, "GET", "https://shop.invalid/api/wishlist", 404, "")
+	add(100, "GET", "https://cdn.invalid/api/stock", 503, "")
+	c.Network.Total = len(c.Network.Entries)
+	want := []string{
+		"+73s GET /api/search?q=shoe&page=17 failed net::ERR_TIMED_OUT",
+		"+0.1s GET cdn.invalid/api/stock 503",
+		"+0.4s GET /api/recommendations?sku=TR2-42 500",
+		"+2.0s GET tracker.invalid/collect?v=2 failed net::ERR_NAME_NOT_RESOLVED",
+		"+60s GET /api/wishlist 404",
+		"…and 4 more",
+	}
+	if got := Lines(c); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// With room, static assets come last, by time, whatever their host.
+	e := c.Network.Entries
+	c.Network.Entries = []api.NetworkEntry{e[0], e[1], e[3], e[5]}
+	c.Network.Total = 4
+	want = []string{
+		"+73s GET /api/search?q=shoe&page=17 failed net::ERR_TIMED_OUT",
+		"+0.4s GET /api/recommendations?sku=TR2-42 500",
+		"+0.3s GET fonts.invalid/inter-var.woff2 failed net::ERR_FAILED",
+		"+51s GET /static/missing-47.png 404",
+	}
+	if got := Lines(c); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

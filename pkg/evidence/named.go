@@ -13,7 +13,9 @@ import (
 // names: the service's own verdict usually says what went wrong ("POST
 // /api/payments returned 502 and the console shows an uncaught TypeError"),
 // and the entries it points at come before every other. A request is named
-// by its path or its failed status; a console message by its opening words
+// by its path, a value of its query ("the request for page 17" names
+// ?q=shoe&page=17), its failed status, or the kind of its failure ("timed
+// out" names net::ERR_TIMED_OUT); a console message by its opening words
 // (those before its first colon: "Uncaught TypeError") or an error type it
 // carries ("TypeError"); a request's error text by that text.
 type Named struct {
@@ -27,7 +29,7 @@ func NamedBy(t Target) Named {
 
 // Network reports whether the evaluation names the request.
 func (n Named) Network(e api.NetworkEntry) bool {
-	return n.request(e.URL, e.StatusCode) || n.phrase(e.ErrorText)
+	return n.request(e.URL, e.StatusCode) || n.phrase(e.ErrorText) || n.failure(e.ErrorText)
 }
 
 // APICall reports whether the evaluation names the API call.
@@ -56,12 +58,44 @@ func (n Named) Console(e api.ConsoleEntry) bool {
 	return false
 }
 
-// request: the path (not "/" alone) or a failed status as a word.
+// request: the path (not "/" alone), a value of the query, or a failed
+// status as a word.
 func (n Named) request(raw string, code int32) bool {
-	if u, err := url.Parse(raw); err == nil && len(u.Path) > 1 && n.path(strings.ToLower(u.Path)) {
-		return true
+	if u, err := url.Parse(raw); err == nil {
+		if len(u.Path) > 1 && n.path(strings.ToLower(u.Path)) {
+			return true
+		}
+		for key, values := range u.Query() {
+			for _, v := range values {
+				if n.queryValue(strings.ToLower(key), strings.ToLower(v)) {
+					return true
+				}
+			}
+		}
 	}
 	return code >= 400 && n.word(strconv.Itoa(int(code)))
+}
+
+// queryValue: a number beside its key ("page 17", "page=17"), as a bare
+// number says little; another value of a few characters as a word.
+func (n Named) queryValue(key, v string) bool {
+	if _, err := strconv.Atoi(v); err == nil {
+		return key != "" && (n.word(key+" "+v) || n.word(key+"="+v))
+	}
+	return len(v) >= 4 && !strings.ContainsFunc(v, unicode.IsSpace) && n.word(v)
+}
+
+// failure: the kind of a browser's network failure, in words:
+// net::ERR_TIMED_OUT is "timed out" (or "timeout"), ERR_NAME_NOT_RESOLVED
+// "name not resolved". A kind of one word (ERR_FAILED, ERR_ABORTED) says
+// too little to name a request.
+func (n Named) failure(errorText string) bool {
+	kind, ok := strings.CutPrefix(strings.TrimSpace(errorText), "net::ERR_")
+	if !ok || !strings.Contains(kind, "_") {
+		return false
+	}
+	words := strings.ToLower(strings.ReplaceAll(kind, "_", " "))
+	return n.phrase(words) || words == "timed out" && n.word("timeout")
 }
 
 // path: p in the text, not as the start of a longer path.

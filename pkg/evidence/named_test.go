@@ -12,7 +12,7 @@ import (
 // On the sandbox's failing plan, the declined card's evaluation says "POST
 // /api/payments returned 502 and the console shows an uncaught TypeError":
 // those two lead its network and console lines, the application's other
-// 5xx follow, and third parties' failures come last.
+// 5xx follow, and static assets (images, fonts) come last.
 func TestTheEntriesTheEvaluationNamesComeFirst(t *testing.T) {
 	_, client, targets := failedRun(t)
 	card := byName(gather(context.Background(), client, targets, evidence.Options{}, nil), "Pay with a declined card")
@@ -34,15 +34,14 @@ func TestTheEntriesTheEvaluationNamesComeFirst(t *testing.T) {
 	if len(console) == 0 || !strings.Contains(console[0], "Uncaught TypeError") {
 		t.Errorf("the TypeError does not come first:\n%s", strings.Join(console, "\n"))
 	}
-	// Third parties' failures, shown with their host, come after every
-	// request of the application's own, shown by its path.
-	seenThirdParty := false
+	// Static assets come after every other request.
+	seenStatic := false
 	for _, l := range network {
-		thirdParty := strings.Contains(l, ".invalid/")
-		if seenThirdParty && !thirdParty && !strings.HasPrefix(l, "…") {
-			t.Errorf("an application request after a third party's:\n%s", strings.Join(network, "\n"))
+		static := strings.Contains(l, ".png ") || strings.Contains(l, ".woff2 ") || strings.Contains(l, ".ico ")
+		if seenStatic && !static && !strings.HasPrefix(l, "…") {
+			t.Errorf("a request after a static asset's:\n%s", strings.Join(network, "\n"))
 		}
-		seenThirdParty = seenThirdParty || thirdParty
+		seenStatic = seenStatic || static
 	}
 }
 
@@ -68,6 +67,28 @@ func TestNamed(t *testing.T) {
 		{"an error type", n.Console(api.ConsoleEntry{Message: "at checkout.js: TypeError thrown"}), true},
 		{"another message", n.Console(api.ConsoleEntry{Message: "Cookie has no SameSite"}), false},
 		{"a short opening", n.Console(api.ConsoleEntry{Message: "the: console"}), false},
+	}
+	scroll := evidence.NamedBy(evidence.Target{ResultTitle: "Results stopped loading at page 17 of 24",
+		EvaluationThought: "Scrolling loaded 16 pages, then the request for page 17 timed out after 10 s; no shoe results."})
+	timedOut := "net::ERR_TIMED_OUT"
+	tests = append(tests, []struct {
+		what string
+		got  bool
+		want bool
+	}{
+		{"a number beside its key", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/search?page=17", ErrorText: "net::ERR_FAILED"}), true},
+		{"a number without its key", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/search?offset=17", ErrorText: "net::ERR_FAILED"}), false},
+		{"a word of the query", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/search?q=shoe", StatusCode: 404}), true},
+		{"a short word of the query", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/search?q=no", StatusCode: 404}), false},
+		{"the kind of failure", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/next", ErrorText: timedOut}), true},
+		{"a kind of one word", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/next", ErrorText: "net::ERR_FAILED"}), false},
+		{"another kind", scroll.Network(api.NetworkEntry{URL: "https://shop.invalid/api/next", ErrorText: "net::ERR_NAME_NOT_RESOLVED"}), false},
+		{"a timeout", evidence.NamedBy(evidence.Target{EvaluationThought: "The search hit a timeout."}).Network(api.NetworkEntry{URL: "https://a.invalid/x", ErrorText: timedOut}), true},
+	}...)
+	for _, tt := range tests[len(tests)-8:] {
+		if tt.got != tt.want {
+			t.Errorf("%s: named %v, want %v", tt.what, tt.got, tt.want)
+		}
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
