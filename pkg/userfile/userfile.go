@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/testctl/testctl/pkg/exitcode"
@@ -27,10 +28,22 @@ type Rule struct {
 	Regular bool
 }
 
-// Read returns the file at path whole, by rule. It returns ctx's error as
-// soon as ctx ends, even while a FIFO waits for its writer.
+// Read returns the file at path whole, by rule. A regular file is read
+// at once, whatever ctx; anything else (a pipe, a FIFO, a device) only
+// until ctx ends, even while a FIFO waits for its writer.
 func Read(ctx context.Context, path string, rule Rule) ([]byte, error) {
-	return cancellable(ctx, func() ([]byte, error) { return read(ctx, path, rule) })
+	// Stat, not open: opening a FIFO to look at it would let its writer
+	// in, and closing it again would lose what the writer wrote.
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case info.Mode().IsRegular():
+		return readRegular(path, rule.Max)
+	case rule.Regular || info.IsDir():
+		return nil, &NotRegularError{Mode: info.Mode()}
+	}
+	return cancellable(ctx, func() ([]byte, error) { return readStream(ctx, path, rule.Max) })
 }
 
 // ReadStream reads r (standard input) to its end, at most max bytes, until
@@ -39,26 +52,38 @@ func ReadStream(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
 	return cancellable(ctx, func() ([]byte, error) { return readAll(r, max) })
 }
 
-func read(ctx context.Context, path string, rule Rule) ([]byte, error) {
-	f, err := open(path, rule.Regular)
+// readRegular reads a regular file, which never waits; one that became
+// something else since its stat is refused without waiting on it.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := openNoWait(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !info.Mode().IsRegular():
+		return nil, &NotRegularError{Mode: info.Mode()}
+	case info.Size() > max:
+		return nil, &TooLargeError{Max: max}
+	}
+	return readAll(f, max)
+}
+
+// readStream reads a pipe, FIFO or device: its open may wait (a FIFO's
+// for a writer), and so may its reads.
+func readStream(ctx context.Context, path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() && (rule.Regular || info.IsDir()) {
-		return nil, &NotRegularError{Mode: info.Mode()}
-	}
-	if info.Mode().IsRegular() && info.Size() > rule.Max {
-		return nil, &TooLargeError{Max: rule.Max}
-	}
-	// A pipe or terminal read through the poller then ends with ctx too,
-	// instead of waiting in the background for its writer.
+	defer f.Close()
+	// A pipe or terminal, read through the poller, then ends with ctx
+	// too, instead of waiting in the background for its writer.
 	defer context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Now()) })()
-	return readAll(f, rule.Max)
+	return readAll(f, max)
 }
 
 func readAll(r io.Reader, max int64) ([]byte, error) {

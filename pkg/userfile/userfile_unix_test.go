@@ -47,7 +47,7 @@ func TestAFIFONobodyWritesEndsWithTheContext(t *testing.T) {
 		_, err := Read(ctx, fifo, Rule{Max: 10})
 		done <- err
 	}()
-	waitForGoroutineIn(t, "userfile.open(")
+	waitForGoroutineIn(t, "userfile.readStream(")
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
@@ -56,6 +56,37 @@ func TestAFIFONobodyWritesEndsWithTheContext(t *testing.T) {
 	// blocked: a writer comes and goes.
 	if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
 		w.Close()
+	}
+}
+
+// A FIFO whose writer is already waiting for a reader (mkfifo p; producer
+// > p &) is read whole: looking at it takes nothing of what it writes.
+func TestAFIFOWithAWaitingWriterIsRead(t *testing.T) {
+	fifo := mkfifo(t)
+	go func() {
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // waits for the reader
+			_, _ = w.WriteString("[]")
+			w.Close()
+		}
+	}()
+	if data, err := Read(t.Context(), fifo, Rule{Max: 10}); err != nil || string(data) != "[]" {
+		t.Errorf("%q %v", data, err)
+	}
+}
+
+// A regular file is read whatever the context, which ends only a wait.
+func TestARegularFileIsReadUnderAnEndedContext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if data, err := Read(ctx, path, Rule{Max: 1}); err != nil || string(data) != "x" {
+		t.Errorf("regular: %q %v", data, err)
+	}
+	if _, err := Read(ctx, mkfifo(t), Rule{Max: 1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("FIFO: %v", err)
 	}
 }
 
