@@ -125,12 +125,42 @@ func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run
 	} else {
 		e = evidence.Case{Target: evidence.TargetOf(c.RunShortID, r.Plan.Title(), c.RunTestCase)}
 	}
-	for i, cmd := range evidence.Commands(e) {
-		label := "more: "
-		if i > 0 {
-			label = "      "
+	writeCommands(w, st, width, evidence.Commands(e))
+}
+
+// writeCommands writes the commands that show more of a test case, each
+// whole on its line, to copy: beside a "more:" label where every one fits
+// the width (or there is none: a log), else under the label, alone on
+// their lines, indented where every one fits, so that a narrow terminal
+// wraps a command, never a label and a command, and a triple-click copies
+// it.
+func writeCommands(w io.Writer, st *iostreams.Styles, width int, cmds []string) {
+	const label = "more: "
+	widest := 0
+	for _, cmd := range cmds {
+		widest = max(widest, ansi.StringWidth(cmd))
+	}
+	// At the last column, terminals wrap on the next character.
+	if width <= 0 || len(reasonIndent+label)+widest < width {
+		for i, cmd := range cmds {
+			shown := label
+			if i > 0 {
+				shown = strings.Repeat(" ", len(label))
+			}
+			fmt.Fprintf(w, "%s%s%s\n", reasonIndent, st.Muted(shown), cmd)
 		}
-		fmt.Fprintf(w, "%s%s%s\n", reasonIndent, st.Muted(label), cmd)
+		return
+	}
+	if len(cmds) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s%s\n", reasonIndent, st.Muted(strings.TrimSpace(label)))
+	indent := reasonIndent
+	if len(reasonIndent)+widest >= width {
+		indent = ""
+	}
+	for _, cmd := range cmds {
+		fmt.Fprintf(w, "%s%s\n", indent, cmd)
 	}
 }
 
