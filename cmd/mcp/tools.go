@@ -258,7 +258,7 @@ func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRun
 	inv := s.invoke(ctx, append(args, "--", in.RunID), nil)
 	res, out := s.build(inv, readKind, []string{in.RunID}, more)
 	// "run wait would exit N" is decided as the wait decides it.
-	vo, err := runwait.DefaultVerdictOptions(s.f.Clock.Now())
+	vo, err := runwait.DefaultVerdictOptions(ctx, s.f.Clock.Now())
 	if err != nil {
 		vo = verdict.Options{Now: s.f.Clock.Now()} // the wait would refuse the file: its call says why
 	}

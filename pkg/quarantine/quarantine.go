@@ -6,16 +6,17 @@
 package quarantine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/userfile"
 	"github.com/testctl/testctl/pkg/verdict"
 	"github.com/testctl/testctl/pkg/yamlcheck"
 )
@@ -29,24 +30,45 @@ var (
 	required = []string{"name", "owner", "until"}
 )
 
-// Load reads the quarantine file at path. given says --quarantine named
-// it: a missing file is then a usage error (exit 2); the default file that
-// does not exist is no quarantine. Every mistake is a usage error naming
-// the file and the line, so that it is found before anything is started.
-func Load(path string, given bool) ([]verdict.Quarantine, error) {
+// MaxFileBytes bounds the quarantine file: thousands of entries take a few
+// hundred KiB.
+const MaxFileBytes = 4 << 20
+
+// Load reads the quarantine file at path, until ctx ends. given says
+// --quarantine named it: a missing file is then a usage error (exit 2),
+// and it may be a pipe (<(…)); the default file that does not exist is no
+// quarantine, and one that is not a regular file is refused. Every mistake
+// in it is a usage error naming the file and the line, so that it is found
+// before anything is started; a file that cannot be read within its bound
+// is exit 8.
+func Load(ctx context.Context, path string, given bool) ([]verdict.Quarantine, error) {
 	if path == "" {
 		path = DefaultFile
 	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(ctx, path, userfile.Rule{Max: MaxFileBytes, Regular: !given})
+	name := "the quarantine file " + path
+	if given {
+		name = "--quarantine " + path
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !given:
 		return nil, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, exitcode.FlagErrorf("--quarantine %s: no such file (create it, or drop --quarantine)", path)
+	case err != nil && ctx.Err() != nil:
+		return nil, err // the signal's code
 	case err != nil:
-		return nil, exitcode.FlagErrorf("--quarantine %s: %v", path, err)
+		return nil, &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("reading %s: %w", name, withoutPath(err))}
 	}
 	return Parse(path, data)
+}
+
+// withoutPath is err without the path an *fs.PathError repeats.
+func withoutPath(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // Parse reads the entries of a quarantine file: a YAML list of mappings.

@@ -77,17 +77,31 @@ func TestParseMistakes(t *testing.T) {
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "none.yaml")
-	if _, err := Load(missing, true); err == nil || exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "no such file") {
+	if _, err := Load(t.Context(), missing, true); err == nil || exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("a given file that is missing: %v", err)
 	}
-	if qs, err := Load(missing, false); err != nil || qs != nil {
+	if qs, err := Load(t.Context(), missing, false); err != nil || qs != nil {
 		t.Errorf("the default file missing is no quarantine: %v %v", qs, err)
 	}
 	path := filepath.Join(dir, "q.yaml")
 	if err := os.WriteFile(path, []byte(good), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if qs, err := Load(path, true); err != nil || len(qs) != 2 {
+	if qs, err := Load(t.Context(), path, true); err != nil || len(qs) != 2 {
 		t.Errorf("%v %v", qs, err)
+	}
+	// A file that cannot be read within its bound is exit 8, saying why.
+	large := filepath.Join(dir, "large.yaml")
+	if err := os.WriteFile(large, []byte("# "+strings.Repeat("x", MaxFileBytes)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for given, want := range map[bool]string{true: "reading --quarantine " + large, false: "reading the quarantine file " + large} {
+		if _, err := Load(t.Context(), large, given); exitcode.Of(err) != exitcode.Local || !strings.Contains(err.Error(), want+": larger than 4 MiB") {
+			t.Errorf("too large (given %v): %v", given, err)
+		}
+	}
+	// The default file must be a file; a directory given is refused too.
+	if _, err := Load(t.Context(), dir, false); exitcode.Of(err) != exitcode.Local || !strings.Contains(err.Error(), "a directory, not a regular file") {
+		t.Errorf("a directory: %v", err)
 	}
 }

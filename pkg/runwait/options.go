@@ -2,6 +2,7 @@ package runwait
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -78,9 +79,9 @@ func (o Options) verdictOptions() verdict.Options {
 // verdict flag, on the day now: the default quarantine file when it is
 // there. A verdict said outside a wait (MCP get_run's "run wait would
 // exit N") is decided with them, so that it is the wait's.
-func DefaultVerdictOptions(now time.Time) (verdict.Options, error) {
+func DefaultVerdictOptions(ctx context.Context, now time.Time) (verdict.Options, error) {
 	var o Options
-	if err := o.loadQuarantine(); err != nil {
+	if err := o.loadQuarantine(ctx); err != nil {
 		return verdict.Options{}, err
 	}
 	vo := o.verdictOptions()
@@ -123,7 +124,7 @@ func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 }
 
 // ValidateReport checks the flags AddReportFlags registers.
-func (o *Options) ValidateReport() error {
+func (o *Options) ValidateReport(ctx context.Context) error {
 	if o.Evidence < 0 {
 		return exitcode.FlagErrorf("--evidence must not be negative (0 gathers none)")
 	}
@@ -135,7 +136,7 @@ func (o *Options) ValidateReport() error {
 	if o.Baseline != "" && strings.TrimSpace(o.Baseline) == "" || strings.ContainsAny(o.Baseline, "\n\r") {
 		return exitcode.FlagErrorf("--baseline %q is not a branch name: give the branch to compare with, such as main", o.Baseline)
 	}
-	if err := o.loadQuarantine(); err != nil {
+	if err := o.loadQuarantine(ctx); err != nil {
 		return err
 	}
 	if err := flagcheck.ValidateReportPath("junit", o.JUnitFile); err != nil {
@@ -149,7 +150,7 @@ func (o *Options) ValidateReport() error {
 
 // Validate checks the flag values before anything is sent, so a typo in a CI
 // step fails at once instead of after a run has been started.
-func (o *Options) Validate(baseURL string) error {
+func (o *Options) Validate(ctx context.Context, baseURL string) error {
 	if err := flagcheck.ValidatePositiveDuration("interval", o.Interval); err != nil {
 		return err
 	}
@@ -165,20 +166,20 @@ func (o *Options) Validate(baseURL string) error {
 	if err := flagcheck.ValidateInterval("interval", o.Interval, baseURL); err != nil {
 		return err
 	}
-	return o.ValidateReport()
+	return o.ValidateReport(ctx)
 }
 
 // ValidateWith checks the wait flags of a command where waiting is
 // optional (`run start`, `run rerun`): with --wait they are validated, and
 // without it any of them given is a mistake worth saying before a run
 // starts. changed reports whether a flag was given.
-func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, changed func(string) bool) error {
+func (o *Options) ValidateWith(ctx context.Context, baseURL func() (string, error), wait bool, changed func(string) bool) error {
 	if wait {
 		url, err := baseURL()
 		if err != nil {
 			return err
 		}
-		return o.Validate(url)
+		return o.Validate(ctx, url)
 	}
 	for _, name := range flagNames {
 		if changed(name) {
@@ -190,12 +191,12 @@ func (o *Options) ValidateWith(baseURL func() (string, error), wait bool, change
 
 // loadQuarantine reads --quarantine, or the default file when it exists,
 // once: the checks run before anything is sent, and their result is kept.
-func (o *Options) loadQuarantine() error {
+func (o *Options) loadQuarantine(ctx context.Context) error {
 	if o.quarantinePath != "" {
 		return nil
 	}
 	path := cmp.Or(o.QuarantineFile, quarantine.DefaultFile)
-	qs, err := quarantine.Load(path, o.QuarantineFile != "")
+	qs, err := quarantine.Load(ctx, path, o.QuarantineFile != "")
 	if err != nil {
 		return err
 	}

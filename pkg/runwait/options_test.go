@@ -10,7 +10,7 @@ import (
 func TestValidateWaitOptions(t *testing.T) {
 	dir := t.TempDir()
 	ok := Options{Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/r.xml"}
-	if err := ok.Validate("https://api.example"); err != nil {
+	if err := ok.Validate(t.Context(), "https://api.example"); err != nil {
 		t.Fatal(err)
 	}
 	for name, o := range map[string]Options{
@@ -19,7 +19,7 @@ func TestValidateWaitOptions(t *testing.T) {
 		"missing dir":      {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir + "/nope/r.xml"},
 		"junit is a dir":   {Interval: time.Second, Timeout: time.Minute, JUnitFile: dir},
 	} {
-		if err := o.Validate("https://api.example"); exitcode.Of(err) != exitcode.Usage {
+		if err := o.Validate(t.Context(), "https://api.example"); exitcode.Of(err) != exitcode.Usage {
 			t.Errorf("%s: %v, want a usage error", name, err)
 		}
 	}

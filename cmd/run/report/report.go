@@ -58,12 +58,12 @@ turns it off.`,
   testctl run report "$RUN_ID" --junit results.xml --html report.html`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run report r4m0gl"),
 		ValidArgsFunction: completion.CompleteRunIDs(f),
-		PreRunE: func(_ *cobra.Command, args []string) error {
+		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.RunIDs = args
 			if err := runwait.ValidateRunIDs(args); err != nil {
 				return err
 			}
-			return opts.Report.ValidateReport()
+			return opts.Report.ValidateReport(cmd.Context())
 		},
 		RunE: cmdutil.RunE(f, opts, runF, reportRun),
 	}

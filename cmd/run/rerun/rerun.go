@@ -78,7 +78,7 @@ with its code.`,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.ShortID = args[0]
 			opts.againFlags = runwait.AgainFlags(cmd.Flags(), "wait")
-			return validate(opts, cmd.Flags().Changed, f.BaseURL)
+			return validate(cmd.Context(), opts, cmd.Flags().Changed, f.BaseURL)
 		},
 		RunE: cmdutil.RunE(f, opts, runF, rerun),
 	}
@@ -95,7 +95,7 @@ with its code.`,
 
 // validate checks everything the command line alone can tell, before
 // anything is sent.
-func validate(o *Options, changed func(string) bool, baseURL func() (string, error)) error {
+func validate(ctx context.Context, o *Options, changed func(string) bool, baseURL func() (string, error)) error {
 	if err := runwait.ValidateRunIDs([]string{o.ShortID}); err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	if err := runwait.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
+	return o.WaitOptions.ValidateWith(ctx, baseURL, o.Wait, changed)
 }
 
 func rerun(ctx context.Context, f *cmdutil.Factory, o *Options) error {

@@ -109,7 +109,7 @@ exit code.`,
   testctl run start --plan pln-checkout_a1b2 --notify slack:#qa --parameters params.json --dry-run`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
-			return validate(opts, cmd.Flags().Changed, f.BaseURL)
+			return validate(cmd.Context(), opts, cmd.Flags().Changed, f.BaseURL)
 		},
 		RunE: cmdutil.RunE(f, opts, runF, startRun),
 	}

@@ -1,6 +1,7 @@
 package start
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,7 +24,7 @@ const notificationNone = "none"
 // file is read or request sent, and parses --app and --notify into opts.
 // changed reports whether a flag was given; baseURL, asked only with
 // --wait, is the service the wait flags are checked against.
-func validate(o *Options, changed func(string) bool, baseURL func() (string, error)) error {
+func validate(ctx context.Context, o *Options, changed func(string) bool, baseURL func() (string, error)) error {
 	if err := validateTarget(o); err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func validate(o *Options, changed func(string) bool, baseURL func() (string, err
 	if err := runwait.ValidateDryRun(o.DryRun, o.Quiet, o.Wait); err != nil {
 		return err
 	}
-	return o.WaitOptions.ValidateWith(baseURL, o.Wait, changed)
+	return o.WaitOptions.ValidateWith(ctx, baseURL, o.Wait, changed)
 }
 
 func validateTarget(o *Options) error {

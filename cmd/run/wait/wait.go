@@ -67,12 +67,12 @@ testctl help waiting.`,
   #     with: { report_paths: results.xml }`,
 		Args:              cmdutil.MinimumArgs(1, "at least one run short id", "testctl run wait r4m0gl"),
 		ValidArgsFunction: completion.CompleteRunIDs(f),
-		PreRunE: func(_ *cobra.Command, args []string) error {
+		PreRunE: func(cmd *cobra.Command, args []string) error {
 			opts.RunIDs = args
 			if err := runwait.ValidateRunIDs(args); err != nil {
 				return err
 			}
-			return opts.Wait.ValidateWith(f.BaseURL, true, nil)
+			return opts.Wait.ValidateWith(cmd.Context(), f.BaseURL, true, nil)
 		},
 		RunE: cmdutil.RunE(f, opts, runF, waitRun),
 	}
