@@ -46,3 +46,23 @@ func TestSandboxNoteRepeatsTheFlagsOfARerun(t *testing.T) {
 	r := e.Run("--sandbox", "run", "rerun", "hulq0y", "--failed-only", "--wait", "--fail-on-skipped").Expect(t, 1)
 	cmdtest.Contains(t, "rerun", r.Stderr, "  testctl run rerun hulq0y --fail-on-skipped --failed-only --wait\n")
 }
+
+// The note's command makes the same example in a served sandbox: the
+// flags given come back, but those its exports replace and no secret.
+func TestSandboxNoteRepeatsTheFlags(t *testing.T) {
+	e := cmdtest.New(t)
+	r := e.Run("--sandbox", "run", "start", "--plan", "pln-baseline_sandbox", "--branch", "feature", "--baseline", "main", "--wait").Expect(t, 1)
+	cmdtest.Contains(t, "note", r.Stderr, "export TESTCTL_BASE_URL=http://127.0.0.1:8787 TESTCTL_API_KEY=sandbox-project-key\n"+
+		"  testctl run start --plan pln-baseline_sandbox --baseline main --branch feature --wait\n")
+
+	r = e.Run("--sandbox", "--api-key", "sandbox-org-key", "--project", "proj-demo_sandbox", "run", "start",
+		"--plan", "pln-passing_sandbox", "--app", "app_sandbox-web,url=https://shop.invalid/?token=s3cret&v=2", "--no-notify", "-q").Expect(t, 0)
+	cmdtest.Contains(t, "note", r.Stderr,
+		"  testctl run start --plan pln-passing_sandbox --app 'app_sandbox-web,url=https://shop.invalid/?token=***&v=***' --no-notify --quiet\n")
+	for _, leak := range []string{"s3cret", "sandbox-org-key", "--project", "--sandbox run"} {
+		if strings.Contains(r.Stderr, leak) {
+			t.Errorf("the note repeats %q:\n%s", leak, r.Stderr)
+		}
+	}
+
+}

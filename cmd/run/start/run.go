@@ -124,17 +124,19 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	return werr
 }
 
-// again is a start like this one, of a plan that did start, for the note
-// that shows how to keep runs in a served sandbox.
+// again is a start like this one, of a plan that did start and with the
+// same other flags, for the note that shows how to keep runs in a served
+// sandbox.
 func (o *Options) again(resps []*api.StartRunResponse) string {
-	if len(o.Plans) == 0 {
-		return "testctl run start --test-case " + strings.Join(o.TestCaseIDs, ",")
+	words := []string{"testctl run start --test-case", strings.Join(o.TestCaseIDs, ",")}
+	if len(o.Plans) > 0 {
+		plan := o.Plans[0]
+		if len(resps) > 0 && resps[0].Run.TestPlan != nil && resps[0].Run.TestPlan.ShortID != "" {
+			plan = resps[0].Run.TestPlan.ShortID
+		}
+		words = []string{"testctl run start --plan", plan}
 	}
-	plan := o.Plans[0]
-	if len(resps) > 0 && resps[0].Run.TestPlan != nil && resps[0].Run.TestPlan.ShortID != "" {
-		plan = resps[0].Run.TestPlan.ShortID
-	}
-	return "testctl run start --plan " + plan
+	return strings.Join(append(words, o.againFlags...), " ")
 }
 
 // describeMeta is the metadata sent, in a line; a field not found is left

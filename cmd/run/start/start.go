@@ -37,6 +37,10 @@ type Options struct {
 
 	// Git runs git for --codehost outside CI; nil means the real git.
 	Git codehost.GitFunc
+
+	// againFlags are the other flags of the command line, for the note
+	// of a start under --sandbox.
+	againFlags []string
 }
 
 // NewCmdStart builds `run start`.
@@ -109,6 +113,7 @@ exit code.`,
   testctl run start --plan pln-checkout_a1b2 --notify slack:#qa --parameters params.json --dry-run`,
 		Args: cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, _ []string) error {
+			opts.againFlags = runwait.AgainFlags(cmd.Flags(), "plan", "test-case", "wait")
 			return validate(cmd.Context(), opts, cmd.Flags().Changed, f.BaseURL)
 		},
 		RunE: cmdutil.RunE(f, opts, runF, startRun),
