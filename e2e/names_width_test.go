@@ -11,9 +11,11 @@ import (
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
-// Issue 33, point 2: at 100 and 60 columns test case names are whole: the
-// other columns are dropped or shortened first, a header is never cut, and
-// piped every column is there.
+// Issue 33, point 2, and issue 39, point 7: test case ids are whole at
+// every width, and the names beside them as far as the width allows: the
+// other columns are dropped first, then a name is cut, and left out where
+// not even a few characters of it fit; a header is never cut, and piped
+// every column is there.
 func TestTestCaseNamesStayReadable(t *testing.T) {
 	e := cmdtest.New(t)
 	piped := e.Run("testcase", "list").Expect(t, 0)
@@ -21,12 +23,22 @@ func TestTestCaseNamesStayReadable(t *testing.T) {
 	if len(rows) != 10 || piped.Stderr != "" || !strings.HasPrefix(piped.Stdout, "ID\tNAME\tENABLED\tLABELS\tAPPLICATION\tLAST RESULT\tLAST RUN\n") {
 		t.Fatalf("piped:\n%s\n%s", piped.Stdout, piped.Stderr)
 	}
-	for _, width := range []int{100, 60} {
+	for _, width := range []int{100, 72, 60, 40} {
 		r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: width}, "testcase", "list").Expect(t, 0)
 		lines := terminalRows(t, width, r.Stdout, "ID", "NAME", "ENABLED", "LABELS", "APPLICATION", "LAST RESULT", "LAST RUN")
 		for i, row := range rows {
-			if !strings.Contains(lines[i+1], "  "+row[1]) {
-				t.Errorf("width %d: the name %q is cut: %q", width, row[1], lines[i+1])
+			id, rest, _ := strings.Cut(lines[i+1], "  ")
+			if id != row[0] {
+				t.Errorf("width %d: the id %q is not whole: %q", width, row[0], lines[i+1])
+			}
+			name := strings.TrimSpace(rest)
+			switch {
+			case width == 40 && name != "":
+				t.Errorf("width 40: a name beside the id: %q", lines[i+1])
+			case width == 100 && !strings.HasPrefix(name, row[1]):
+				t.Errorf("width 100: the name %q is cut: %q", row[1], lines[i+1])
+			case width < 100 && width > 40 && (name == "" || !strings.HasPrefix(row[1], strings.TrimSuffix(name, "…"))):
+				t.Errorf("width %d: not the start of the name %q: %q", width, row[1], lines[i+1])
 			}
 		}
 		if width == 100 {

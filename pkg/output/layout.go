@@ -47,7 +47,7 @@ type column struct {
 	header int   // the header's width: a header is never cut
 	least  int   // how narrow the column may get (see leastWidth)
 	drop   uint8 // DropWhenNarrow's rank, 0 for never
-	flags  uint8 // whole, primary, late and middle, of any of its fields
+	flags  uint8 // whole, primary and middle, of any of its fields
 	short  bool  // a field has a short form
 	marked bool  // a field is marked DropWhenEmpty
 	filled bool  // a field is not both so marked and blank
@@ -272,11 +272,12 @@ func prepare(f field) cell {
 }
 
 // dropToFit leaves out columns (see DropWhenNarrow), lowest rank first,
-// while the columns kept would not fit width with the primary ones and
-// those that give way late whole, and the others at their least. A column
-// once dropped stays dropped in later renders; *cut is set when one is
-// dropped here. It reports whether the kept columns need fitting at all:
-// false when they fit as they are.
+// while the columns kept would not fit width with the primary ones whole
+// and the others at their least; a primary column, once it is the next to
+// go, only while it would not fit at its least either. A column once
+// dropped stays dropped in later renders; *cut is set when one is dropped
+// here. It reports whether the kept columns need fitting at all: false
+// when they fit as they are.
 func dropToFit(cols []column, dropped []bool, widths []int, width int, cut *bool) bool {
 	for {
 		natural, need, next := 0, 0, -1
@@ -285,7 +286,7 @@ func dropToFit(cols []column, dropped []bool, widths []int, width int, cut *bool
 				continue
 			}
 			natural += w
-			if cols[i].flags&(primary|late) == 0 {
+			if cols[i].flags&primary == 0 {
 				w = cols[i].least
 			}
 			need += w
@@ -300,6 +301,9 @@ func dropToFit(cols []column, dropped []bool, widths []int, width int, cut *bool
 		if need+g <= width || next < 0 || g == 0 { // one column is always kept
 			return true
 		}
+		if cols[next].flags&primary != 0 && need-widths[next]+cols[next].least+g <= width {
+			return true // fit cuts it
+		}
 		dropped[next] = true
 		*cut = true
 	}
@@ -307,10 +311,9 @@ func dropToFit(cols []column, dropped []bool, widths []int, width int, cut *bool
 
 // fit shortens the kept columns until they add up to at most room, one
 // character at a time from the widest that may give way, the leftmost of
-// equals first: the ordinary columns down to their least, then those that
-// give way late, then the primary ones. A column kept whole never gives
-// way, nor one at its least: a line may then be wider than room, and the
-// terminal wraps it.
+// equals first: the ordinary columns down to their least, then the primary
+// ones. A column kept whole never gives way, nor one at its least: a line
+// may then be wider than room, and the terminal wraps it.
 func fit(cols []column, dropped []bool, widths []int, room int) {
 	excess := -room
 	for i, w := range widths {
@@ -320,7 +323,7 @@ func fit(cols []column, dropped []bool, widths []int, room int) {
 	}
 	for ; excess > 0; excess-- {
 		i := -1
-		for _, tier := range []uint8{0, late, primary} {
+		for _, tier := range []uint8{0, primary} {
 			if i = widest(cols, dropped, widths, tier); i >= 0 {
 				break
 			}
@@ -332,13 +335,13 @@ func fit(cols []column, dropped []bool, widths []int, room int) {
 	}
 }
 
-// widest is the widest column of a tier (0 for the ordinary columns, late
-// or primary) that may still give way; -1 when none may.
+// widest is the widest column of a tier (0 for the ordinary columns, or
+// primary) that may still give way; -1 when none may.
 func widest(cols []column, dropped []bool, widths []int, tier uint8) int {
 	best := -1
 	for i, w := range widths {
 		c := cols[i]
-		if dropped[i] || c.flags&whole != 0 || c.flags&(primary|late) != tier || w <= c.least {
+		if dropped[i] || c.flags&whole != 0 || c.flags&primary != tier || w <= c.least {
 			continue
 		}
 		if best < 0 || w > widths[best] {

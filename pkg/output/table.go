@@ -59,7 +59,6 @@ const (
 	primary                     // Primary
 	middle                      // TruncateMiddle
 	dropEmpty                   // DropWhenEmpty
-	late                        // GiveWayLate
 )
 
 // FieldOption changes how one field is shown on a terminal.
@@ -86,15 +85,6 @@ func WithoutTruncation() FieldOption {
 // when they can give no more.
 func Primary() FieldOption {
 	return func(f *field) { f.flags |= primary }
-}
-
-// GiveWayLate keeps a column whole while the table can make room
-// otherwise: it is cut only after the droppable columns were dropped and
-// the other columns gave way, and before a Primary column is cut. An id
-// people copy is whole where the name beside it fits, and shortened (best
-// in its middle, with TruncateMiddle) where the name would be cut.
-func GiveWayLate() FieldOption {
-	return func(f *field) { f.flags |= late }
 }
 
 // TruncateMiddle cuts a field in its middle rather than at its end when
@@ -124,8 +114,9 @@ func DropWhenEmpty() FieldOption {
 
 // DropWhenNarrow lets a terminal too narrow for every column leave this
 // field's column out: columns are dropped, rank 1 first, while the others
-// would not fit even shortened as far as they go. Dropped columns are
-// printed off a terminal, where nothing is cut.
+// would not fit even shortened as far as they go. A Primary column is
+// dropped only when, cut as far as it goes, it still does not fit. Dropped
+// columns are printed off a terminal, where nothing is cut.
 func DropWhenNarrow(rank int) FieldOption {
 	return func(f *field) { f.drop = uint8(min(max(rank, 0), 255)) }
 }

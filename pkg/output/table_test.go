@@ -222,9 +222,6 @@ func TestFit(t *testing.T) {
 		// The others give way first, down to their least; then the primary.
 		{[]int{30, 30, 4}, 0, 44, []int{30, 10, 4}},
 		{[]int{30, 30, 4}, 1, 30, []int{8, 18, 4}},
-		// Column 2 gives way late: after the others, before the primary.
-		{[]int{30, 30, 36}, 0, 70, []int{30, 8, 32}},
-		{[]int{30, 30, 36}, 0, 50, []int{26, 8, 16}},
 	}
 	for _, tt := range tests {
 		got := append([]int(nil), tt.widths...)
@@ -232,9 +229,6 @@ func TestFit(t *testing.T) {
 		for i := range cols {
 			if i == tt.primary {
 				cols[i].flags = primary
-			}
-			if i == 2 && tt.widths[2] == 36 {
-				cols[i].flags, cols[i].header = late|middle, 2
 			}
 			cols[i].least = leastWidth(cols[i], got[i])
 		}
@@ -375,6 +369,36 @@ func TestTableTTYDropsColumnsThatCannotFit(t *testing.T) {
 	}
 	if got := render(false, 40); !strings.HasPrefix(got, "ID\tNAME\tLABELS\tAPPLICATION\tRESULT\n"+id+"\t") {
 		t.Errorf("off a terminal every column is printed:\n%s", got)
+	}
+}
+
+// Issue 39, point 7: beside an id kept whole, a droppable primary column
+// (a test case's name) goes last: cut as far as it goes first, and left
+// out only where even that does not fit.
+func TestTableTTYDropsAPrimaryColumnLast(t *testing.T) {
+	const id = "5a4db001-0000-4000-8000-000000000001"
+	for _, tt := range []struct {
+		width int
+		want  string // the row
+	}{
+		{100, id + "  Log in with email and password  yes"},
+		{70, id + "  Log in with email and password"},
+		{60, id + "  Log in with email and…"},
+		{46, id + "  Log in …"},
+		{45, id},
+	} {
+		ios, out := newIOS(true, tt.width)
+		tb := NewTable(ios, "id", "name", "enabled")
+		tb.AddField(id, WithoutTruncation())
+		tb.AddField("Log in with email and password", Primary(), DropWhenNarrow(2))
+		tb.AddField("yes", DropWhenNarrow(1))
+		tb.EndRow()
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		if row := strings.Split(out.String(), "\n")[1]; row != tt.want {
+			t.Errorf("width %d: row %q, want %q", tt.width, row, tt.want)
+		}
 	}
 }
 

@@ -34,10 +34,11 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 ` + paginate.Help("testCases") + `
 
 --label may be repeated or given a comma-separated list; a test case matches
-when it carries any of the labels. Ids are printed whole, ready for
-run start --test-case; on a terminal times are relative, elsewhere RFC 3339.
-A terminal too narrow for every column leaves out ENABLED, then APPLICATION,
-LABELS, LAST RUN and LAST RESULT, as far as needed.`,
+when it carries any of the labels. Ids are printed whole at every width,
+ready for run start --test-case; on a terminal times are relative, elsewhere
+RFC 3339. A terminal too narrow for every column leaves out ENABLED, then
+APPLICATION, LABELS, LAST RUN and LAST RESULT, as far as needed, then cuts
+the name, and leaves it out where not even a few of its characters fit.`,
 		Example: `  # Enabled smoke tests of one application
   testctl testcase list --app app_x1y2 --label smoke --enabled true
 

@@ -16,10 +16,8 @@ var headers = []string{"id", "name", "enabled", "labels", "application", "last r
 
 // newRowFunc returns the table row of one test case. Terminals get colours
 // and relative times; pipes get RFC 3339, which sorts and parses. The id is
-// whole wherever the name beside it is (run start --test-case,
-// --resume-from and --wait-for take only a full UUID): on a terminal too
-// narrow for both it is shortened, and a note on stderr says that piped or
-// -o json it is whole.
+// whole at every width: run start --test-case, --resume-from and
+// --wait-for take only a full UUID.
 func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 	ios := f.IOStreams
 	tty := ios.IsStdoutTTY()
@@ -27,11 +25,11 @@ func newRowFunc(f *cmdutil.Factory) func(*output.Table, api.TestCase) {
 	status := func(word string) string { return report.ColorStatus(st, word) }
 	now := f.Clock.Now()
 	return func(t *output.Table, tc api.TestCase) {
-		// The name is what a reader looks for, and the last to give way: a
-		// terminal too narrow for every column drops them, rank 1 first,
-		// then shortens the id in its middle, before it cuts the name.
-		t.AddField(tc.ID, output.GiveWayLate(), output.TruncateMiddle())
-		t.AddField(tc.Name, output.Primary())
+		// A terminal too narrow for every column drops the others, rank 1
+		// first, then cuts the name, which it drops last, where not even a
+		// few of its characters fit beside the id.
+		t.AddField(tc.ID, output.WithoutTruncation())
+		t.AddField(tc.Name, output.Primary(), output.DropWhenNarrow(6))
 		if tc.IsEnabled {
 			t.AddField("yes", output.DropWhenNarrow(1))
 		} else {
