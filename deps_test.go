@@ -34,7 +34,7 @@ const modulePath = "github.com/testctl/testctl/"
 var (
 	// emulatorLinkers alone import the emulator: the factory starts it for
 	// --sandbox, `testctl sandbox` serves it, cmdtest runs tests on it.
-	emulatorLinkers = []string{"cmd/factory", "cmd/sandbox", "pkg/cmdtest"}
+	emulatorLinkers = []string{"cmd/factory", "cmd/sandbox", "internal/cmdtest"}
 	// notWaiting are commands that do not wait on runs: they share checks
 	// with the wait (pkg/flagcheck, pkg/api) but never link it.
 	notWaiting = []string{"cmd/tunnel/", "cmd/run/get"}
@@ -105,6 +105,9 @@ func dependencyViolations(pkgs []listedPackage) []string {
 			found = append(found, rel+" imports pkg/sandbox: only "+strings.Join(emulatorLinkers, ", ")+
 				" may link the emulator (commands reach it through cmd/factory)")
 		}
+		if strings.HasPrefix(rel, "pkg/") && slices.ContainsFunc(p.Imports, func(i string) bool { return strings.HasPrefix(i, modulePath+"cmd/") }) {
+			found = append(found, rel+" imports the command tree: pkg/ holds what commands use, never the reverse (a test helper that runs the tree lives under internal/)")
+		}
 		if slices.Contains(p.Deps, wait) && within(p, notWaiting) {
 			found = append(found, rel+" depends on pkg/runwait, the wait: move what it borrows to a package both can use")
 		}
@@ -144,7 +147,8 @@ func TestDependencyGuardFindsViolations(t *testing.T) {
 		pkg("pkg/runwait", []string{"fmt"}),
 		pkg("cmd/factory", []string{sandbox}),
 		pkg("cmd/sandbox", []string{sandbox}),
-		pkg("pkg/cmdtest", []string{sandbox}),
+		pkg("internal/cmdtest", []string{sandbox, modulePath + "cmd/root"}),
+		pkg("pkg/helper", []string{modulePath + "cmd/root"}), // 7: pkg/ importing the command tree
 		pkg("pkg/cmdutil", []string{sandbox}),                   // 1
 		pkg("cmd/run/wait", []string{runwait}),                  // allowed: it waits
 		pkg("cmd/run/get", []string{"fmt"}, runwait),            // 2: through another package
@@ -158,13 +162,13 @@ func TestDependencyGuardFindsViolations(t *testing.T) {
 	got := dependencyViolations(pkgs)
 	for _, want := range []string{"pkg/cmdutil imports pkg/sandbox", "cmd/run/get depends on pkg/runwait",
 		"cmd/tunnel/status depends on pkg/runwait", "pkg/exitcode depends on github.com/spf13/cobra",
-		"pkg/iostreams depends on pkg/verdict", "pkg/iostreams depends on pkg/api"} {
+		"pkg/iostreams depends on pkg/verdict", "pkg/iostreams depends on pkg/api", "pkg/helper imports the command tree"} {
 		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, want) }) {
 			t.Errorf("the guard missed %q; it found:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 6 {
-		t.Errorf("the guard found %d violations, want 6:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 7 {
+		t.Errorf("the guard found %d violations, want 7:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/clock"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 func TestMain(m *testing.M) {

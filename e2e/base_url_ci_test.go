@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // A CI step without a base URL (a workflow pasted without the action's or

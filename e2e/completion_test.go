@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/sandbox"
 )

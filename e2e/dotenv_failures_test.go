@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // totalRequests is every request the env's sandbox has seen, on any route.

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // Ids the service chose, pasted back into a shell.

@@ -3,7 +3,7 @@ package e2e_test
 import (
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // An --interval below one second loads a remote service without telling

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // --jq prints JSON: an explicit -o yaml or -o table beside it is a usage

@@ -11,7 +11,7 @@ import (
 
 	mcpcmd "github.com/testctl/testctl/cmd/mcp"
 	"github.com/testctl/testctl/cmd/root"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/iostreams"
 )
 

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // The two lists, which must page alike.

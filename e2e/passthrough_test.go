@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // The service's answers below put keys in no particular order, carry fields

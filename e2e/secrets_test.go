@@ -20,7 +20,7 @@ import (
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 )

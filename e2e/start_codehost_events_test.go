@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // ciCases are each provider's variables as its runners set them. Where a

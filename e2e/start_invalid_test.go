@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // Every invalid input exits 2, names what is wrong, and starts nothing.

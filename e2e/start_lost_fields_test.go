@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // listLeavesOut puts a proxy in front of the env's service (the sandbox,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // A plan the service does not know (404) says where plan ids are found:

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // issue #19: a start whose answer is lost never adopts another job's run of

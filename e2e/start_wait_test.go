@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 func TestStartWaitExitsWithTheVerdict(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/sandbox"
 )

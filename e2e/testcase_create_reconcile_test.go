@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // createLost runs `testcase create` with the faults given to its POSTs and

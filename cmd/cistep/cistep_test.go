@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/cmd/cistep"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // inputs sets the step's inputs as the Action and the component do.

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 func TestPathHonoursOutputFlags(t *testing.T) {

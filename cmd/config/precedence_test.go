@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	configcmd "github.com/testctl/testctl/cmd/config"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/config"
 )
 

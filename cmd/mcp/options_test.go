@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // get_run's "run wait would exit N" is decided with the wait's options: the

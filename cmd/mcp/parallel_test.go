@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // Tool calls run at once share nothing mutable (each has its own streams,

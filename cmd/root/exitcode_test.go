@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/cmd/root"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // The GitHub Action execs testctl and reads its exit code from

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // Every command that starts runs or gives their verdict writes the outputs

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // syncBuffer is a step's combined output, readable while the step runs.

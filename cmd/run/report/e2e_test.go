@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/cmd/run/report"
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 

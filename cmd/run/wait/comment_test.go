@@ -14,7 +14,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"golang.org/x/net/html"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/prcomment/prcommenttest"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // scriptedRun is a service with one run, r1, whose detail changes at each

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/testctl/testctl/pkg/cmdtest"
+	"github.com/testctl/testctl/internal/cmdtest"
 )
 
 // Service text holding workflow commands is shown in the log but obeyed
