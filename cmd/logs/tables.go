@@ -61,7 +61,7 @@ func networkTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api.
 		t.AddField(statusText(&code), output.WithColor(statusColor(st, &code, !e.IsError)))
 		t.AddField(duration(e.DurationMs), output.DropWhenNarrow(1))
 		t.AddField(e.URL, urlField(e.URL, site)...)
-		t.AddField(joinNonEmpty("; ", e.ErrorText, e.CrossOriginInfo), output.WithColor(st.Failure), output.DropWhenEmpty())
+		t.AddField(joinNonEmpty("; ", e.ErrorText, e.CrossOriginInfo), output.WithColor(st.Failure))
 		t.EndRow()
 	}
 	return t
@@ -101,8 +101,8 @@ func apiCallsTable(ios *iostreams.IOStreams, st *iostreams.Styles, entries []api
 		}
 		t.AddField(duration(e.DurationMs), output.DropWhenNarrow(2))
 		t.AddField(e.URL, urlField(e.URL, site)...)
-		t.AddField(truncationMarks(e), output.DropWhenEmpty(), output.DropWhenNarrow(1))
-		t.AddField(e.ErrorMessage, output.WithColor(st.Failure), output.DropWhenEmpty())
+		t.AddField(truncationMarks(e), output.DropWhenNarrow(1))
+		t.AddField(e.ErrorMessage, output.WithColor(st.Failure))
 		t.EndRow()
 	}
 	return t

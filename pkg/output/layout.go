@@ -49,8 +49,7 @@ type column struct {
 	drop   uint8 // DropWhenNarrow's rank, 0 for never
 	flags  uint8 // whole, primary and middle, of any of its fields
 	short  bool  // a field has a short form
-	marked bool  // a field is marked DropWhenEmpty
-	filled bool  // a field is not both so marked and blank
+	filled bool  // a field is not blank
 }
 
 // renderTTY sizes the columns and shortens cells itself, then hands
@@ -94,19 +93,16 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 		rows[r], all = all[:len(row):len(row)], all[len(row):]
 		for i, f := range row {
 			c := &cols[i]
-			c.flags |= f.flags &^ dropEmpty
+			c.flags |= f.flags
 			c.drop = max(c.drop, f.drop)
 			c.short = c.short || f.short != ""
-			c.marked = c.marked || f.flags&dropEmpty != 0
-			c.filled = c.filled || f.flags&dropEmpty == 0 || !blank(f.text)
+			c.filled = c.filled || !blank(f.text)
 			rows[r][i] = prepare(t.shown(f, i))
 			widths[i] = max(widths[i], rows[r][i].width)
 		}
 	}
 	if !t.started && len(rows) > 0 {
-		for i, c := range cols {
-			t.dropped[i] = t.dropped[i] || c.marked && !c.filled
-		}
+		t.dropBlank(cols)
 	}
 	t.shorten(cols, rows, widths)
 	for i := range cols {
@@ -155,6 +151,18 @@ func (t *Table) renderTTY(w *bufio.Writer) error {
 		w.WriteByte('\n')
 	}
 	return nil
+}
+
+// dropBlank leaves out the columns empty on every row: they take room and
+// say nothing (a BRANCH of runs started without one). The first Render
+// decides; one column is always kept.
+func (t *Table) dropBlank(cols []column) {
+	if !slices.ContainsFunc(cols, func(c column) bool { return c.filled }) {
+		return
+	}
+	for i, c := range cols {
+		t.dropped[i] = t.dropped[i] || !c.filled
+	}
 }
 
 // shown is f as column i shows it: its short form in a column that shows

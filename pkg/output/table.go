@@ -14,9 +14,10 @@ import (
 //
 // On a terminal the rows are laid out by tablewriter (the library the CLI
 // contract names): an upper-case bold header, columns two spaces apart, and
-// the widest columns shortened with "…" until a line fits the terminal.
-// Off a terminal: the same header, then cells separated by a tab, without
-// colour or truncation, so scripts see every byte of every value. That is a
+// the widest columns shortened with "…" until a line fits the terminal,
+// and a column empty (or "-") on every row left out. Off a terminal: the
+// same header, then cells separated by a tab, without colour or
+// truncation, every column there, so scripts see every byte of every value. That is a
 // plain text format, not a layout job, so it is written here directly:
 // tablewriter takes over ten times the time and memory of this path (about
 // half a second for 10,000 rows, see BenchmarkTableRender10k), which a
@@ -58,7 +59,6 @@ const (
 	whole     uint8 = 1 << iota // WithoutTruncation
 	primary                     // Primary
 	middle                      // TruncateMiddle
-	dropEmpty                   // DropWhenEmpty
 )
 
 // FieldOption changes how one field is shown on a terminal.
@@ -102,14 +102,6 @@ func TruncateMiddle() FieldOption {
 // Off a terminal the field is printed whole.
 func WithShortForm(short string) FieldOption {
 	return func(f *field) { f.short = termtext.SanitizeLine(short) }
-}
-
-// DropWhenEmpty lets a terminal leave out a column whose fields are all
-// empty or "-" (the placeholder of tables here): an ERROR column without
-// an error takes room and says nothing. The first Render decides, with the
-// header; off a terminal the column is printed, so `cut -f` finds it.
-func DropWhenEmpty() FieldOption {
-	return func(f *field) { f.flags |= dropEmpty }
 }
 
 // DropWhenNarrow lets a terminal too narrow for every column leave this

@@ -402,6 +402,35 @@ func TestTableTTYDropsAPrimaryColumnLast(t *testing.T) {
 	}
 }
 
+// Issue 39, point 8: on a terminal a column empty (or "-") on every row is
+// left out, whatever its field options, so the room goes to one that says
+// something; off a terminal the columns stay fixed.
+func TestTableTTYLeavesOutBlankColumns(t *testing.T) {
+	render := func(tty bool, branches ...string) string {
+		ios, out := newIOS(tty, 60)
+		tb := NewTable(ios, "id", "branch", "plan")
+		for _, b := range branches {
+			tb.AddField("r1a2b3", WithoutTruncation())
+			tb.AddField(b, DropWhenNarrow(2))
+			tb.AddField("pln-baseline_sandbox", DropWhenNarrow(1))
+			tb.EndRow()
+		}
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if got := ansi.Strip(render(true, "-", "")); got != "ID      PLAN\nr1a2b3  pln-baseline_sandbox\nr1a2b3  pln-baseline_sandbox\n" {
+		t.Errorf("a blank column on a terminal:\n%s", got)
+	}
+	if got := render(true, "-", "main"); !strings.HasPrefix(ansi.Strip(got), "ID      BRANCH  PLAN\n") {
+		t.Errorf("a column with a value on a terminal:\n%s", got)
+	}
+	if got := render(false, "-", ""); got != "ID\tBRANCH\tPLAN\nr1a2b3\t-\tpln-baseline_sandbox\nr1a2b3\t\tpln-baseline_sandbox\n" {
+		t.Errorf("off a terminal:\n%s", got)
+	}
+}
+
 // Issue 33: a narrow terminal keeps what the reader came for. The primary
 // column is cut last, after the droppable columns went and the others gave
 // way; the short forms replace a column's values alike when it would be
@@ -417,8 +446,8 @@ func TestTableTTYKeepsThePrimaryColumn(t *testing.T) {
 			tb.AddField("POST")
 			tb.AddField("371ms", DropWhenNarrow(1))
 			tb.AddField(u, Primary(), TruncateMiddle(), WithShortForm(strings.TrimPrefix(u, host)))
-			tb.AddField("", DropWhenEmpty())
-			tb.AddField("-", DropWhenEmpty())
+			tb.AddField("")
+			tb.AddField("-")
 			tb.EndRow()
 		}
 		if err := tb.Render(); err != nil {

@@ -158,6 +158,25 @@ func TestListEmpty(t *testing.T) {
 	}
 }
 
+// Issue 39, point 8: on a terminal a column empty on every row is left
+// out, so that at 60 columns the runs started without a branch or a
+// commit keep their plan instead of an all-"-" BRANCH; off a terminal the
+// columns stay fixed.
+func TestListLeavesOutEmptyColumnsOnATerminal(t *testing.T) {
+	e := cmdtest.New(t, cmdtest.WithSandbox(sandbox.Options{History: -1}))
+	e.StartRun(t, sandbox.PlanFailing)
+	e.StartRun(t, sandbox.PlanPassing)
+	e.Clock.Advance(5 * 60e9)
+	r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: 60}, "run", "list").Expect(t, 0)
+	lines := strings.Split(strings.TrimSuffix(ansi.Strip(r.Stdout), "\n"), "\n")
+	if header := strings.Fields(lines[0]); strings.Join(header, " ") != "SHORT ID STATUS PLAN PASS FAIL OTHER CREATED" {
+		t.Errorf("header %q:\n%s", lines[0], r.Stdout)
+	}
+	cmdtest.Contains(t, "rows", r.Stdout, "  pln-failing_s", "  pln-passing_s")
+	r = e.Run("run", "list").Expect(t, 0)
+	cmdtest.Contains(t, "plain table", r.Stdout, "SHORT ID\tSTATUS\tBRANCH\tCOMMIT\tPLAN\tPASS\tFAIL\tOTHER\tCREATED\n", "\t-\t-\tpln-failing_sandbox\t")
+}
+
 // Issue 24: on a 50-column terminal no row wraps. The commit, plan, other
 // and passed counts give way before the branch is cut; the short id is
 // whole, and off a terminal every column is printed.

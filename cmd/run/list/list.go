@@ -49,8 +49,10 @@ func NewCmdList(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 The table shows STATUS/RESULT (a finished run's result alone on a terminal),
 counts of passed, failed and other (errored, skipped, cancelled) test cases,
 and when the run was created: relative on a terminal, RFC 3339 elsewhere. A
-terminal too narrow for every column leaves out COMMIT, then PLAN, OTHER,
-PASS and BRANCH, as far as needed.`,
+terminal leaves out a column empty on every row (BRANCH, COMMIT or PLAN of
+runs started without them) and, too narrow for every column, COMMIT, then
+PLAN, OTHER, PASS and BRANCH, as far as needed. --status is a run's status;
+its verdict (PASSED, FAILED, SKIPPED) is --result.`,
 		Example: `  testctl run list
   testctl run list --status COMPLETED --result FAILED --branch main --limit 50
   testctl run list --plan pln-checkout_a1b2 --trigger CODEHOST
@@ -77,6 +79,9 @@ PASS and BRANCH, as far as needed.`,
 }
 
 func validate(o *Options, limitSet bool) error {
+	if err := cmp.Or(misplaced("status", o.Status, "result", results()), misplaced("result", o.Result, "status", statuses())); err != nil {
+		return err
+	}
 	if err := cmp.Or(checkEnum("status", &o.Status, statuses()), checkEnum("result", &o.Result, results()),
 		checkEnum("trigger", &o.Trigger, triggers())); err != nil {
 		return err // the first invalid of the three
@@ -85,6 +90,17 @@ func validate(o *Options, limitSet bool) error {
 		return exitcode.FlagErrorf("--plan %q is not a test plan short id: expected pln_<id> or pln-<slug>_<id>", o.Plan)
 	}
 	return o.Flags.Check(limitSet)
+}
+
+// misplaced refuses a value of the other of --status and --result, saying
+// which flag takes it: FAILED is a result, not a status.
+func misplaced(flag, value, other string, valid []string) error {
+	for _, v := range valid {
+		if strings.EqualFold(strings.TrimSpace(value), v) {
+			return exitcode.FlagErrorf("invalid --%s %q: %s is a %s, not a %s: --%s %s", flag, value, v, other, flag, other, v)
+		}
+	}
+	return nil
 }
 
 // checkEnum accepts a value in any case and stores the service's spelling.

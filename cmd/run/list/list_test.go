@@ -43,6 +43,10 @@ func TestListFlagErrors(t *testing.T) {
 	}{
 		{[]string{"--status", "DONE"}, `invalid --status "DONE": valid values are INITIATED, RUNNING, COMPLETED, ERROR, CANCELLED`},
 		{[]string{"--result", "OK"}, `invalid --result "OK": valid values are PASSED, FAILED, SKIPPED`},
+		// A run's verdict is its result, not its status (issue 39, point 8).
+		{[]string{"--status", "FAILED"}, `invalid --status "FAILED": FAILED is a result, not a status: --result FAILED`},
+		{[]string{"--status", "passed"}, `invalid --status "passed": PASSED is a result, not a status: --result PASSED`},
+		{[]string{"--result", "RUNNING"}, `invalid --result "RUNNING": RUNNING is a status, not a result: --status RUNNING`},
 		{[]string{"--trigger", "CRON"}, `invalid --trigger "CRON": valid values are API, CODEHOST`},
 		{[]string{"--plan", "checkout"}, `--plan "checkout" is not a test plan short id`},
 		{[]string{"--limit", "0"}, "--limit must be between 1 and 100, not 0"},
