@@ -56,9 +56,9 @@ type field struct {
 }
 
 const (
-	whole     uint8 = 1 << iota // WithoutTruncation
-	primary                     // Primary
-	middle                      // TruncateMiddle
+	whole   uint8 = 1 << iota // WithoutTruncation
+	primary                   // Primary
+	middle                    // TruncateMiddle
 )
 
 // FieldOption changes how one field is shown on a terminal.
