@@ -83,6 +83,10 @@ func loginRun(ctx context.Context, f *cmdutil.Factory, opts *LoginOptions) error
 		return err
 	}
 	key, err := ios.ReadSecret(ctx, "Paste your API key: ") // trimmed
+	if errors.Is(err, iostreams.ErrNoPrompt) {
+		return exitcode.UsageErrorf("no prompt under a coding agent (TESTCTL_AGENT=0 allows one): pipe the key on standard input, " +
+			"as in: printf '%%s' \"$KEY\" | testctl auth login")
+	}
 	if err != nil {
 		return fmt.Errorf("reading the key: %w", err)
 	}

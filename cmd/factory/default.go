@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/testctl/testctl/pkg/agentenv"
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
@@ -57,12 +58,16 @@ func New(version string, opts Options) (*cmdutil.Factory, func()) {
 		// Service text must not run workflow commands in the step's log.
 		opts.IOStreams.GuardWorkflowCommands()
 	}
+	// Under a coding agent a pseudo-terminal has nobody watching it: no
+	// redraws, no colour, no prompt waiting for a key nobody types.
+	agent, envErr := agentenv.Detect(opts.LookupEnv)
+	opts.IOStreams.SetNotTerminal(agent || envErr != nil)
 	f := &cmdutil.Factory{
 		AppVersion: version,
 		IOStreams:  opts.IOStreams,
 		Clock:      opts.Clock,
 		LookupEnv:  opts.LookupEnv,
-		Globals:    &cmdutil.GlobalFlags{},
+		Globals:    &cmdutil.GlobalFlags{EnvError: envErr},
 	}
 	w := &wiring{f: f, opts: opts}
 	w.config = sync.OnceValues(w.loadConfig)

@@ -35,6 +35,11 @@ COLUMNS                  the terminal's width when it does not say; it narrows,
                          never widens, a terminal that does
 TERM=dumb                no live line on a terminal: a wait prints a line per
                          change of state, as off a terminal
+TESTCTL_AGENT=0|1        1: behave as off a terminal (no colour, no live line,
+                         tables not cut, never a prompt); 0: as the streams are
+CLAUDECODE, CURSOR_AGENT, GEMINI_CLI, OPENCODE, AGENT
+                         set (not 0 or false) by a coding agent: as
+                         TESTCTL_AGENT=1, unless TESTCTL_AGENT is set
 XDG_CONFIG_HOME          base directory of the default config file
 DBUS_SESSION_BUS_ADDRESS on Linux, the D-Bus session where the keyring (the
                          Secret Service) answers; unset, the keyring is not

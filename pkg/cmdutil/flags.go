@@ -16,6 +16,9 @@ type GlobalFlags struct {
 	NoColor           bool
 	AllowInsecureHTTP bool
 	JQ                string
+	// EnvError is a setting of the environment no command can run with
+	// (TESTCTL_AGENT=yes), found by the factory, reported by Check.
+	EnvError error
 }
 
 // AddGlobalFlags registers every global flag of the contract on fs.
@@ -41,6 +44,9 @@ func AddGlobalFlags(fs *pflag.FlagSet, g *GlobalFlags) {
 // otherwise accept `-o xml` in silence, and --sandbox would quietly ignore
 // the URL --base-url names.
 func (g *GlobalFlags) Check() error {
+	if g.EnvError != nil {
+		return &exitcode.UsageError{Err: g.EnvError}
+	}
 	if g.FlagSet == nil {
 		return nil
 	}

@@ -45,6 +45,7 @@ type IOStreams struct {
 	termWidth     int  // 0: ask the terminal
 	columns       int  // COLUMNS, 0 when unset or not a width
 	dumb          bool // TERM=dumb: a terminal that cannot redraw
+	notTerminal   bool // SetNotTerminal: every stream is taken for a pipe
 
 	// The workflow-command guards (GitHub Actions) and stderr past them.
 	outGuard, errGuard *commandGuard
@@ -115,14 +116,32 @@ func isTerminal(v any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// isTTY resolves a cached TTY state, detecting it on first use.
+// isTTY resolves a cached TTY state, detecting it on first use; with
+// SetNotTerminal, no stream is one.
 func (s *IOStreams) isTTY(state *ttyState, stream any) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return !s.notTerminal && s.detect(state, stream)
+}
+
+// detect is the stream's own answer, whatever SetNotTerminal says; s.mu held.
+func (s *IOStreams) detect(state *ttyState, stream any) bool {
 	if *state == ttyUnknown {
 		*state = ttyOf(isTerminal(stream))
 	}
 	return *state == ttyYes
+}
+
+// SetNotTerminal makes every stream behave as a pipe, terminal or not: no
+// colour, no redraws, full-width tables, no prompt (see ReadSecret).
+func (s *IOStreams) SetNotTerminal(v bool) { set(s, &s.notTerminal, v) }
+
+// promptRefused reports whether stdin is a terminal that SetNotTerminal
+// keeps from being prompted on.
+func (s *IOStreams) promptRefused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notTerminal && s.detect(&s.stdinTTY, s.In)
 }
 
 func ttyOf(yes bool) ttyState {

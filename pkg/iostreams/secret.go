@@ -19,6 +19,10 @@ const maxSecretLen = 64 << 10
 // that the command ends as every interrupted command does (exit 130).
 var ErrInterrupted = fmt.Errorf("interrupted at the prompt: %w", context.Canceled)
 
+// ErrNoPrompt is ReadSecret on a terminal that SetNotTerminal keeps from
+// being prompted on: nobody may be there to type, so nothing is read.
+var ErrNoPrompt = errors.New("standard input is a terminal, and prompts are off")
+
 // Keys a hidden prompt understands. The terminal is in raw mode while it
 // reads, so it delivers them as bytes instead of acting on them itself.
 const (
@@ -35,8 +39,12 @@ const (
 // so `echo $KEY | testctl auth login` works and no secret ever has to appear
 // in argv. The result is trimmed of surrounding white space; an empty stdin
 // yields "" and no error. When ctx ends first (a signal from outside), it
-// returns ctx's error at once, the terminal restored.
+// returns ctx's error at once, the terminal restored. A terminal taken for
+// a pipe (SetNotTerminal) gives ErrNoPrompt at once.
 func (s *IOStreams) ReadSecret(ctx context.Context, prompt string) (string, error) {
+	if s.promptRefused() {
+		return "", ErrNoPrompt
+	}
 	read := func() (string, error) { return readLine(s.In, false) }
 	if s.IsStdinTTY() {
 		fmt.Fprint(s.ErrOut, prompt)

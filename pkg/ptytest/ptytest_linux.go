@@ -9,12 +9,19 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/testctl/testctl/pkg/agentenv"
 )
 
 // Open opens a pseudo-terminal pair, closed when the test ends; a machine
-// without pseudo-terminals skips the test.
+// without pseudo-terminals skips the test. It clears the variables that
+// name a coding agent for the test (so it cannot be parallel): a terminal
+// test run in an agent's shell still gets the terminal.
 func Open(t testing.TB) (controller, terminal *os.File) {
 	t.Helper()
+	for _, name := range append([]string{agentenv.Override}, agentenv.Names...) {
+		t.Setenv(name, "")
+	}
 	c, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	if err != nil {
 		t.Skipf("no pseudo-terminals here: %v", err)
