@@ -19,8 +19,8 @@ import (
 
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
@@ -97,6 +97,8 @@ func auditInvocations(rid, dir string) map[string][]auditRun {
 		// `mcp` serves until its client leaves (e2e/mcp_secrets_test.go
 		// audits its tools); its config snippet names the service only.
 		"mcp config": {{args: []string{"mcp", "config", "--client", "claude"}}, {args: []string{"mcp", "config", "--client", "vscode"}}},
+		// Instructions made from the command tree: nothing of the service.
+		"agent setup": {{args: []string{"agent", "setup", "--agent", "all", "--print"}}},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	agentcmd "github.com/testctl/testctl/cmd/agent"
 	apicmd "github.com/testctl/testctl/cmd/api"
 	authcmd "github.com/testctl/testctl/cmd/auth"
 	"github.com/testctl/testctl/cmd/cistep"
@@ -79,6 +80,7 @@ Try every command without an account against the embedded emulator:
 	cmd.AddCommand(apicmd.NewCmdAPI(f, nil))
 	cmd.AddCommand(cistep.NewCmdCIStep(f, exec, nil))
 	cmd.AddCommand(mcpcmd.NewCmdMCP(f, Run, nil))
+	cmd.AddCommand(agentcmd.NewCmdAgent(f))
 	addHelpTopics(cmd)
 	return cmd
 }
