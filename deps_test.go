@@ -148,7 +148,7 @@ func TestDependencyGuardFindsViolations(t *testing.T) {
 		pkg("cmd/factory", []string{sandbox}),
 		pkg("cmd/sandbox", []string{sandbox}),
 		pkg("internal/cmdtest", []string{sandbox, modulePath + "cmd/root"}),
-		pkg("pkg/helper", []string{modulePath + "cmd/root"}), // 7: pkg/ importing the command tree
+		pkg("pkg/helper", []string{modulePath + "cmd/root"}),    // 7: pkg/ importing the command tree
 		pkg("pkg/cmdutil", []string{sandbox}),                   // 1
 		pkg("cmd/run/wait", []string{runwait}),                  // allowed: it waits
 		pkg("cmd/run/get", []string{"fmt"}, runwait),            // 2: through another package

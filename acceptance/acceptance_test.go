@@ -18,8 +18,8 @@ import (
 
 	"github.com/testctl/testctl/cmd/factory"
 	"github.com/testctl/testctl/cmd/root"
-	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/clock"
 )
 
 func TestMain(m *testing.M) {

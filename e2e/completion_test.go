@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/keyring"
 	"github.com/testctl/testctl/pkg/sandbox"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
 )

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 )
 
 // ciCases are each provider's variables as its runners set them. Where a

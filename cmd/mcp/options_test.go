@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 )
 
 // get_run's "run wait would exit N" is decided with the wait's options: the

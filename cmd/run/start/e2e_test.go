@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
