@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,6 +28,7 @@ func TestHTTPOnLoopbackOnly(t *testing.T) {
 // with the flags that chose the service, and never the key, however given.
 func TestConfigSnippetNeverHasTheKey(t *testing.T) {
 	e := cmdtest.New(t)
+	onPath(t, e) // this binary is the testctl on PATH: the snippet says "testctl"
 	for client, want := range map[string]string{"claude": `"mcpServers"`, "cursor": `"mcpServers"`, "vscode": `"servers"`} {
 		r := e.Run("--api-key", "tk_live_secret123", "--profile", "prod", "mcp", "config", "--client", client, "--read-only").Expect(t, 0)
 		if strings.Contains(r.Output(), "tk_live_secret123") || strings.Contains(r.Output(), sandbox.ProjectKey) {
@@ -156,4 +159,56 @@ func TestGlobalFlagsApply(t *testing.T) {
 		t.Errorf("%s", text)
 	}
 	end()
+}
+
+// onPath puts a link named testctl to the running binary on the Env's PATH.
+func onPath(t *testing.T, e *cmdtest.Env) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(bin, "testctl")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	e.Setenv("PATH", bin)
+}
+
+// The snippet names a command that runs where it is pasted: "testctl" when
+// this binary is PATH's (through a link too), else this binary's absolute
+// path, said on stderr; a go run build is refused, asking to build first.
+func TestConfigSnippetNamesThisBinary(t *testing.T) {
+	e := cmdtest.New(t)
+	command := func(r cmdtest.Result) string {
+		var doc struct {
+			MCPServers map[string]struct{ Command string } `json:"mcpServers"`
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, r.Stdout)
+		}
+		return doc.MCPServers["testctl"].Command
+	}
+	self, _ := os.Executable()
+	e.Setenv("PATH", t.TempDir()) // no testctl there
+	r := e.Run("mcp", "config", "--client", "claude").Expect(t, 0)
+	if got := command(r); got != self || !strings.Contains(r.Stderr, "testctl is not on PATH") {
+		t.Errorf("not on PATH: command %q, want %q\n%s", got, self, r.Stderr)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "testctl"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.Setenv("PATH", other)
+	r = e.Run("mcp", "config", "--client", "cursor").Expect(t, 0)
+	if got := command(r); got != self || !strings.Contains(r.Stderr, "is not this binary") {
+		t.Errorf("another testctl on PATH: command %q, want %q\n%s", got, self, r.Stderr)
+	}
+	onPath(t, e)
+	if r = e.Run("mcp", "config", "--client", "claude").Expect(t, 0); command(r) != "testctl" {
+		t.Errorf("this binary on PATH through a link: command %q, want testctl", command(r))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -20,6 +21,8 @@ import (
 type ConfigOptions struct {
 	Client   string
 	ReadOnly bool
+	// self finds how the snippet names the server's command.
+	self whereAmI
 }
 
 // clients are the clients a snippet is printed for.
@@ -27,6 +30,7 @@ var clients = []string{"claude", "cursor", "vscode"}
 
 func newCmdConfig(f *cmdutil.Factory, runF func(*ConfigOptions) error) *cobra.Command {
 	opts := &ConfigOptions{}
+	opts.self.executable = os.Executable
 	cmd := &cobra.Command{
 		Use:   "config --client claude|cursor|vscode",
 		Short: "Print the snippet that adds this MCP server to a client",
@@ -35,7 +39,11 @@ with the global flags of this command line that choose the service
 (--profile, --config-file, --base-url, --project, --sandbox): the key is
 never in it, and a base URL carrying credentials or a query is refused.
 The server reads the key as every command does, from the environment, the
-profile or the OS keyring. Where the snippet goes is said on stderr.`,
+profile or the OS keyring. Where the snippet goes is said on stderr.
+
+The snippet's command is "testctl" when this binary is the one on PATH; else
+it is this binary's absolute path, and stderr says so. Under 'go run' (a
+temporary build, gone when it ends) it asks to build testctl first.`,
 		Example: `  testctl --profile prod mcp config --client claude
   testctl --sandbox mcp config --client vscode --read-only > .vscode/mcp.json`,
 		Args: cobra.NoArgs,
@@ -76,13 +84,18 @@ func configRun(_ context.Context, f *cmdutil.Factory, opts *ConfigOptions) error
 	if opts.ReadOnly {
 		args = append(args, "--read-only")
 	}
-	server := map[string]any{"command": "testctl", "args": args}
+	opts.self.path = f.Getenv("PATH")
+	command, note, err := opts.self.command()
+	if err != nil {
+		return err
+	}
+	server := map[string]any{"command": command, "args": args}
 	var doc any
 	var where string
 	switch opts.Client {
 	case "claude":
 		doc = map[string]any{"mcpServers": map[string]any{"testctl": server}}
-		where = "Claude Code: save as .mcp.json at the repository's root (or run: claude mcp add testctl -- testctl " + joinArgs(args) + ")"
+		where = "Claude Code: save as .mcp.json at the repository's root (or run: claude mcp add testctl -- " + shellwords.Quote(command) + " " + joinArgs(args) + ")"
 	case "cursor":
 		doc = map[string]any{"mcpServers": map[string]any{"testctl": server}}
 		where = "Cursor: save as .cursor/mcp.json in the project (or ~/.cursor/mcp.json for every project)"
@@ -96,6 +109,9 @@ func configRun(_ context.Context, f *cmdutil.Factory, opts *ConfigOptions) error
 		return err
 	}
 	fmt.Fprintln(f.IOStreams.Out, string(b))
+	if note != "" {
+		fmt.Fprintln(f.IOStreams.ErrOut, note)
+	}
 	fmt.Fprintln(f.IOStreams.ErrOut, where)
 	return nil
 }
