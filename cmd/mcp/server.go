@@ -80,7 +80,10 @@ func newServer(ctx context.Context, f *cmdutil.Factory, exec Exec, readOnly bool
 
 const instructions = `testctl runs AI-driven end-to-end tests of web applications on a test automation service.
 The loop: start_run (waits for the verdict) → read the story of each test case that did not pass → get_logs for more →
-fix the code → rerun_failed. A verdict is one word first in every result: passed, failed, error, timeout, interrupted, terminated.
+fix the code → rerun_failed. Every result's text begins with its verdict, one word, with the exit code of the same testctl command:
+passed, failed, error (a run ended ERROR or CANCELLED), timeout, interrupted, terminated (the wait ended early), started (runs
+started without a wait), ok (a read that worked); usage (a bad argument: nothing was sent), auth, not-found, service
+(the service or network failed), local (a file could not be read or written).
 A run goes on when a wait ends early: wait_run resumes it.`
 
 // key is the API key the server uses, to redact it from every result; a

@@ -125,7 +125,8 @@ const (
 func (s *server) addTools(srv *mcp.Server, readOnly bool) {
 	yes, no := true, false
 	write := &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &yes}
-	read := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &yes}
+	// A read asked twice changes nothing: a client may retry it freely.
+	read := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &yes}
 	if !readOnly {
 		mcp.AddTool(srv, &mcp.Tool{Name: "start_run", Annotations: write, Description: "Start test runs of plans (one run each) or of test case ids, " +
 			"and by default wait for the verdict with a progress notification at each test case's end. Returns the verdict first, then, for " +
