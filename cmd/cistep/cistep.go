@@ -193,7 +193,7 @@ func StartArgs(getenv func(string) string, dotenv string) ([]string, error) {
 		}
 		waitArgs = append(waitArgs, "--retry-failed", v)
 	}
-	for _, name := range []string{"junit", "html", "baseline", "quarantine"} {
+	for _, name := range []string{"junit", "html", "ctrf", "baseline", "quarantine"} {
 		v := strings.TrimSpace(in(name))
 		if name == "baseline" && unexpanded(v) {
 			// The component's default, $CI_MERGE_REQUEST_TARGET_BRANCH_NAME,

@@ -28,6 +28,7 @@ type StartRunInput struct {
 	Timeout   string   `json:"timeout,omitempty" jsonschema:"with wait: give up waiting after this long, a Go duration such as 10m (default 1h); the runs go on"`
 	JUnit     string   `json:"junit,omitempty" jsonschema:"with wait: write a JUnit XML report to this path, relative to the server's working directory and inside it"`
 	HTML      string   `json:"html,omitempty" jsonschema:"with wait: write a self-contained HTML report to this path, relative to the server's working directory and inside it"`
+	CTRF      string   `json:"ctrf,omitempty" jsonschema:"with wait: write a CTRF (Common Test Report Format) JSON report to this path, relative to the server's working directory and inside it"`
 }
 
 // WaitRunInput are wait_run's arguments.
@@ -36,6 +37,7 @@ type WaitRunInput struct {
 	Timeout string   `json:"timeout,omitempty" jsonschema:"give up waiting after this long, a Go duration such as 10m (default 1h); the runs go on"`
 	JUnit   string   `json:"junit,omitempty" jsonschema:"write a JUnit XML report to this path, relative to the working directory and inside it"`
 	HTML    string   `json:"html,omitempty" jsonschema:"write a self-contained HTML report to this path, relative to the working directory and inside it"`
+	CTRF    string   `json:"ctrf,omitempty" jsonschema:"write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
 }
 
 // GetRunInput are get_run's arguments.
@@ -51,6 +53,7 @@ type RunReportInput struct {
 	Evidence *int     `json:"evidence,omitempty" jsonschema:"gather the evidence of at most this many test cases that did not pass (default 10, 0 off)"`
 	JUnit    string   `json:"junit,omitempty" jsonschema:"write a JUnit XML report to this path, relative to the working directory and inside it"`
 	HTML     string   `json:"html,omitempty" jsonschema:"write a self-contained HTML report to this path, relative to the working directory and inside it"`
+	CTRF     string   `json:"ctrf,omitempty" jsonschema:"write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
 }
 
 // ListRunsInput are list_runs' arguments.
@@ -72,6 +75,7 @@ type RerunFailedInput struct {
 	Timeout   string   `json:"timeout,omitempty" jsonschema:"with wait: give up waiting after this long, a Go duration (default 1h); the run goes on"`
 	JUnit     string   `json:"junit,omitempty" jsonschema:"with wait: write a JUnit XML report to this path, relative to the working directory and inside it"`
 	HTML      string   `json:"html,omitempty" jsonschema:"with wait: write a self-contained HTML report to this path, relative to the working directory and inside it"`
+	CTRF      string   `json:"ctrf,omitempty" jsonschema:"with wait: write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
 }
 
 // ListTestCasesInput are list_test_cases' arguments.
@@ -142,7 +146,7 @@ func (s *server) addTools(srv *mcp.Server, readOnly bool) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "get_run", Annotations: read, Description: "The current state of a run and its test cases, " +
 		"without waiting; the verdict is given once the run ended."}, s.getRun)
 	mcp.AddTool(srv, &mcp.Tool{Name: "run_report", Annotations: read, Description: "The verdict of finished runs with the failure " +
-		"story of every test case that did not pass (the evidence the terminal summary shows), and optional JUnit/HTML files."}, s.runReport)
+		"story of every test case that did not pass (the evidence the terminal summary shows), and optional JUnit/HTML/CTRF files."}, s.runReport)
 	mcp.AddTool(srv, &mcp.Tool{Name: "list_runs", Annotations: read, Description: "Recent runs, newest first, filtered by plan, " +
 		"status, result, branch or trigger; a page of at most 50, with offset to page on."}, s.listRuns)
 	mcp.AddTool(srv, &mcp.Tool{Name: "list_test_cases", Annotations: read, Description: "The project's test cases (ids, names, " +
@@ -154,12 +158,12 @@ func (s *server) addTools(srv *mcp.Server, readOnly bool) {
 }
 
 // waitArgs are the flags of a wait: its timeout and its report files.
-func waitArgs(timeout, junit, html string) ([]string, error) {
+func waitArgs(timeout, junit, html, ctrf string) ([]string, error) {
 	var args []string
 	if timeout != "" {
 		args = append(args, "--timeout="+timeout)
 	}
-	for _, f := range []struct{ flag, path string }{{"junit", junit}, {"html", html}} {
+	for _, f := range []struct{ flag, path string }{{"junit", junit}, {"html", html}, {"ctrf", ctrf}} {
 		if f.path == "" {
 			continue
 		}
@@ -206,14 +210,14 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 	}
 	k := startKind
 	if in.Wait == nil || *in.Wait {
-		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML)
+		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML, in.CTRF)
 		if err != nil {
 			return usage(err.Error())
 		}
 		args = append(append(args, "--wait"), w...)
 		k = verdictKind
-	} else if in.Timeout != "" || in.JUnit != "" || in.HTML != "" {
-		return usage("timeout, junit and html go with wait: drop them or set wait to true")
+	} else if in.Timeout != "" || in.JUnit != "" || in.HTML != "" || in.CTRF != "" {
+		return usage("timeout, junit, html and ctrf go with wait: drop them or set wait to true")
 	}
 	return s.call(ctx, req, args, k, nil, nil)
 }
@@ -227,7 +231,7 @@ func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in R
 	}
 	k := startKind
 	if in.Wait == nil || *in.Wait {
-		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML)
+		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML, in.CTRF)
 		if err != nil {
 			return usage(err.Error())
 		}
@@ -241,7 +245,7 @@ func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitR
 	if len(in.RunIDs) == 0 {
 		return usage("give run_ids: the short ids start_run returned, or list_runs shows")
 	}
-	w, err := waitArgs(in.Timeout, in.JUnit, in.HTML)
+	w, err := waitArgs(in.Timeout, in.JUnit, in.HTML, in.CTRF)
 	if err != nil {
 		return usage(err.Error())
 	}
@@ -275,7 +279,7 @@ func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in Run
 	if len(in.RunIDs) == 0 {
 		return usage("give run_ids: the short ids of finished runs (list_runs shows them)")
 	}
-	w, err := waitArgs("", in.JUnit, in.HTML)
+	w, err := waitArgs("", in.JUnit, in.HTML, in.CTRF)
 	if err != nil {
 		return usage(err.Error())
 	}

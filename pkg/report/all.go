@@ -23,6 +23,8 @@ type Input struct {
 	Resume    Resume
 	// HTMLFile is --html; "" writes none.
 	HTMLFile string
+	// CTRFFile is --ctrf; "" writes none.
+	CTRFFile string
 	Now      func() time.Time // the report's time
 	// NoData: stdout keeps what the command already printed there (-q).
 	NoData bool
@@ -78,6 +80,9 @@ func Reporters(in Input) []Reporter {
 	})
 	file("HTML", "html", in.HTMLFile, func(path string, out Outcome) error {
 		return WriteHTMLFile(path, out.Verdict, out.Evidence, out.History, in.Now, in.Resume)
+	})
+	file("CTRF", "ctrf", in.CTRFFile, func(path string, out Outcome) error {
+		return WriteCTRFFile(path, out.Verdict, out.Evidence, in.Getenv, in.Now())
 	})
 	// A later step would read missing outputs as empty: each is a report.
 	rs = append(rs, GitHubReporters(in.Getenv, ios.WorkflowCommands(), in.Resume)...)

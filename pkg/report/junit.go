@@ -211,11 +211,22 @@ func runCase(r verdict.Run, class string) *JUnitCase {
 // when it sends them, else 0 (the published run detail has none, and a
 // time testctl made up from its polls would be off by an interval).
 func caseTime(c api.RunTestCase) string {
-	start, end := api.Time(c.StartedAt), api.Time(c.FinishedAt)
-	if start.IsZero() || end.IsZero() || end.Before(start) {
+	d, ok := caseDuration(c)
+	if !ok {
 		return "0"
 	}
-	return seconds(end.Sub(start))
+	return seconds(d)
+}
+
+// caseDuration is how long a test case ran by the service's timestamps;
+// false when it sent none (or none that make sense). Every report's time
+// of a test case is this one.
+func caseDuration(c api.RunTestCase) (time.Duration, bool) {
+	start, end := api.Time(c.StartedAt), api.Time(c.FinishedAt)
+	if start.IsZero() || end.IsZero() || end.Before(start) {
+		return 0, false
+	}
+	return end.Sub(start), true
 }
 
 // seconds is a JUnit time attribute: seconds with millisecond precision.

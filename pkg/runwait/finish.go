@@ -95,7 +95,7 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	res := d.Resume
 	res.Timeout = o.Timeout
 	in := report.Input{IO: d.IO, Getenv: d.Getenv, Output: d.Output, JUnitFile: o.JUnitFile,
-		HTMLFile: o.HTMLFile, Now: d.Clock.Now, Resume: res, NoData: d.NoData, Step: d.Step}
+		HTMLFile: o.HTMLFile, CTRFFile: o.CTRFFile, Now: d.Clock.Now, Resume: res, NoData: d.NoData, Step: d.Step}
 	if o.Comment {
 		// Written after the code is settled: a first signal lets it finish
 		// (within its own bound), a second ends it.

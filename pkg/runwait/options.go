@@ -44,6 +44,8 @@ type Options struct {
 	// evidence gathered (--evidence); HTMLFile is --html.
 	Evidence int
 	HTMLFile string
+	// CTRFFile is --ctrf: the runs in the Common Test Report Format.
+	CTRFFile string
 	// DotenvFile is --dotenv: the outputs of the CI step as KEY=value
 	// lines, for GitLab's dotenv report. cmd/root writes it at the
 	// command's end (pkg/stepoutputs), when the exit code is final; it
@@ -93,7 +95,7 @@ func DefaultVerdictOptions(ctx context.Context, now time.Time) (verdict.Options,
 var FailOnValues = []string{string(verdict.FailOnAny), string(verdict.FailOnNew)}
 
 // flagNames are the flags AddFlags registers.
-var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "comment",
+var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "ctrf", "comment",
 	"baseline", "fail-on", "quarantine"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
@@ -109,10 +111,11 @@ func AddFlags(fs *pflag.FlagSet, o *Options) {
 // AddReportFlags registers the flags of the verdict and its reports, which
 // `run report` shares with the wait.
 func AddReportFlags(fs *pflag.FlagSet, o *Options) {
-	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run ends SKIPPED or a test case was skipped, instead of passing with a warning")
+	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run or a test case was SKIPPED (else a warning)")
 	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
 	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
+	fs.StringVar(&o.CTRFFile, "ctrf", "", "write one CTRF JSON report of the run(s) to `FILE`")
 	fs.BoolVar(&o.Comment, "comment", false, "keep one pull request (GitHub) or merge request (GitLab) comment with the verdict and the failure story, edited in place by every later run")
 	fs.IntVar(&o.Evidence, "evidence", evidence.DefaultMax, "gather the evidence (failed requests, console errors, failed API calls, issues) of at most `N` test cases that did not pass (0 off)")
 	fs.StringVar(&o.Baseline, "baseline", "", "class failures new or known against the plan's last COMPLETED run on `BRANCH`")
@@ -143,6 +146,9 @@ func (o *Options) ValidateReport(ctx context.Context) error {
 		return err
 	}
 	if err := flagcheck.ValidateReportPath(stepoutputs.DotenvFlag, o.DotenvFile); err != nil {
+		return err
+	}
+	if err := flagcheck.ValidateReportPath("ctrf", o.CTRFFile); err != nil {
 		return err
 	}
 	return flagcheck.ValidateReportPath("html", o.HTMLFile)

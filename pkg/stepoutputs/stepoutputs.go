@@ -92,10 +92,10 @@ func (s *Step) Wrote(name, path string) {
 }
 
 // Reports whose paths are step outputs, in the order they are written.
-var reportOutputs = []string{"junit", "html"}
+var reportOutputs = []string{"junit", "html", "ctrf"}
 
 // AppendGitHub appends to the $GITHUB_OUTPUT file at path the outputs
-// exit-code and verdict, and junit and html for the reports written. The
+// exit-code and verdict, and junit, html and ctrf for the reports written. The
 // runs' own outputs (run_short_id, run_url, runs_json) are the reporters'.
 func (s *Step) AppendGitHub(path string, end End) error {
 	var b strings.Builder
