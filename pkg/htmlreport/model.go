@@ -60,7 +60,7 @@ type pageRun struct {
 	NotStarted  bool          `json:"notStarted,omitempty"`
 	Problem     string        `json:"problem,omitempty"`
 	Started     string        `json:"started,omitempty"`
-	Duration    string        `json:"duration,omitempty"`
+	Ended       string        `json:"ended,omitempty"`
 	Attempts    []pageAttempt `json:"attempts,omitempty"`
 	History     []pageHistory `json:"history,omitempty"`
 	Cases       []pageCase    `json:"cases"`
@@ -216,9 +216,7 @@ func newPageRun(r Run) pageRun {
 	if r.NotStarted {
 		p.rank = 0
 	}
-	if !r.StartedAt.IsZero() && r.FinishedAt.After(r.StartedAt) {
-		p.Duration = durationText(r.FinishedAt.Sub(r.StartedAt))
-	}
+	p.Ended = clip(r.Ended, maxName)
 	if len(r.Attempts) > 1 {
 		for _, a := range r.Attempts {
 			p.Attempts = append(p.Attempts, pageAttempt{ShortID: clip(a.ShortID, maxName), Link: newLink(a.URL), Result: clip(a.Result, maxName),
@@ -226,12 +224,16 @@ func newPageRun(r Run) pageRun {
 		}
 	}
 	for _, h := range r.History[:min(len(r.History), maxHistory)] {
+		d := durationText(h.Duration)
+		if h.ShortID == r.ShortID && p.Ended != "" {
+			d = p.Ended // this run, in its plan's history: the one time the page gives it
+		}
 		p.History = append(p.History, pageHistory{
 			ShortID:   clip(h.ShortID, maxName),
 			Link:      newLink(h.URL),
 			Class:     pageClass(h.Class),
 			Label:     clip(cmp.Or(h.Result, h.Status), maxName),
-			Duration:  durationText(h.Duration),
+			Duration:  d,
 			CreatedAt: timeText(h.CreatedAt),
 		})
 	}

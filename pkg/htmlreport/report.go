@@ -59,8 +59,12 @@ type Run struct {
 	Problem string
 	// Attempts are the runs of a --retry-failed sequence, oldest first, the
 	// run above last; empty (or one) when the run was not retried.
-	Attempts              []Attempt
-	StartedAt, FinishedAt time.Time // zero when the service gave none
+	Attempts  []Attempt
+	StartedAt time.Time // zero when the service gave none
+	// Ended is when the run ended as the terminal says it, "after 00:15"
+	// into the wait or "already finished" before it began; "" when no wait
+	// saw it end. The page shows no other time for it.
+	Ended string
 	// History is the plan's recent runs, newest first, as the service
 	// lists them; it may include this run.
 	History []HistoryEntry

@@ -25,7 +25,7 @@ func failingReport() Report {
 		Runs: []Run{
 			{
 				PlanName: "Search", PlanShortID: "pln-search", ShortID: "r-pass1", URL: "https://app.example.test/runs/r-pass1",
-				Status: "COMPLETED", Result: "PASSED", Class: verdict.Passed, StartedAt: at, FinishedAt: at.Add(3*time.Minute + 12*time.Second),
+				Status: "COMPLETED", Result: "PASSED", Class: verdict.Passed, StartedAt: at, Ended: "after 03:12",
 				History: history("r-pass1", "PPPPFPPP"),
 				Cases: []Case{
 					{Name: "Search by keyword", ShortID: "rtc-s1", Class: verdict.Passed, Status: "COMPLETED", Result: "PASSED", ResultTitle: "Results listed", Attempt: 1},
@@ -34,7 +34,7 @@ func failingReport() Report {
 			},
 			{
 				PlanName: "Checkout", PlanShortID: "pln-checkout", ShortID: "r-fail2", URL: "https://app.example.test/runs/r-fail2",
-				Status: "COMPLETED", Result: "FAILED", Class: verdict.Failed, StartedAt: at, FinishedAt: at.Add(7*time.Minute + 40*time.Second),
+				Status: "COMPLETED", Result: "FAILED", Class: verdict.Failed, StartedAt: at, Ended: "after 07:40",
 				Attempts: []Attempt{
 					{ShortID: "r-fail1", URL: "https://app.example.test/runs/r-fail1", Result: "FAILED", Class: verdict.Failed},
 					{ShortID: "r-fail2", URL: "https://app.example.test/runs/r-fail2", Result: "FAILED", Class: verdict.Failed},

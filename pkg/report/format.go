@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/testctl/testctl/pkg/verdict"
 )
 
 // prefixed is s after sep, or nothing when s is "".
@@ -27,6 +29,16 @@ func FinishedWhen(already bool, after time.Duration) string {
 		return " (already finished)"
 	}
 	return " after " + FormatElapsed(after)
+}
+
+// EndedWhen is FinishedWhen of a record whose wait saw it end, "" for
+// one whose end no wait saw, as the summary says it (WriteSummary): the
+// HTML report says the same, and gives the run no other time.
+func EndedWhen(r verdict.Record) string {
+	if !r.AlreadyFinished && r.FinishedAfter <= 0 {
+		return ""
+	}
+	return FinishedWhen(r.AlreadyFinished, r.FinishedAfter)
 }
 
 // FormatElapsed is mm:ss, or h:mm:ss from an hour on.

@@ -8,7 +8,7 @@ function run(r) {
   if (r.shortId || r.link.text) put(facts, put(el('span', 'fact'), el('span', 'label', 'run '), link(r.link, r.shortId)));
   if (r.status || r.result) put(facts, pill(r.class, [r.status, r.result].filter(Boolean).join(' · ')));
   if (r.started) put(facts, el('span', 'fact', 'started ' + r.started));
-  if (r.duration) put(facts, el('span', 'fact', 'took ' + r.duration));
+  if (r.ended) put(facts, el('span', 'fact', r.ended));
   put(h, title, facts);
   put(sec, h);
   if (r.problem) put(sec, el('p', 'problem', r.problem));
