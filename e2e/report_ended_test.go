@@ -22,6 +22,10 @@ func TestTerminalAndHTMLReportSayWhenARunEndedAlike(t *testing.T) {
 		t.Fatalf("the summary does not say the run ended after 00:15, as docs/sandbox.md does:\n%s", r.Stderr)
 	}
 	cmdtest.Contains(t, "the live lines", r.Stderr, "run "+m[1]+" COMPLETED · FAILED after 00:15:")
+	doc, err := os.ReadFile("../docs/sandbox.md")
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "the terminal says `COMPLETED · FAILED "+m[2]+"`, and so does the HTML report (`"+m[2]+"`)") {
+		t.Errorf("docs/sandbox.md does not say what the terminal and the HTML report show (%s): %v", m[2], err)
+	}
 	page := readPage(t, html)
 	if !strings.Contains(page, `"ended":"after 00:15"`) {
 		t.Errorf("the HTML report's time of the run is not the terminal's (after 00:15)")
