@@ -21,7 +21,7 @@ type waiter struct {
 
 var waiters = []waiter{
 	{"run wait", []string{"run", "wait", "r1", "--interval", "5s", "--timeout", "1h"}, "/v1/run/r1",
-		`{"shortId":"r1","status":"COMPLETED","result":"PASSED","runTestCases":[]}`},
+		`{"shortId":"r1","status":"COMPLETED","result":"PASSED","runTestCases":[{"shortId":"r1-1","name":"a","status":"COMPLETED","result":"PASSED"}]}`},
 	{"tunnel status --wait-until", []string{"tunnel", "status", "runner-1", "--wait-until", "healthy", "--interval", "5s", "--timeout", "1h"},
 		"/v1/remote-tunnels/runner-1/status", `{"status":"healthy","connections":4,"hostnames":[]}`},
 }

@@ -140,6 +140,7 @@ var booleans = []struct {
 	{"codehost", "--codehost", true, false, false},
 	{"fail-on-skipped", "--fail-on-skipped", false, true, false},
 	{"fail-on-flaky", "--fail-on-flaky", false, true, false},
+	{"pass-with-no-tests", "--pass-with-no-tests", false, true, false},
 	{"comment", "--comment", false, false, true},
 }
 

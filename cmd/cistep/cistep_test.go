@@ -3,6 +3,7 @@ package cistep_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -254,4 +255,34 @@ func TestCommentInputGivesTheFlag(t *testing.T) {
 	r := e.Run("ci-step").Expect(t, 0)
 	cmdtest.Contains(t, "stderr", r.Stderr, "testctl run start --plan pln-passing_sandbox --comment --wait")
 	cmdtest.WantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": "0", "verdict": "passed"})
+}
+
+// pass-with-no-tests gives its flag to the wait; a run that ran no test
+// case fails the step without it, in the outputs too, and passes with it.
+func TestPassWithNoTestsInput(t *testing.T) {
+	env := map[string]string{cistep.InputEnv("plan"): "pln-a_1", cistep.InputEnv("pass-with-no-tests"): "true", cistep.InputEnv("codehost"): "false"}
+	got, err := cistep.StartArgs(func(k string) string { return env[k] }, "")
+	if err != nil || strings.Join(got, " ") != "run start --plan pln-a_1 --pass-with-no-tests --wait" {
+		t.Errorf("args %q, %v", got, err)
+	}
+	env[cistep.InputEnv("pass-with-no-tests")] = "maybe"
+	if _, err := cistep.StartArgs(func(k string) string { return env[k] }, ""); err == nil {
+		t.Error("pass-with-no-tests maybe: no error")
+	}
+
+	for _, pass := range []string{"false", "true"} {
+		e := cmdtest.New(t)
+		out := e.GitHubActions()
+		junit := filepath.Join(e.Dir, "junit.xml")
+		inputs(e, map[string]string{"plan": "pln-empty_sandbox", "interval": "1s", "junit": junit, "codehost": "false", "pass-with-no-tests": pass})
+		code, verdict := 1, "failed"
+		if pass == "true" {
+			code, verdict = 0, "passed"
+		}
+		r := e.Run("ci-step").Expect(t, code)
+		cmdtest.WantValues(t, "output", cmdtest.ReadGitHubOutput(t, out), map[string]string{"exit-code": strconv.Itoa(code), "verdict": verdict})
+		if pass == "false" {
+			cmdtest.Contains(t, "stderr", r.Stderr, "ran no test case")
+		}
+	}
 }

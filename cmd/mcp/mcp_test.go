@@ -413,3 +413,32 @@ func TestStartRunCodehostAndApps(t *testing.T) {
 		t.Errorf("a malformed app override: %+v\n%s", bad.data, bad.text)
 	}
 }
+
+// A run that ran no test case fails the verdict, as `run wait` decides it,
+// unless pass_with_no_tests; get_run's "run wait would exit" agrees.
+func TestRunWithNoTestCase(t *testing.T) {
+	e := cmdtest.New(t)
+	a := connect(t, e, false)
+	ctx := context.Background()
+	id := e.StartRun(t, "pln-empty_sandbox")
+	r := a.call(t, ctx, "wait_run", map[string]any{"run_ids": []string{id}})
+	if r.isError || r.data.Verdict != "failed" || r.data.ExitCode != 1 {
+		t.Fatalf("wait_run: %+v\n%s", r.data, r.text)
+	}
+	cmdtest.Contains(t, "text", r.text, "ran no test case")
+	r = a.call(t, ctx, "wait_run", map[string]any{"run_ids": []string{id}, "pass_with_no_tests": true})
+	if r.isError || r.data.Verdict != "passed" || r.data.ExitCode != 0 {
+		t.Errorf("wait_run with pass_with_no_tests: %+v\n%s", r.data, r.text)
+	}
+	if r := a.call(t, ctx, "run_report", map[string]any{"run_ids": []string{id}, "pass_with_no_tests": true}); r.data.ExitCode != 0 {
+		t.Errorf("run_report with pass_with_no_tests: %+v\n%s", r.data, r.text)
+	}
+	cmdtest.Contains(t, "get_run", a.call(t, ctx, "get_run", map[string]any{"run_id": id}).text, "(run wait would exit 1)")
+	r = a.call(t, ctx, "start_run", map[string]any{"plans": []string{"pln-empty_sandbox"}, "pass_with_no_tests": true})
+	if r.isError || r.data.ExitCode != 0 {
+		t.Errorf("start_run with pass_with_no_tests: %+v\n%s", r.data, r.text)
+	}
+	if r := a.call(t, ctx, "start_run", map[string]any{"plans": []string{"pln-empty_sandbox"}, "wait": false, "pass_with_no_tests": true}); !r.isError {
+		t.Errorf("start_run without wait took pass_with_no_tests:\n%s", r.text)
+	}
+}

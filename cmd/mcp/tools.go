@@ -29,6 +29,8 @@ type StartRunInput struct {
 	JUnit     string   `json:"junit,omitempty" jsonschema:"with wait: write a JUnit XML report to this path, relative to the server's working directory and inside it"`
 	HTML      string   `json:"html,omitempty" jsonschema:"with wait: write a self-contained HTML report to this path, relative to the server's working directory and inside it"`
 	CTRF      string   `json:"ctrf,omitempty" jsonschema:"with wait: write a CTRF (Common Test Report Format) JSON report to this path, relative to the server's working directory and inside it"`
+
+	PassWithNoTests bool `json:"pass_with_no_tests,omitempty" jsonschema:"with wait: let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
 }
 
 // WaitRunInput are wait_run's arguments.
@@ -38,6 +40,8 @@ type WaitRunInput struct {
 	JUnit   string   `json:"junit,omitempty" jsonschema:"write a JUnit XML report to this path, relative to the working directory and inside it"`
 	HTML    string   `json:"html,omitempty" jsonschema:"write a self-contained HTML report to this path, relative to the working directory and inside it"`
 	CTRF    string   `json:"ctrf,omitempty" jsonschema:"write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
+
+	PassWithNoTests bool `json:"pass_with_no_tests,omitempty" jsonschema:"let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
 }
 
 // GetRunInput are get_run's arguments.
@@ -54,6 +58,8 @@ type RunReportInput struct {
 	JUnit    string   `json:"junit,omitempty" jsonschema:"write a JUnit XML report to this path, relative to the working directory and inside it"`
 	HTML     string   `json:"html,omitempty" jsonschema:"write a self-contained HTML report to this path, relative to the working directory and inside it"`
 	CTRF     string   `json:"ctrf,omitempty" jsonschema:"write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
+
+	PassWithNoTests bool `json:"pass_with_no_tests,omitempty" jsonschema:"let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
 }
 
 // ListRunsInput are list_runs' arguments.
@@ -76,6 +82,8 @@ type RerunFailedInput struct {
 	JUnit     string   `json:"junit,omitempty" jsonschema:"with wait: write a JUnit XML report to this path, relative to the working directory and inside it"`
 	HTML      string   `json:"html,omitempty" jsonschema:"with wait: write a self-contained HTML report to this path, relative to the working directory and inside it"`
 	CTRF      string   `json:"ctrf,omitempty" jsonschema:"with wait: write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
+
+	PassWithNoTests bool `json:"pass_with_no_tests,omitempty" jsonschema:"with wait: let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
 }
 
 // ListTestCasesInput are list_test_cases' arguments.
@@ -183,6 +191,14 @@ func each(flag string, values []string) []string {
 	return out
 }
 
+// passWithNoTests is the flag of the tools' pass_with_no_tests.
+func passWithNoTests(on bool) []string {
+	if on {
+		return []string{"--pass-with-no-tests"}
+	}
+	return nil
+}
+
 func optional(flag, value string) []string {
 	if value == "" {
 		return nil
@@ -208,13 +224,16 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 	if in.Codehost {
 		args = append(args, "--codehost")
 	}
+	if in.Wait != nil && !*in.Wait && in.PassWithNoTests {
+		return usage("pass_with_no_tests goes with wait: drop it or set wait to true")
+	}
 	k := startKind
 	if in.Wait == nil || *in.Wait {
 		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML, in.CTRF)
 		if err != nil {
 			return usage(err.Error())
 		}
-		args = append(append(args, "--wait"), w...)
+		args = slices.Concat(args, []string{"--wait"}, w, passWithNoTests(in.PassWithNoTests))
 		k = verdictKind
 	} else if in.Timeout != "" || in.JUnit != "" || in.HTML != "" || in.CTRF != "" {
 		return usage("timeout, junit, html and ctrf go with wait: drop them or set wait to true")
@@ -235,7 +254,7 @@ func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in R
 		if err != nil {
 			return usage(err.Error())
 		}
-		args = append(append(args, "--wait"), w...)
+		args = slices.Concat(args, []string{"--wait"}, w, passWithNoTests(in.PassWithNoTests))
 		k = verdictKind
 	}
 	return s.call(ctx, req, append(args, "--", in.RunID), k, nil, nil)
@@ -249,7 +268,7 @@ func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitR
 	if err != nil {
 		return usage(err.Error())
 	}
-	return s.call(ctx, req, slices.Concat([]string{"run", "wait"}, w, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
+	return s.call(ctx, req, slices.Concat([]string{"run", "wait"}, w, passWithNoTests(in.PassWithNoTests), []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
 }
 
 func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRunInput) (*mcp.CallToolResult, Result, error) {
@@ -267,6 +286,8 @@ func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRun
 	if err != nil {
 		vo = verdict.Options{Now: s.f.Clock.Now()} // the wait would refuse the file: its call says why
 	}
+	// The failed test cases alone cannot tell a run that ran none.
+	vo.PassWithNoTests = vo.PassWithNoTests || strings.EqualFold(in.TestCases, "failed")
 	if head := runState(inv.stdout, vo); head != "" && !res.IsError {
 		tc := res.Content[0].(*mcp.TextContent)
 		first, rest, _ := strings.Cut(tc.Text, "\n")
@@ -283,7 +304,7 @@ func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in Run
 	if err != nil {
 		return usage(err.Error())
 	}
-	args := slices.Concat([]string{"run", "report"}, w)
+	args := slices.Concat([]string{"run", "report"}, w, passWithNoTests(in.PassWithNoTests))
 	if in.Evidence != nil {
 		args = append(args, "--evidence="+strconv.Itoa(*in.Evidence))
 	}

@@ -87,16 +87,17 @@ key refused for one run (401, 403) ends the wait on that run only; the
 others keep their verdicts.
 
 Exit codes: 0 every run PASSED (or SKIPPED, with a warning, unless
---fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped); 3 a
-run ended ERROR or CANCELLED; 4 the key was rejected; 5 a run does not
-exist; 6 the service kept failing; 7 --timeout passed; 8 a report (--junit,
-the GitHub Actions files; never --comment) could not be written; 130
-interrupted by Ctrl-C; 143 terminated (SIGTERM, as CI runners send on
-cancel). With several runs, or a verdict and a report failure, the largest
-code wins. After a timeout, Ctrl-C or SIGTERM the runs go on and the command
-to resume waiting is printed, with the flags that chose the service
-(--profile, --base-url, …; never the key); under --sandbox the runs end with
-the embedded sandbox instead.
+--fail-on-skipped); 1 a run FAILED (or SKIPPED with --fail-on-skipped), or
+ran no test case at all (an empty plan, every test case disabled) unless
+--pass-with-no-tests; 3 a run ended ERROR or CANCELLED; 4 the key was
+rejected; 5 a run does not exist; 6 the service kept failing; 7 --timeout
+passed; 8 a report (--junit, the GitHub Actions files; never --comment)
+could not be written; 130 interrupted by Ctrl-C; 143 terminated (SIGTERM, as
+CI runners send on cancel). With several runs, or a verdict and a report
+failure, the largest code wins. After a timeout, Ctrl-C or SIGTERM the runs
+go on and the command to resume waiting is printed, with the flags that
+chose the service (--profile, --base-url, …; never the key); under --sandbox
+the runs end with the embedded sandbox instead.
 
 --retry-failed N reruns the test cases of a run that ended COMPLETED with
 FAILED that did not pass, together with those skipped (a test case that
@@ -119,9 +120,10 @@ its plan (its name, else its short id; "test cases" for a run of test case
 ids) so that CI test history matches test cases across builds, one testcase
 per test case (failure, error or skipped), and a "(run verdict)" testcase
 when the run's own outcome is not a pass and no test case says why (timed
-out, interrupted, FAILED with no failed test case, never read). The run's
-short id, URL and attempt are in the suite's properties. The report is also
-written, partial, after a timeout or an interruption.
+out, interrupted, FAILED with no failed test case, no test case at all,
+never read). The run's short id, URL and attempt are in the suite's
+properties. The report is also written, partial, after a timeout or an
+interruption.
 
 In GitHub Actions (GITHUB_ACTIONS=true) a Markdown summary is appended to
 $GITHUB_STEP_SUMMARY, each test case that did not pass becomes an annotation
@@ -178,11 +180,16 @@ func addHelpTopics(root *cobra.Command) {
 func exitCodesText(width int) string {
 	const indent = 5
 	plain := func(s string) string { return strings.ReplaceAll(s, "`", "") }
+	// Wordwrap breaks at hyphens: a flag cut as "--fail-" at a line's end
+	// is copied wrong, so hyphens are held as non-breaking ones meanwhile.
+	wrap := func(s string, w int) string {
+		return strings.ReplaceAll(ansi.Wordwrap(strings.ReplaceAll(s, "-", "\u2011"), w, ""), "\u2011", "-")
+	}
 	var b strings.Builder
 	for _, c := range exitcode.Table {
-		meaning := ansi.Wordwrap(plain(c.Meaning), width-indent, "")
+		meaning := wrap(plain(c.Meaning), width-indent)
 		fmt.Fprintf(&b, "%-*d%s\n", indent, c.Code, strings.ReplaceAll(meaning, "\n", "\n"+strings.Repeat(" ", indent)))
 	}
-	b.WriteString("\n" + ansi.Wordwrap(exitcode.TableNote, width, ""))
+	b.WriteString("\n" + wrap(exitcode.TableNote, width))
 	return b.String()
 }

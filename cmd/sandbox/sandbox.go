@@ -71,7 +71,8 @@ Fixtures:
             pln-cancelled_sandbox, pln-skipped_sandbox, pln-slow_sandbox (one hour),
             pln-flaky_sandbox (its failed test cases pass when rerun),
             pln-baseline_sandbox (--branch feature --baseline main: one new
-            failure, one known)
+            failure, one known), pln-empty_sandbox (no test case: exit 1
+            unless --pass-with-no-tests)
   app       app_sandbox-web with environment env_sandbox-staging
   runners   runner-healthy, runner-degraded, runner-inactive, runner-nostatus,
             runner-warming (healthy after 20 s)

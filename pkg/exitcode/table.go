@@ -21,9 +21,10 @@ type Info struct {
 var Table = []Info{
 	{OK, "success; a run that ended COMPLETED with PASSED (SKIPPED too, with a warning, unless `--fail-on-skipped`)",
 		"the command did what it was asked"},
-	{Failed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); with `--fail-on new`, only a new failure (not a known one, nor one quarantined until a later date); a tunnel did not reach `--wait-until`",
+	{Failed, "a run ended COMPLETED with FAILED (or SKIPPED with `--fail-on-skipped`); a run that ran no test case, unless `--pass-with-no-tests`; with `--fail-on new`, only a new failure (not a known one, nor one quarantined until a later date); a tunnel did not reach `--wait-until`",
 		"a test case failed (a test case quarantined until today or later does not count; with `--fail-on new` nor does one that failed in the `--baseline` run too); a run whose last attempt ended FAILED, or with a result testctl does not know, whatever its test cases say; " +
 			"with `--retry-failed` and `--fail-on-flaky`, a test case that passed only on a retry (a rerun the service refused is a warning and leaves this code); " +
+			"an empty plan, or one whose test cases are all disabled: its run ended PASSED or SKIPPED having run no test case; " +
 			"`tunnel status --wait-until` did not see the wanted health before `--timeout`"},
 	{Usage, "usage or invalid input: bad flags, client-side validation, or the service's 400; nothing was started (a `--jq` expression that fails on the document after runs were started gives the larger of the verdict's code and 2, and the reports still state the runs' verdict)",
 		"a bad flag or value, an unknown command, no base URL configured, the service's HTTP 400; " +

@@ -184,7 +184,8 @@ func summaryOf(t *testing.T, recs []verdict.Record) string {
 // annotations say so, and the outputs, which describe runs, leave it out
 // (with one run started, run_short_id names that run).
 func TestGitHubReportsOfAPlanNotStarted(t *testing.T) {
-	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	d := &api.RunDetail{ShortID: "r1", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{{ShortID: "r1-1", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
 	recs := []verdict.Record{{ShortID: "r1", URL: "https://x/r1", Detail: d},
 		verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"})}
 	if got := summaryOf(t, recs); !strings.Contains(got, "### ❌ plan pln-gone\\_1: not started\n\n") {
@@ -377,7 +378,9 @@ func TestRunLevelAnnotationWhenNoTestCaseSaysWhy(t *testing.T) {
 			RunTestCases: []api.RunTestCase{{ShortID: "r1-1", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}},
 			verdict.Options{}, "with no failed test case"},
 		{"--fail-on-skipped", verdict.Record{ShortID: "r1", Detail: &api.RunDetail{Status: api.StatusCompleted, Result: strp(api.ResultSkipped)}},
-			verdict.Options{FailOnSkipped: true}, "failing because of --fail-on-skipped"},
+			verdict.Options{FailOnSkipped: true, PassWithNoTests: true}, "failing because of --fail-on-skipped"},
+		{"no test case", verdict.Record{ShortID: "r1", Detail: &api.RunDetail{Status: api.StatusCompleted, Result: strp(api.ResultPassed)}},
+			verdict.Options{}, "but ran no test case"},
 		{"error", verdict.Record{ShortID: "r1", Detail: &api.RunDetail{Status: api.StatusError}}, verdict.Options{}, "the run ended ERROR"},
 	} {
 		var b bytes.Buffer

@@ -99,7 +99,7 @@ func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Ru
 	case r.Stop != "":
 		out.Problem = runHeadline(r)
 	case r.Because != "":
-		out.Problem = "failing because of " + r.Because
+		out.Problem = becauseText(r)
 	}
 	for _, a := range r.Attempts() {
 		at := htmlreport.Attempt{ShortID: a.ShortID, URL: a.URL}

@@ -203,6 +203,8 @@ func runCase(r verdict.Run, class string) *JUnitCase {
 		return failuref("FLAKY", why)
 	case r.Because == "--fail-on-skipped":
 		return failuref("SKIPPED", why)
+	case r.Because == verdict.NoTestCase:
+		return failuref("NO_TEST_CASE", why)
 	}
 	return failuref(cmp.Or(xmlText(r.Result), "FAILED"), why)
 }

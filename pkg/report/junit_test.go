@@ -154,7 +154,9 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 		RunTestCases: []api.RunTestCase{{ShortID: "r2-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultSkipped}}}
 	slow := &api.RunDetail{ShortID: "r3", Status: api.StatusRunning,
 		RunTestCases: []api.RunTestCase{{ShortID: "r3-0", Name: "A", Status: api.StatusCompleted, Result: api.ResultPassed}}}
-	passed := &api.RunDetail{ShortID: "r5", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
+	passed := &api.RunDetail{ShortID: "r5", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
+		RunTestCases: []api.RunTestCase{tc("r5-1", "login", api.ResultPassed, "")}}
+	empty := &api.RunDetail{ShortID: "r8", Status: api.StatusCompleted, Result: strp(api.ResultPassed)}
 	failedOnce := &api.RunDetail{ShortID: "r6", Status: api.StatusCompleted, Result: strp(api.ResultFailed),
 		RunTestCases: []api.RunTestCase{tc("r6-1", "search", api.ResultFailed, "timed out")}}
 	passedOnRetry := &api.RunDetail{ShortID: "r7", Status: api.StatusCompleted, Result: strp(api.ResultPassed),
@@ -169,6 +171,7 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 			Earlier: []verdict.Attempt{{ShortID: "r6", Detail: failedOnce}}},
 		verdict.NotStartedRecord(verdict.Plan{ShortID: "pln-gone_1"}, &api.HTTPError{StatusCode: 404, Message: "test plan pln-gone_1 not found"}),
 		{ShortID: "r5", Detail: passed},
+		{ShortID: "r8", Plan: verdict.Plan{ShortID: "pln-empty_1"}, Detail: empty},
 	}
 	var b bytes.Buffer
 	if err := WriteJUnit(&b, verdict.Decide(recs, verdict.Options{FailOnSkipped: true, FailOnFlaky: true}), nil); err != nil {
@@ -202,8 +205,13 @@ func TestJUnitRunLevelVerdict(t *testing.T) {
 	if s := doc.Suites[5]; len(s.Cases) != 1 || hasProperty(s, "run_attempt", "1") || !hasProperty(s, "plan_short_id", "pln-gone_1") {
 		t.Errorf("a plan not started: one test case, its plan, no attempt: %+v", s)
 	}
-	if s := doc.Suites[6]; len(s.Cases) != 0 || s.Failures+s.Errors != 0 {
+	if s := doc.Suites[6]; len(s.Cases) != 1 || s.Cases[0].Name == runCaseName || s.Failures+s.Errors != 0 {
 		t.Errorf("a passed run got a run-level element: %+v", s)
+	}
+	// A run that ran no test case fails, whatever the service called it.
+	if s := doc.Suites[7]; len(s.Cases) != 1 || s.Cases[0].Failure == nil || s.Cases[0].Failure.Type != "NO_TEST_CASE" ||
+		!strings.Contains(s.Cases[0].Failure.Message, "ran no test case") {
+		t.Errorf("a run with no test case: %+v", s)
 	}
 }
 

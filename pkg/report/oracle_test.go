@@ -27,7 +27,8 @@ import (
 //	0  COMPLETED with PASSED (SKIPPED too, unless --fail-on-skipped)
 //	1  COMPLETED with FAILED (or SKIPPED with --fail-on-skipped), a test case
 //	   that did not pass in the attempt it last ran in, a result testctl does
-//	   not know, a flaky test case with --fail-on-flaky
+//	   not know, a flaky test case with --fail-on-flaky, a run that ran no
+//	   test case unless --pass-with-no-tests
 //	3  ERROR or CANCELLED
 //	7  still in progress when the wait ended (--timeout, or a report of a run
 //	   going on)
@@ -78,12 +79,13 @@ func oracleCode(r verdict.Record, o oracleOptions) int {
 		switch {
 		case gating > 0 || (result != "PASSED" && result != "SKIPPED" && !excused):
 			code = 1
+		case !o.passWithNoTests && passed+skipped+len(failedNames)+flaky == 0:
+			code = 1
 		case failOnSkipped && (result == "SKIPPED" || skipped > 0):
 			code = 1
 		case failOnFlaky && flaky > 0:
 			code = 1
 		}
-		_ = passed
 	}
 	if code != 7 && r.RerunErr != nil && exitcode.Of(r.RerunErr) == 6 {
 		code = max(code, 6)
@@ -246,6 +248,7 @@ func TestReportsAgreeWithTheReference(t *testing.T) {
 // last day.
 type oracleOptions struct {
 	failOnSkipped, failOnFlaky, failOnNew bool
+	passWithNoTests                       bool
 	baselineFailing                       map[string]bool
 	quarantine                            map[string]time.Time
 	today                                 time.Time
@@ -255,8 +258,9 @@ type oracleOptions struct {
 // plan, the same test cases) and a quarantine file half the time, and the
 // same in the reference's terms.
 func oracleClasses(rng *rand.Rand, recs []verdict.Record) (verdict.Options, oracleOptions) {
-	o := verdict.Options{FailOnSkipped: rng.IntN(2) == 0, FailOnFlaky: rng.IntN(2) == 0, Now: time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC)}
-	ref := oracleOptions{failOnSkipped: o.FailOnSkipped, failOnFlaky: o.FailOnFlaky, baselineFailing: map[string]bool{},
+	o := verdict.Options{FailOnSkipped: rng.IntN(2) == 0, FailOnFlaky: rng.IntN(2) == 0, PassWithNoTests: rng.IntN(2) == 0,
+		Now: time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC)}
+	ref := oracleOptions{failOnSkipped: o.FailOnSkipped, failOnFlaky: o.FailOnFlaky, passWithNoTests: o.PassWithNoTests, baselineFailing: map[string]bool{},
 		quarantine: map[string]time.Time{}, today: time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)}
 	if rng.IntN(2) == 0 {
 		o.FailOn, ref.failOnNew = verdict.FailOnNew, true

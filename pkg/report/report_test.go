@@ -87,7 +87,7 @@ func TestWriteSkippedWarnings(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	b.Reset()
-	report.WriteSkippedWarnings(&b, plainStyles(), verdict.Decide(records, verdict.Options{FailOnSkipped: true}))
+	report.WriteSkippedWarnings(&b, plainStyles(), verdict.Decide(records, verdict.Options{FailOnSkipped: true, PassWithNoTests: true}))
 	if got := b.String(); got != "run r2 ended SKIPPED: its test cases did not run: failing because of --fail-on-skipped\n" {
 		t.Errorf("got %q", got)
 	}
@@ -140,4 +140,8 @@ func TestGitHubReportersOnlyInActionsAppendAndStandAlone(t *testing.T) {
 	}
 }
 
-func decide(recs []verdict.Record) verdict.Verdict { return verdict.Decide(recs, verdict.Options{}) }
+// decide decides with --pass-with-no-tests: r2 lists no test case, and a
+// SKIPPED run is what these tests are about.
+func decide(recs []verdict.Record) verdict.Verdict {
+	return verdict.Decide(recs, verdict.Options{PassWithNoTests: true})
+}

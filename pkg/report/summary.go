@@ -186,12 +186,13 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	}
 }
 
-// because says what failed a run that passed on its own: a flag.
+// because says what failed a run that passed on its own: a flag, or that
+// it ran no test case.
 func because(r verdict.Run) string {
 	if r.Because == "" {
 		return ""
 	}
-	return " (failing because of " + r.Because + ")"
+	return " (" + becauseText(r) + ")"
 }
 
 // writeAttempts lists every run of a --retry-failed sequence, and the test

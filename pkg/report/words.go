@@ -63,6 +63,8 @@ func whyFailed(r verdict.Run) string {
 		return errLine(r.RerunErr)
 	case r.Class == verdict.RunErrored:
 		return "the run ended " + status
+	case r.Because == verdict.NoTestCase:
+		return fmt.Sprintf("the run ended %s but %s (an empty plan, or every test case disabled); --pass-with-no-tests lets such a run pass", status, verdict.NoTestCase)
 	case r.Because == "--fail-on-flaky":
 		return fmt.Sprintf("the run ended %s: failing because of --fail-on-flaky (%s passed only on a retry)", status, termtext.Plural(r.Counts.Flaky, "test case"))
 	case r.Because == "--fail-on-skipped":
@@ -73,6 +75,19 @@ func whyFailed(r verdict.Run) string {
 		return "the run ended " + status + " with no test cases"
 	}
 	return "the run ended " + status + " with no failed test case"
+}
+
+// becauseText says what failed a run that passed on its own: "failing
+// because of --fail-on-skipped", "failing: it ran no test case (…)"; ""
+// when nothing did.
+func becauseText(r verdict.Run) string {
+	switch r.Because {
+	case "":
+		return ""
+	case verdict.NoTestCase:
+		return "failing: it " + verdict.NoTestCase + "; --pass-with-no-tests lets it pass"
+	}
+	return "failing because of " + r.Because
 }
 
 // errLine is the first line of an error's text, "" for none.

@@ -56,9 +56,10 @@ func TestRunStyleFollowsTheCode(t *testing.T) {
 		run  verdict.Run
 		want func(string) string
 	}{
-		{"passed", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultPassed)}}, verdict.Options{}).Runs[0], st.Success},
+		{"passed", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultPassed, passed)}}, verdict.Options{}).Runs[0], st.Success},
+		{"passed with no test case", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultPassed)}}, verdict.Options{}).Runs[0], st.Failure},
 		{"a result testctl does not know", verdict.Decide([]verdict.Record{{Detail: endedWith("BLOCKED", passed)}}, verdict.Options{}).Runs[0], st.Failure},
-		{"skipped", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultSkipped)}}, verdict.Options{}).Runs[0], st.Warning},
+		{"skipped", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultSkipped, skipped)}}, verdict.Options{}).Runs[0], st.Warning},
 		{"a skipped test case", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultPassed, skipped)}}, verdict.Options{}).Runs[0], st.Warning},
 		{"failures the gate excuses", verdict.Decide([]verdict.Record{{Detail: endedWith(api.ResultFailed, failed)}}, quarantined).Runs[0], st.Warning},
 	} {

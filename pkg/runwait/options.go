@@ -31,7 +31,10 @@ type Options struct {
 	Interval      time.Duration
 	Timeout       time.Duration
 	FailOnSkipped bool
-	JUnitFile     string
+	// PassWithNoTests lets a run that ran no test case pass
+	// (--pass-with-no-tests).
+	PassWithNoTests bool
+	JUnitFile       string
 	// Heartbeat is how long the line-per-change view stays silent before
 	// it prints a progress line; 0 never.
 	Heartbeat time.Duration
@@ -73,8 +76,8 @@ type Options struct {
 // for every command and tool that decides; the caller sets the day (Now)
 // and the baseline search's result.
 func (o Options) verdictOptions() verdict.Options {
-	return verdict.Options{FailOnSkipped: o.FailOnSkipped, FailOnFlaky: o.FailOnFlaky, FailOn: verdict.FailOn(o.FailOn),
-		BaselineBranch: o.Baseline, Quarantine: o.Quarantine}
+	return verdict.Options{FailOnSkipped: o.FailOnSkipped, FailOnFlaky: o.FailOnFlaky, PassWithNoTests: o.PassWithNoTests,
+		FailOn: verdict.FailOn(o.FailOn), BaselineBranch: o.Baseline, Quarantine: o.Quarantine}
 }
 
 // DefaultVerdictOptions are the verdict options of a `run wait` given no
@@ -96,7 +99,7 @@ var FailOnValues = []string{string(verdict.FailOnAny), string(verdict.FailOnNew)
 
 // flagNames are the flags AddFlags registers.
 var flagNames = []string{"interval", "timeout", "fail-on-skipped", "junit", "heartbeat", "retry-failed", "fail-on-flaky", "evidence", "html", "ctrf", "comment",
-	"baseline", "fail-on", "quarantine"}
+	"baseline", "fail-on", "quarantine", "pass-with-no-tests"}
 
 // AddFlags registers the wait flags on fs, bound to o, with the
 // contract's defaults.
@@ -113,6 +116,7 @@ func AddFlags(fs *pflag.FlagSet, o *Options) {
 func AddReportFlags(fs *pflag.FlagSet, o *Options) {
 	fs.BoolVar(&o.FailOnSkipped, "fail-on-skipped", false, "exit 1 when a run or a test case was SKIPPED (else a warning)")
 	fs.BoolVar(&o.FailOnFlaky, "fail-on-flaky", false, "exit 1 when a test case passed only on a retry (--retry-failed)")
+	fs.BoolVar(&o.PassWithNoTests, "pass-with-no-tests", false, "pass a run that ran no test case instead of exiting 1")
 	fs.StringVar(&o.JUnitFile, "junit", "", "write a JUnit XML report of the run(s) to `FILE`")
 	fs.StringVar(&o.HTMLFile, "html", "", "write one self-contained HTML report of the run(s) to `FILE`")
 	fs.StringVar(&o.CTRFFile, "ctrf", "", "write one CTRF JSON report of the run(s) to `FILE`")

@@ -44,6 +44,7 @@
 //	                       it on main (ids b…, 10 and 25 minutes before the
 //	                       start) where only the coupon fails, then none:
 //	                       the baseline of --baseline main
+//	pln-empty_sandbox      no test case; COMPLETED/PASSED at once, 0 s
 //
 // Options.FailingTestCases (the hidden `testctl sandbox
 // --failing-test-cases N`) adds N failing test cases, each like the

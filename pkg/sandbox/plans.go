@@ -33,6 +33,9 @@ const (
 	// fails one of them, so against --baseline main one failure is known
 	// and the other new.
 	PlanBaseline = "pln-baseline_sandbox"
+	// PlanEmpty has no test case: its run ends COMPLETED/PASSED at once,
+	// having run nothing (a gate fails it unless --pass-with-no-tests).
+	PlanEmpty = "pln-empty_sandbox"
 )
 
 // passed and failed are a fixture test case ending with its own pass or
@@ -107,6 +110,7 @@ var fixturePlans = []*plan{
 		passed(TestCaseLogin, 1, 4), failed(TestCaseExpiredCoupon, 1.5, 6.5), failed(TestCaseDeclinedCard, 2, 8),
 		passed(TestCaseAddToCart, 4, 7),
 	}},
+	{ShortID: PlanEmpty, Name: "Disabled suite (empty)"},
 }
 
 func findPlan(shortID string) *plan {

@@ -13,6 +13,11 @@ import (
 type Options struct {
 	FailOnSkipped bool
 	FailOnFlaky   bool
+	// PassWithNoTests lets through a run that ran no test case
+	// (--pass-with-no-tests); without it such a run fails the gate. Set it
+	// too for a detail that lists only the failed test cases: it cannot
+	// tell a run that ran none.
+	PassWithNoTests bool
 	// FailOn is --fail-on ("" is any).
 	FailOn FailOn
 	// Baselines are the baseline runs by plan short id; nil without
@@ -141,6 +146,10 @@ func decideRun(r Record, o Options) (Run, map[int]bool) {
 	run.Outcome = Outcome{Result: result, Class: runClass(r, result), Code: code}
 	if run.OK() {
 		switch {
+		case !o.PassWithNoTests && len(run.Cases) == 0 && (run.Class == RunPassed || run.Class == RunSkipped):
+			// An empty plan, every test case disabled: green would say
+			// something was tested (Jest, Playwright fail it too).
+			run.Code, run.Because = exitcode.Failed, NoTestCase
 		case o.FailOnSkipped && (run.Class == RunSkipped || run.Counts.Skipped+run.Counts.NotRun > 0):
 			run.Code, run.Because = exitcode.Failed, "--fail-on-skipped"
 		case o.FailOnFlaky && run.Counts.Flaky > 0:

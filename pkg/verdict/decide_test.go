@@ -25,9 +25,16 @@ func TestRunCodes(t *testing.T) {
 		o    Options
 		want int
 	}{
-		{"passed", Record{Detail: completed("r", api.ResultPassed)}, Options{}, 0},
-		{"skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{}, 0},
+		{"passed", Record{Detail: completed("r", api.ResultPassed, tc("1", "a", api.StatusCompleted, api.ResultPassed))}, Options{}, 0},
+		{"skipped", Record{Detail: completed("r", api.ResultSkipped, tc("1", "a", api.StatusCompleted, api.ResultSkipped))}, Options{}, 0},
 		{"skipped, --fail-on-skipped", Record{Detail: completed("r", api.ResultSkipped)}, Options{FailOnSkipped: true}, exitcode.Failed},
+		{"passed with no test case", Record{Detail: completed("r", api.ResultPassed)}, Options{}, exitcode.Failed},
+		{"skipped with no test case", Record{Detail: completed("r", api.ResultSkipped)}, Options{}, exitcode.Failed},
+		{"passed with no test case, --pass-with-no-tests", Record{Detail: completed("r", api.ResultPassed)}, Options{PassWithNoTests: true}, 0},
+		{"skipped with no test case, --pass-with-no-tests", Record{Detail: completed("r", api.ResultSkipped)}, Options{PassWithNoTests: true}, 0},
+		{"skipped with no test case, --pass-with-no-tests --fail-on-skipped", Record{Detail: completed("r", api.ResultSkipped)},
+			Options{PassWithNoTests: true, FailOnSkipped: true}, exitcode.Failed},
+		{"error with no test case", Record{Detail: &api.RunDetail{Status: api.StatusError}}, Options{}, exitcode.RunError},
 		{"failed", Record{Detail: completed("r", api.ResultFailed)}, Options{}, exitcode.Failed},
 		{"unknown result", Record{Detail: completed("r", "FLAKY")}, Options{}, exitcode.Failed},
 		{"no result", Record{Detail: &api.RunDetail{Status: api.StatusCompleted}}, Options{}, exitcode.Failed},
@@ -115,5 +122,19 @@ func TestFailedSkippedPassedIsFlaky(t *testing.T) {
 	}
 	if got := Decide([]Record{rec}, Options{FailOnFlaky: true}).Code; got != exitcode.Failed {
 		t.Errorf("--fail-on-flaky: exit %d", got)
+	}
+}
+
+// A run that ran no test case fails the gate, and its outcome says why,
+// whatever the service called it; its result stays the service's.
+func TestNoTestCaseSaysWhy(t *testing.T) {
+	for _, result := range []string{api.ResultPassed, api.ResultSkipped} {
+		r := Decide([]Record{{ShortID: "r", Detail: completed("r", result)}}, Options{}).Runs[0]
+		if r.Code != exitcode.Failed || r.Because != NoTestCase || r.Result != result || r.OK() {
+			t.Errorf("%s: %+v, want exit 1 because it %s", result, r.Outcome, NoTestCase)
+		}
+		if r := Decide([]Record{{ShortID: "r", Detail: completed("r", result)}}, Options{PassWithNoTests: true}).Runs[0]; !r.OK() || r.Because != "" {
+			t.Errorf("%s with --pass-with-no-tests: %+v", result, r.Outcome)
+		}
 	}
 }

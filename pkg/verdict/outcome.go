@@ -16,10 +16,14 @@ type Outcome struct {
 	Result string
 	Class  RunClass
 	Code   int
-	// Because is the flag that failed a run that passed on its own
-	// ("--fail-on-skipped"); "" when none did.
+	// Because is what failed a run that passed on its own: a flag
+	// ("--fail-on-skipped") or NoTestCase; "" when nothing did.
 	Because string
 }
+
+// NoTestCase is the Because of a run that ended PASSED or SKIPPED with no
+// test case at all, without --pass-with-no-tests.
+const NoTestCase = "ran no test case"
 
 // OK reports whether the run lets the gate through (Playwright's ok()):
 // one that is OK may still have something to warn of.

@@ -33,7 +33,9 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	d.ShortID = cmp.Or(d.ShortID, o.ShortID)
 	ios := f.IOStreams
 	if o.JUnitFile != "" {
-		if err := report.WriteJUnitFile(o.JUnitFile, verdict.Decide([]verdict.Record{{ShortID: d.ShortID, Detail: d}}, verdict.Options{}), nil); err != nil {
+		// The failed test cases alone cannot tell a run that ran none.
+		vo := verdict.Options{PassWithNoTests: o.TestCases == TestCasesFailed}
+		if err := report.WriteJUnitFile(o.JUnitFile, verdict.Decide([]verdict.Record{{ShortID: d.ShortID, Detail: d}}, vo), nil); err != nil {
 			return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("writing the JUnit report: %w", err)}
 		}
 		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))

@@ -42,9 +42,8 @@ such run, 6 the service kept failing, 7 --timeout, 8 a report not written,
 130 and 143 interrupted; several runs give the largest (testctl help
 exit-codes).
 
-The rest (--retry-failed and flaky test cases, the JUnit report, the GitHub
-Actions summary, annotations and outputs, --dotenv, --comment) is in
-testctl help waiting.`,
+The rest (--retry-failed and flaky test cases, JUnit, the GitHub Actions
+summary, annotations and outputs, --dotenv, --comment): testctl help waiting.`,
 		Example: `  # Wait for a run and exit with its verdict
   testctl run wait r0a1b2
 
