@@ -15,11 +15,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/prcomment/prcommenttest"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
 
@@ -36,9 +38,10 @@ import (
 // The dimensions of a case, each value a word.
 var (
 	oracleOutcomes = []string{"pass", "fail", "error", "timeout"}
-	oracleSignals  = []string{"none", "INT@post", "TERM@post", "INT@wait", "TERM@wait", "INT@evidence", "TERM@evidence", "INT@reports", "TERM@reports"}
-	oracleSinks    = []string{"none", "junit@probe", "html@probe", "summary@probe", "outputs@probe", "dotenv@probe", "exitfile@probe",
-		"summary@write", "outputs@write", "stdout-closed", "stderr-closed"}
+	oracleSignals  = []string{"none", "INT@list", "TERM@list", "INT@post", "TERM@post", "INT@wait", "TERM@wait", "INT@evidence",
+		"TERM@evidence", "INT@reports", "TERM@reports"}
+	oracleSinks = []string{"none", "junit@probe", "html@probe", "summary@probe", "outputs@probe", "dotenv@probe", "exitfile@probe",
+		"summary@write", "outputs@write", "disk@write", "comment@ok", "comment@fails", "stdout-closed", "stderr-closed"}
 	oracleJQ = []string{"none", "failing"}
 )
 
@@ -207,8 +210,11 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 	sig, phase, _ := strings.Cut(c.signal, "@")
 	signal := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[sig]
 	sinkName, sinkWhen, _ := strings.Cut(c.sink, "@")
-	if sinkWhen == "write" {
-		files[sinkName] = "/dev/full" // opened at the probe, full at the write
+	// A file that fails after its probe: one appended to is /dev/full
+	// (opened at the probe, full at the write); a full disk (a file size
+	// limit of 0) fails every file's write, after every probe passed.
+	if sinkWhen == "write" && sinkName != "disk" {
+		files[sinkName] = "/dev/full"
 	}
 	// The reports' hook: a FIFO in place of the step summary (or of the
 	// outputs, when the summary is the sink that fails) whose first byte
@@ -221,17 +227,21 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 		}
 		fifo = newFIFO(t, files[which])
 	}
-
+	var extraEnv []string
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	sb := sandbox.New(sandbox.Options{Speed: 2000, History: -1})
-	holds := map[string]*signalHold{"post": newSignalHold(), "wait": newSignalHold(), "evidence": newSignalHold()}
+	holds := map[string]*signalHold{"list": newSignalHold(), "post": newSignalHold(), "wait": newSignalHold(), "evidence": newSignalHold()}
 	var firstPoll sync.Once
+	var posted atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		at := ""
 		switch {
+		case r.Method == http.MethodGet && r.URL.Path == "/v1/run" && !posted.Load():
+			at = "list" // the runs that exist before the start's POST
 		case r.Method == http.MethodPost && r.URL.Path == "/v1/run":
 			at = "post"
+			posted.Store(true)
 		case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/run/"):
 			at = "wait"
 			if sinkWhen == "probe" {
@@ -267,12 +277,21 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 	if c.jq == "failing" {
 		args = append(args, "--jq", ".status.x")
 	}
+	var comments func() []string
+	if sinkName == "comment" {
+		args = append(args, "--comment")
+		comments = commentService(t, dir, sinkWhen == "ok", func(k, v string) { extraEnv = append(extraEnv, k+"="+v) })
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if sinkName == "disk" {
+		cmd = exec.CommandContext(ctx, "sh", append([]string{"-c", `ulimit -f 0 && exec "$0" "$@"`, bin}, args...)...)
+	}
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TESTCTL_CONFIG=" + filepath.Join(dir, "config.yaml"),
 		"TESTCTL_BASE_URL=" + srv.URL, "TESTCTL_API_KEY=" + sandbox.ProjectKey, "NO_COLOR=1", "TESTCTL_AGENT=0",
 		"GITHUB_ACTIONS=true", "GITHUB_STEP_SUMMARY=" + files["summary"], "GITHUB_OUTPUT=" + files["outputs"],
 		"TESTCTL_EXIT_CODE_FILE=" + files["exitfile"]}
+	cmd.Env = append(cmd.Env, extraEnv...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	switch c.sink {
@@ -287,7 +306,7 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 	if signal != 0 {
 		var reached <-chan struct{}
 		sent := make(chan struct{})
-		if fifo != nil {
+		if phase == "reports" {
 			reached = fifo.first
 		} else {
 			reached, sent = holds[phase].reached, holds[phase].sent
@@ -320,9 +339,9 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 
 	// A sink that fails after its probe raises the code for the reports
 	// written after it; those written before it (in the order JUnit, HTML,
-	// annotations, step summary, outputs, dotenv, exit code files,
-	// terminal summary, stdout) state the code as it stood, and an ::error
-	// names the sink.
+	// annotations, step summary, outputs runs_json…, dotenv, outputs
+	// exit-code and verdict, exit code files, terminal summary, comment,
+	// stdout) state the code as it stood, and an ::error names the sink.
 	earlier := func(report, stated string) bool {
 		before := map[string][]string{"summary": {"annotations"}, "outputs": {"annotations", "summary"}}[sinkName]
 		return sinkWhen == "write" && slices.Contains(before, report) && atoi(stated) < code && strings.Contains(log, "::error title=testctl report::")
@@ -330,14 +349,14 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 	// The files that state the code.
 	if b, err := os.ReadFile(files["exitfile"]); err == nil && strings.TrimSpace(string(b)) != want {
 		fail("the exit code file says %q", b)
-	} else if err != nil && sinkName != "exitfile" {
+	} else if err != nil && sinkName != "exitfile" && sinkName != "disk" {
 		fail("no exit code file: %v", err)
 	}
 	if _, err := os.Stat(files["dotenv"]); err == nil {
-		if got := cmdtest.ReadDotenv(t, files["dotenv"])["TESTCTL_EXIT_CODE"]; got != want {
+		if got := cmdtest.ReadDotenv(t, files["dotenv"])["TESTCTL_EXIT_CODE"]; got != want && !earlier("dotenv", got) {
 			fail("the dotenv report says TESTCTL_EXIT_CODE=%s", got)
 		}
-	} else if sinkName != "dotenv" {
+	} else if sinkName != "dotenv" && sinkName != "disk" {
 		fail("no dotenv report: %v", err)
 	}
 	outputs, summary := readSink(files["outputs"], fifo), readSink(files["summary"], fifo)
@@ -346,12 +365,12 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 		switch {
 		case err != nil:
 			fail("outputs: %v", err)
-		case got["exit-code"] != want:
+		case got["exit-code"] != want && !earlier("outputs", got["exit-code"]):
 			fail("the outputs say exit-code=%q", got["exit-code"])
-		case code != 0 && got["verdict"] == "passed":
+		case code != 0 && got["verdict"] == "passed" && !earlier("outputs", got["exit-code"]):
 			fail("the outputs say verdict=passed")
 		}
-	} else if sinkName != "outputs" {
+	} else if sinkName != "outputs" && sinkName != "disk" {
 		fail("no outputs")
 	}
 	if summary != "" {
@@ -364,8 +383,18 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 		case m[2] != want || (m[1] == "passed") != (code == 0):
 			fail("the step summary says %q", m[0])
 		}
-	} else if sinkName != "summary" {
+	} else if sinkName != "summary" && sinkName != "disk" {
 		fail("no step summary")
+	}
+	// The pull request comment states the code too; one that cannot be
+	// written never changes it.
+	if comments != nil && sinkWhen == "ok" {
+		bodies := comments()
+		if len(bodies) != 1 {
+			fail("%d pull request comments, want 1", len(bodies))
+		} else if m := regexp.MustCompile(`testctl: (passed|failed) \(exit (\d+)\)`).FindStringSubmatch(bodies[0]); m == nil || m[2] != want {
+			fail("the comment states %q", m)
+		}
 	}
 	// What stderr states: the terminal summary's code line, and the
 	// annotations that name a code.
@@ -391,15 +420,16 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 	// The code itself: the signal's when it came before the reports, 8
 	// for a sink, 2 at least for --jq, the run's otherwise.
 	switch {
-	case signal != 0 && (phase == "post" || phase == "wait" || phase == "evidence" && c.outcome == "fail"):
+	case signal != 0 && (phase == "list" || phase == "post" || phase == "wait" || phase == "evidence" && c.outcome == "fail"):
 		if code != map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143}[signal] {
 			fail("a signal before the reports, yet not its code")
 		}
-	case sinkName != "none" && !strings.HasSuffix(c.sink, "-closed") && !(sinkWhen == "probe" && phase == "post" && signal != 0):
+	case sinkName != "none" && sinkName != "comment" && !strings.HasSuffix(c.sink, "-closed") &&
+		!(sinkWhen == "probe" && (phase == "post" || phase == "list") && signal != 0):
 		if code < 8 {
 			fail("a sink failed, yet the code is below 8")
 		}
-	case strings.HasSuffix(c.sink, "-closed") && c.jq == "none" && signal == 0:
+	case (strings.HasSuffix(c.sink, "-closed") || sinkName == "comment") && c.jq == "none" && signal == 0:
 		if wantRun := map[string]int{"pass": 0, "fail": 1, "error": 3, "timeout": 7}[c.outcome]; code != wantRun {
 			fail("a closed stream changed the run's code %d", wantRun)
 		}
@@ -424,10 +454,12 @@ func readSink(path string, fifo *fifoReader) string {
 type fifoReader struct {
 	path  string
 	first chan struct{}
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	f     *os.File
-	done  chan struct{}
+	// onFirst, when set, runs at the first byte, before first is closed.
+	onFirst func()
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	f       *os.File
+	done    chan struct{}
 }
 
 func newFIFO(t *testing.T, path string) *fifoReader {
@@ -450,7 +482,12 @@ func newFIFO(t *testing.T, path string) *fifoReader {
 				r.mu.Lock()
 				r.buf.Write(b[:n])
 				r.mu.Unlock()
-				once.Do(func() { close(r.first) })
+				once.Do(func() {
+					if r.onFirst != nil {
+						r.onFirst()
+					}
+					close(r.first)
+				})
 			}
 			if err != nil {
 				return
@@ -486,4 +523,30 @@ func (r *fifoReader) content() string {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// commentService is a pull request's GitHub API for --comment, in the
+// step's environment (setenv): a working one (ok), whose comments it
+// returns, or one that answers 500 to everything.
+func commentService(t *testing.T, dir string, ok bool, setenv func(k, v string)) func() []string {
+	t.Helper()
+	if ok {
+		gh := prcommenttest.NewGitHub(t, "ghs_oracleToken0123456789")
+		gh.GitHubEnv(setenv, dir)
+		return func() []string {
+			var bodies []string
+			for _, c := range gh.Comments() {
+				bodies = append(bodies, c.Body)
+			}
+			return bodies
+		}
+	}
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"message":"upstream failed"}`, http.StatusInternalServerError)
+	}))
+	t.Cleanup(broken.Close)
+	gh := prcommenttest.NewGitHub(t, "ghs_oracleToken0123456789")
+	gh.GitHubEnv(setenv, dir)
+	setenv("GITHUB_API_URL", broken.URL)
+	return func() []string { return nil }
 }
