@@ -344,6 +344,18 @@ func TestReadTools(t *testing.T) {
 	if logs.isError || !strings.Contains(logs.data.Cut, "kept the first 2") || !strings.Contains(logs.text, "get_logs") {
 		t.Errorf("get_logs is bounded and says so: %+v\n%s", logs.data.Cut, logs.text)
 	}
+	// The console log has its warnings unless told not to, as logs has.
+	for _, tc := range []struct {
+		args map[string]any
+		want bool
+	}{{map[string]any{}, true}, {map[string]any{"warnings": true}, true}, {map[string]any{"warnings": false}, false}} {
+		tc.args["test_case_run"], tc.args["kind"] = id+"-3", "console"
+		r := a.call(t, ctx, "get_logs", tc.args)
+		doc, _ := json.Marshal(r.data.Data)
+		if got := strings.Contains(string(doc), `"level":"warning"`); r.isError || got != tc.want {
+			t.Errorf("get_logs %v: warnings %v, want %v\n%s", tc.args, got, tc.want, r.text)
+		}
+	}
 	tunnel := a.call(t, ctx, "tunnel_status", map[string]any{"runner_id": "runner-healthy"})
 	if tunnel.isError || tunnel.data.Verdict != "ok" {
 		t.Errorf("tunnel_status: %s", tunnel.text)

@@ -113,7 +113,7 @@ type GetLogsInput struct {
 	Kind        string `json:"kind" jsonschema:"which log: network, console or api-calls"`
 	Status      string `json:"status,omitempty" jsonschema:"network and api-calls: all (default), errors or success"`
 	URL         string `json:"url,omitempty" jsonschema:"network and api-calls: only entries whose URL matches this case-insensitive regular expression"`
-	Warnings    bool   `json:"warnings,omitempty" jsonschema:"console: include warnings"`
+	Warnings    *bool  `json:"warnings,omitempty" jsonschema:"console: include warnings (default true; false leaves them out)"`
 	Info        bool   `json:"info,omitempty" jsonschema:"console: include info messages"`
 	Full        bool   `json:"full,omitempty" jsonschema:"api-calls: include headers and bodies"`
 	Limit       int    `json:"limit,omitempty" jsonschema:"entries to return, 1 to 200 (default 50); narrow with status or url to see others"`
@@ -352,10 +352,13 @@ func (s *server) getLogs(ctx context.Context, req *mcp.CallToolRequest, in GetLo
 		return usage(fmt.Sprintf("limit must be 1 to %d, not %d: narrow the log with status or url", maxLogs, n))
 	}
 	args := slices.Concat([]string{"logs", "--kind=" + in.Kind}, optional("status", in.Status), optional("url", in.URL))
+	if in.Warnings != nil {
+		args = append(args, "--warnings="+strconv.FormatBool(*in.Warnings))
+	}
 	for _, f := range []struct {
 		flag string
 		on   bool
-	}{{"warnings", in.Warnings}, {"info", in.Info}, {"full", in.Full}} {
+	}{{"info", in.Info}, {"full", in.Full}} {
 		if f.on {
 			args = append(args, "--"+f.flag)
 		}
