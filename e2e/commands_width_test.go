@@ -16,7 +16,7 @@ import (
 // own, where label and command would not fit the width together.
 func TestSuggestedCommandsStandWhole(t *testing.T) {
 	e := cmdtest.New(t)
-	command := regexp.MustCompile(`^testctl (logs \S+ --kind (network --status errors|console --warnings)|run get \S+ --issues|run rerun \S+ --failed-only --wait)$`)
+	command := regexp.MustCompile(`^testctl (logs \S+ --kind (network --status errors|console)|run get \S+ --issues|run rerun \S+ --failed-only --wait)$`)
 	for _, width := range []int{40, 60, 72, 100} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			r := e.RunWith(cmdtest.RunOptions{TTY: true, Width: width}, "run", "start", "--plan", sandbox.PlanFailing, "--wait", "--no-color").Expect(t, 1)

@@ -72,14 +72,14 @@ func TestPrintedCommandsQuoteTheServiceIDs(t *testing.T) {
 			}
 			cmdtest.Contains(t, "JUnit <system-out>", out,
 				"testctl logs 'c1;rm -rf ~' --kind network --status errors\n",
-				"testctl logs 'c1;rm -rf ~' --kind console --warnings")
+				"testctl logs 'c1;rm -rf ~' --kind console")
 
 			md, err := os.ReadFile(summary)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cmdtest.Contains(t, "step summary", string(md),
-				"testctl logs &#39;c1;rm -rf ~&#39; --kind network --status errors\ntestctl logs &#39;c1;rm -rf ~&#39; --kind console --warnings")
+				"testctl logs &#39;c1;rm -rf ~&#39; --kind network --status errors\ntestctl logs &#39;c1;rm -rf ~&#39; --kind console")
 			for _, bare := range []string{"logs c1;rm", "rerun r1$(", "logs c1;rm"} {
 				for what, text := range map[string]string{"stderr": r.Stderr, "JUnit": out, "step summary": string(md)} {
 					if strings.Contains(text, bare) {

@@ -148,7 +148,7 @@ func Commands(c Case) []string {
 	var out []string
 	if logs && !madeCalls {
 		out = append(out, "testctl logs "+id+" --kind network --status errors",
-			"testctl logs "+id+" --kind console --warnings")
+			"testctl logs "+id+" --kind console")
 	}
 	if logs && (madeCalls || unsure) {
 		out = append(out, "testctl logs "+id+" --kind api-calls --status errors")

@@ -214,7 +214,7 @@ func TestFirstLine(t *testing.T) {
 
 func TestCommandsOfABrowserTest(t *testing.T) {
 	got := Commands(declined())
-	want := []string{"testctl logs r1a2b3-3 --kind network --status errors", "testctl logs r1a2b3-3 --kind console --warnings",
+	want := []string{"testctl logs r1a2b3-3 --kind network --status errors", "testctl logs r1a2b3-3 --kind console",
 		"testctl run get r1a2b3 --issues"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("commands %q", got)

@@ -76,7 +76,7 @@ func TestMarkdownKeepsItsStructure(t *testing.T) {
 	for _, want := range []string{"&lt;/details&gt;&lt;/summary&gt;&lt;script&gt;", "`code` | a | b |", "&amp;amp;",
 		"<b>FAILED</b> Pay with a declined card: A declined card leaves a blank page</summary>",
 		"<p>POST /api/payments returned 502.</p>", "+4.9s POST /api/payments 502 (4.9 s)\n",
-		"testctl logs r1a2b3-3 --kind console --warnings\n", "<td>FAILED</td>"} {
+		"testctl logs r1a2b3-3 --kind console\n", "<td>FAILED</td>"} {
 		if !strings.Contains(rendered, want) {
 			t.Errorf("rendered lacks %q:\n%s", want, rendered)
 		}
