@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/testctl/testctl/internal/cmdtest"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/sandbox"
 )
@@ -102,25 +100,6 @@ func TestSettleExitCodeFileUnwritable(t *testing.T) {
 	e.GitHubActions()
 	e.Run("run", "start", "--plan", sandbox.PlanPassing).Expect(t, 8)
 	cmdtest.WantValues(t, "outputs", cmdtest.ReadGitHubOutput(t, e.Getenv("GITHUB_OUTPUT")), map[string]string{"exit-code": "8", "verdict": "local"})
-}
-
-// SIGTERM while POST /v1/run is in flight: exit 143, stated as such, never
-// as the 130 of a cancelled context.
-func TestSettleSIGTERMDuringTheStartsPOST(t *testing.T) {
-	e := cmdtest.New(t)
-	outputs := e.GitHubActions()
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	e.Hook(func(r *http.Request) {
-		if r.Method == http.MethodPost && r.URL.Path == "/v1/run" {
-			cancel(cmdutil.ErrTerminated)
-		}
-	})
-	r := e.RunWith(cmdtest.RunOptions{Ctx: ctx}, "run", "start", "--plan", sandbox.PlanPassing, "--wait").Expect(t, 143)
-	wantStated(t, e, outputs, r, "143", "terminated", false)
-	if strings.Contains(r.Stderr, "130") || strings.Contains(stepSummary(t, e), "130") {
-		t.Errorf("SIGTERM reported as 130:\n%s\n%s", r.Stderr, stepSummary(t, e))
-	}
 }
 
 // A closed stderr (`… 2>&1 | head -1`) never changes the code.

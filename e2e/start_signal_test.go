@@ -32,7 +32,8 @@ func wantNoNotStarted(t *testing.T, e *cmdtest.Env, r cmdtest.Result) {
 	}
 }
 
-// The answer comes after the signal: the run is named, with its resume.
+// The answer comes after the signal: the run is named, with its resume,
+// and every report states 143, never the 130 of a cancelled context.
 func TestSignalDuringStartAnswerAwaited(t *testing.T) {
 	e := cmdtest.New(t)
 	outputs := e.GitHubActions()
@@ -44,6 +45,10 @@ func TestSignalDuringStartAnswerAwaited(t *testing.T) {
 		}
 	})
 	r := startDuringSignal(t, e, ctx).Expect(t, 143)
+	wantStated(t, e, outputs, r, "143", "terminated", false)
+	if strings.Contains(r.Stderr, "130") || strings.Contains(stepSummary(t, e), "130") {
+		t.Errorf("SIGTERM reported as 130:\n%s\n%s", r.Stderr, stepSummary(t, e))
+	}
 	id := cmdtest.ReadGitHubOutput(t, outputs)["run_short_id"]
 	if id == "" {
 		t.Fatalf("no run named in the outputs:\n%s", r.Stderr)

@@ -17,6 +17,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/stepoutputs"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -117,26 +118,10 @@ func endStep(f *cmdutil.Factory, step *stepoutputs.Step, cmd *cobra.Command, cod
 			files.Dotenv = ""
 		}
 	}
-	sinks := step.Sinks(files)
-	fail := func(err error) {
-		fmt.Fprintf(f.IOStreams.ErrOut, "error: %s\n", termtext.Sanitize(err.Error()))
-		code = max(code, exitcode.Local)
-	}
-	unwritable := make([]bool, len(sinks))
-	for i, s := range sinks {
-		if err := s.Probe(); err != nil {
-			unwritable[i] = true
-			fail(err)
-		}
-	}
-	for i, s := range sinks {
-		if !unwritable[i] {
-			if err := s.Write(code); err != nil {
-				fail(err)
-			}
-		}
-	}
-	return code
+	// The same settle-then-state as the reports of a verdict, for these
+	// files alone.
+	m := &report.Multiplexer{ErrOut: f.IOStreams.ErrOut, Reporters: report.SinkReporters(step.Sinks(files))}
+	return exitcode.Of(m.End(report.Outcome{Verdict: verdict.Verdict{Code: code}}))
 }
 
 // The variables naming the files that get the exit code and its word

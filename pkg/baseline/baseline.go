@@ -103,19 +103,26 @@ func search(ctx context.Context, client *api.Client, branch string, targets []Ta
 			plans = append(plans, p)
 		}
 	}
-	// One plan's search does not wait for another's.
+	res.Baselines = findAll(ctx, client, branch, plans, own)
+	return res
+}
+
+// findAll is the baseline of each plan; one plan's search does not wait
+// for another's.
+func findAll(ctx context.Context, client *api.Client, branch string, plans []string, own map[string]bool) map[string]*verdict.Baseline {
+	out := map[string]*verdict.Baseline{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, p := range plans {
 		wg.Go(func() {
 			b := find(ctx, client, branch, p, own)
 			mu.Lock()
-			res.Baselines[p] = b
+			out[p] = b
 			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	return res
+	return out
 }
 
 // MaxDetailReads bounds how many candidates' details the search reads: a
@@ -193,19 +200,7 @@ func Of(ctx context.Context, client *api.Client, branch string, plans, own []str
 	for _, r := range own {
 		isOwn[r] = true
 	}
-	out := map[string]*verdict.Baseline{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, p := range plans {
-		wg.Go(func() {
-			b := find(ctx, client, branch, p, isOwn)
-			mu.Lock()
-			out[p] = b
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	return out
+	return findAll(ctx, client, branch, plans, isOwn)
 }
 
 // findPlans looks the runs whose plan is not known up in the run list's

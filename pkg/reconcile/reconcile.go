@@ -169,7 +169,7 @@ func (e *MaybeCreatedError) Error() string { return e.Err.Error() }
 func (e *MaybeCreatedError) Unwrap() error { return e.Err }
 
 // maybeCreated marks err as a request that may have created a w.Noun.
-func maybeCreated[T any](r Reconciler, w Write[T], err error) error {
+func maybeCreated[T any](r Reconciler, w Write[T], err error) *MaybeCreatedError {
 	e := &MaybeCreatedError{Err: err}
 	if w.Where != nil {
 		if args := w.Where(); len(args) > 0 {
@@ -186,13 +186,12 @@ func maybeCreated[T any](r Reconciler, w Write[T], err error) error {
 // says where to look.
 func signalled[T any](ctx context.Context, r Reconciler, w Write[T], b baseline, listErr error, sentAt time.Time) (T, error) {
 	var zero T
+	maybe := maybeCreated(r, w, nil)
 	msg := fmt.Sprintf("%s was in flight when the command was stopped, and its answer never came: a %s may have been created", w.Request, w.Noun)
-	if w.Where != nil {
-		if args := w.Where(); len(args) > 0 {
-			msg += "\nLook for it with:\n  " + command(r.WaitArgs, args)
-		}
+	if maybe.Where != "" {
+		msg += "\nLook for it with:\n  " + maybe.Where
 	}
-	maybe := maybeCreated(r, w, &signalError{msg: msg, err: ctx.Err()})
+	maybe.Err = &signalError{msg: msg, err: ctx.Err()}
 	if listErr != nil {
 		return zero, maybe // nothing to tell a new one from
 	}

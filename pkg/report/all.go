@@ -86,17 +86,7 @@ func Reporters(in Input) []Reporter {
 	})
 	// A later step would read missing outputs as empty: each is a report.
 	rs = append(rs, GitHubReporters(in.Getenv, ios.WorkflowCommands(), in.Resume)...)
-	for _, sink := range in.Step.Sinks(in.EndFiles) {
-		var unwritable error
-		rs = append(rs, reporter{name: sink.Name, states: true,
-			probe: func(Outcome) error { unwritable = sink.Probe(); return unwritable },
-			end: func(out Outcome) error {
-				if unwritable != nil {
-					return nil
-				}
-				return sink.Write(out.Code)
-			}})
-	}
+	rs = append(rs, SinkReporters(in.Step.Sinks(in.EndFiles))...)
 	if in.EndFiles.Word != nil {
 		in.Step.MarkEnded()
 	}
@@ -108,6 +98,25 @@ func Reporters(in Input) []Reporter {
 	}
 	if !in.NoData {
 		rs = append(rs, newDataReporter(ios, in.Output))
+	}
+	return rs
+}
+
+// SinkReporters are the files of a CI step's end as reporters that state
+// the code: probed before any report states one, written with the code
+// settled; one whose probe failed was said to fail and is not tried again.
+func SinkReporters(sinks []stepoutputs.Sink) []Reporter {
+	rs := make([]Reporter, 0, len(sinks))
+	for _, sink := range sinks {
+		var unwritable error
+		rs = append(rs, reporter{name: sink.Name, states: true,
+			probe: func(Outcome) error { unwritable = sink.Probe(); return unwritable },
+			end: func(out Outcome) error {
+				if unwritable != nil {
+					return nil
+				}
+				return sink.Write(out.Code)
+			}})
 	}
 	return rs
 }

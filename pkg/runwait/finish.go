@@ -52,7 +52,10 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	if o.lookup == nil { // run report: no wait went before
 		o.lookup = startBaseline(ctx, d.Client, o, targetsOf(recs))
 	}
-	work, done := reportWork(ctx)
+	// The work for the reports outlives the wait's context by afterSignal,
+	// so they get what can be had quickly after a signal, and ends at once
+	// with the second signal.
+	work, done := cmdutil.Grace(ctx, afterSignal)
 	defer done()
 	// The run list (the runs' URLs and times), the evidence and the plans'
 	// history are read all at once: none needs another, and each is a
@@ -99,7 +102,9 @@ func finish(ctx context.Context, d Deps, o Options, recs []verdict.Record, early
 	if o.Comment {
 		// Written after the code is settled: a first signal lets it finish
 		// (within its own bound), a second ends it.
-		in.Comment = &report.CommentRequest{Ctx: untilHurry(ctx), Env: prcomment.Env{Getenv: d.Getenv}}
+		comment, release := cmdutil.Grace(ctx, prcomment.DefaultTimeout)
+		defer release()
+		in.Comment = &report.CommentRequest{Ctx: comment, Env: prcomment.Env{Getenv: d.Getenv}}
 		if d.Debug {
 			in.Comment.Env.Debug = d.IO.ErrOut
 		}
@@ -131,25 +136,6 @@ func stepRuns(runs []verdict.Run) []stepoutputs.Run {
 		}
 	}
 	return out
-}
-
-// reportWork is the context of the work done for the reports: it outlives
-// the wait's context by afterSignal, so the reports get what can be had
-// quickly after a signal, and ends at once with the second signal.
-func reportWork(ctx context.Context) (context.Context, func()) {
-	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	// A timer that fires after the reports were written cancels a context
-	// already cancelled: harmless, so it is not tracked.
-	stopSignal := context.AfterFunc(ctx, func() { time.AfterFunc(afterSignal, cancel) })
-	stopHurry := context.AfterFunc(cmdutil.Hurry(ctx), cancel)
-	return work, func() { stopSignal(); stopHurry(); cancel() }
-}
-
-// untilHurry is ctx's values, ended only by a second signal.
-func untilHurry(ctx context.Context) context.Context {
-	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	context.AfterFunc(cmdutil.Hurry(ctx), cancel)
-	return c
 }
 
 // gatherEvidence reads the evidence of at most n test cases that did not
