@@ -135,7 +135,34 @@ func gitHubActions(env func(...string) string) Meta {
 		}
 		c.CommitMessage = cmp.Or(c.CommitMessage, strings.TrimSpace(pr.Title))
 	}
+	if d := event.Deployment; d != nil && env("GITHUB_EVENT_NAME") == "deployment_status" {
+		deployed(&c, d.SHA, d.Ref, env("GITHUB_REF"))
+	}
 	return c
+}
+
+// deployed is the commit a deployment_status event is about: the
+// deployment's sha, and its ref as the branch only when it names one (a
+// deployment made from a commit or a tag names none).
+func deployed(c *Meta, sha, ref, githubRef string) {
+	sha, ref = strings.TrimSpace(sha), strings.TrimSpace(ref)
+	if sha == "" {
+		return
+	}
+	if sha != c.Commit {
+		c.Commit, c.CommitMessage = sha, ""
+	}
+	name, isHead := strings.CutPrefix(ref, "refs/heads/")
+	switch {
+	case isHead:
+		c.Branch = name
+	case ref == "", strings.HasPrefix(ref, "refs/"), githubRef == "refs/tags/"+ref,
+		len(ref) >= 7 && strings.HasPrefix(sha, ref) && strings.Trim(ref, "0123456789abcdef") == "":
+		// Not a branch: GITHUB_REF (the deployment's ref, a tag sent as
+		// the branch as elsewhere, or none for a commit) stands.
+	default:
+		c.Branch = ref
+	}
 }
 
 // maxEvent bounds the read of GitHub's event file (a push of many commits
@@ -163,6 +190,10 @@ type gitHubEvent struct {
 			SHA string `json:"sha"`
 		} `json:"head"`
 	} `json:"pull_request"`
+	Deployment *struct {
+		SHA string `json:"sha"`
+		Ref string `json:"ref"`
+	} `json:"deployment"` // deployment and deployment_status
 	MergeGroup *struct {
 		HeadSHA    string `json:"head_sha"`
 		HeadCommit *struct {
