@@ -48,6 +48,10 @@ type Client struct {
 	// OnRetry is told of every pause longer than announcedPause before a
 	// retry, so a command never sits silent (nil: nobody is told).
 	OnRetry func(RetryPause)
+	// Conceal are old, new pairs (strings.NewReplacer's) of further text
+	// no answer or --debug line may show as it is: the query values of an
+	// application URL (a protection-bypass token).
+	Conceal []string
 }
 
 // UserAgent builds the User-Agent header value for a version.
@@ -218,10 +222,10 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 		return nil, errBodyTooLarge
 	}
 	forms := keyForms(c.APIKey) // worked out once for the body and every header
-	data = redact(data, forms)
+	data = c.conceal(redact(data, forms))
 	for _, values := range resp.Header {
 		for i, v := range values {
-			values[i] = string(redact([]byte(v), forms))
+			values[i] = string(c.conceal(redact([]byte(v), forms)))
 		}
 	}
 	c.logResponse(resp, data, time.Since(start))
@@ -266,7 +270,17 @@ func redact(data []byte, forms []string) []byte {
 
 // redactText is redact for text: an error (the HTTP layer quotes URLs,
 // and a redirect's Location can carry the key) or the --debug log.
-func (c *Client) redactText(s string) string { return string(redact([]byte(s), keyForms(c.APIKey))) }
+func (c *Client) redactText(s string) string {
+	return string(c.conceal(redact([]byte(s), keyForms(c.APIKey))))
+}
+
+// conceal replaces the Conceal pairs in data.
+func (c *Client) conceal(data []byte) []byte {
+	if len(c.Conceal) < 2 {
+		return data
+	}
+	return []byte(strings.NewReplacer(c.Conceal...).Replace(string(data)))
+}
 
 func httpError(method, path string, resp *Response) *HTTPError {
 	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path}
