@@ -59,6 +59,7 @@ type pageRun struct {
 	Class       string        `json:"class"`
 	NotStarted  bool          `json:"notStarted,omitempty"`
 	Problem     string        `json:"problem,omitempty"`
+	Note        string        `json:"note,omitempty"`
 	Started     string        `json:"started,omitempty"`
 	Ended       string        `json:"ended,omitempty"`
 	Attempts    []pageAttempt `json:"attempts,omitempty"`
@@ -208,6 +209,7 @@ func newPageRun(r Run) pageRun {
 		Class:       pageClass(r.Class),
 		NotStarted:  r.NotStarted,
 		Problem:     clip(r.Problem, maxEvaluation),
+		Note:        clip(r.Note, maxEvaluation),
 		Started:     timeText(r.StartedAt),
 		Cases:       make([]pageCase, 0, len(cases)),
 		sources:     cases,

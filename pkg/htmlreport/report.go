@@ -57,6 +57,10 @@ type Run struct {
 	// Problem says why the run has no verdict ("the start failed: HTTP 500",
 	// "polling stopped: 404"); "" when it has one.
 	Problem string
+	// Note says what a retried CI job did with the run its earlier
+	// attempt started ("passed in run r0a1b2, started by attempt 1: not
+	// run again"); "" otherwise.
+	Note string
 	// Attempts are the runs of a --retry-failed sequence, oldest first, the
 	// run above last; empty (or one) when the run was not retried.
 	Attempts  []Attempt

@@ -102,7 +102,7 @@ func WriteAnnotations(w io.Writer, v verdict.Verdict, code int, ev Evidence, res
 		// may pass, but the flakiness shows on the run's page.
 		for _, c := range r.Flaky() {
 			all = append(all, annotation{rank: 2, level: annotationLevel(r, c), title: fmt.Sprintf("testctl %s: %s is flaky", runName(r), c.Name),
-				msg: fmt.Sprintf("passed on retry %d of %d after failing", c.Retry, r.RetryLimit) +
+				msg: retryWords(r, c) + " after failing" +
 					prefixed(": ", c.FirstFailure.ResultTitle) + prefixed("\n\n", c.FirstFailure.EvaluationThought)})
 		}
 	}

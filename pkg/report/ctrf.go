@@ -214,6 +214,10 @@ func ctrfRun(r verdict.Run) map[string]any {
 	if r.URL != "" {
 		m["runUrl"] = ctrfText(r.URL)
 	}
+	if r.CIRetry != nil {
+		m["ciRetry"] = r.CIRetry.Action
+		m["ciRetryNote"] = ctrfText(CIRetryText(r))
+	}
 	return m
 }
 

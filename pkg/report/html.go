@@ -85,7 +85,7 @@ func runMark(r verdict.Run) verdict.Class {
 func htmlRun(r verdict.Run, ev Evidence, history []api.RunSummary) htmlreport.Run {
 	out := htmlreport.Run{PlanName: r.Plan.Title(), PlanShortID: r.Plan.ShortID, ShortID: r.ShortID, URL: r.URL,
 		Result: r.Result, Class: runMark(r), NotStarted: r.NotStarted, MaybeStarted: r.MaybeStarted, StartedAt: r.StartedAt,
-		Ended: strings.Trim(EndedWhen(r.Record), " ()")}
+		Ended: strings.Trim(EndedWhen(r.Record), " ()"), Note: CIRetryText(r)}
 	if r.Detail != nil {
 		out.Status = r.Detail.Status
 	}

@@ -68,6 +68,12 @@ func buildSuite(r verdict.Run, classified bool, ev Evidence) JUnitSuite {
 		prop("run_attempt", strconv.Itoa(len(r.Earlier)+1))
 	}
 	prop("plan_short_id", r.Plan.ShortID)
+	if ci := r.CIRetry; ci != nil {
+		// What a retried CI job did with its earlier attempt's run.
+		prop("ci_retry", ci.Action)
+		prop("ci_retry_run_short_id", ci.Run)
+		prop("ci_retry_note", CIRetryText(r))
+	}
 	if !r.StartedAt.IsZero() {
 		prop("run_started_at", r.StartedAt.UTC().Format(time.RFC3339))
 	}

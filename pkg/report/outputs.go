@@ -64,6 +64,9 @@ func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 		Status   string `json:"status,omitempty"`
 		Result   string `json:"result,omitempty"`
 		ExitCode *int   `json:"exitCode,omitempty"` // nil before a verdict
+		// CIRetry is what a retried CI job did with its earlier
+		// attempt's run (reused, rerun-failed, waited, new).
+		CIRetry string `json:"ciRetry,omitempty"`
 		// Attempts are every run of a --retry-failed sequence, the
 		// last being the run above.
 		Attempts []attemptOut `json:"attempts,omitempty"`
@@ -84,6 +87,9 @@ func writeRunOutputs(w io.Writer, runs []verdict.Run, decided bool) error {
 		}
 		if r.Detail != nil {
 			o.Status, o.Result = r.Detail.Status, r.Result
+		}
+		if r.CIRetry != nil {
+			o.CIRetry = r.CIRetry.Action
 		}
 		if r.Baseline.Found() {
 			o.Baseline = r.Baseline.RunShortID

@@ -86,6 +86,9 @@ func writeRunMarkdown(b *strings.Builder, r verdict.Run, ev Evidence, caseTable 
 	if note := baselineNote(r, v.BaselineBranch); note != "" {
 		facts = append(facts, mdText(note))
 	}
+	if note := CIRetryText(r); note != "" {
+		facts = append(facts, mdText(note))
+	}
 	if len(facts) > 0 {
 		b.WriteString(strings.Join(facts, " · ") + "\n\n")
 	}
@@ -147,7 +150,7 @@ func writeFlakyMarkdown(b *strings.Builder, r verdict.Run, ev Evidence) {
 	}
 	b.WriteString("#### ⚠️ Flaky: passed only on a retry\n\n")
 	for _, c := range flaky {
-		fmt.Fprintf(b, "**%s** — passed on retry %d of %d; first failure: %s\n\n", mdText(c.Name), c.Retry, r.RetryLimit,
+		fmt.Fprintf(b, "**%s** — %s; first failure: %s\n\n", mdText(c.Name), retryWords(r, c),
 			mdText(c.FirstFailure.ResultTitle))
 		if md := ev.text(c.FirstFailure.ShortID, evidence.Markdown); md != "" {
 			b.WriteString("<details><summary>Evidence of the failed attempt</summary>\n\n" + md + "</details>\n\n")

@@ -73,6 +73,9 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 		if r.URL != "" {
 			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(r.URL))
 		}
+		if note := CIRetryText(r); note != "" {
+			fmt.Fprintf(w, "  %s\n", note)
+		}
 		if note := baselineNote(r, v.BaselineBranch); note != "" && !said[note] {
 			said[note] = true
 			fmt.Fprintf(w, "  %s\n", termtext.SanitizeLine(note))
@@ -211,8 +214,8 @@ func writeAttempts(w io.Writer, st *iostreams.Styles, width int, r verdict.Run, 
 	}
 	fmt.Fprintf(w, "  %s Flaky: %s passed only on a retry\n", st.WarningIcon(), termtext.Plural(len(flaky), "test case"))
 	for _, c := range flaky {
-		fmt.Fprintf(w, "    %s [%s] passed on retry %d of %d\n", termtext.SanitizeLine(c.Name),
-			termtext.SanitizeLine(c.ShortID), c.Retry, r.RetryLimit)
+		fmt.Fprintf(w, "    %s [%s] %s\n", termtext.SanitizeLine(c.Name),
+			termtext.SanitizeLine(c.ShortID), retryWords(r, c))
 		if title := strings.TrimSpace(termtext.Sanitize(c.FirstFailure.ResultTitle)); title != "" {
 			writeIndented(w, reasonIndent, "first failure: "+title, width)
 		}

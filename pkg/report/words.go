@@ -143,3 +143,40 @@ func StartWord(r verdict.Run) string {
 	}
 	return "not started"
 }
+
+// CIRetryText says what a retried CI job did with the run of this plan its
+// earlier attempt started, for every report: "passed in run r0a1b2,
+// started by attempt 1: not run again"; "" when the job is no retry.
+func CIRetryText(r verdict.Run) string {
+	ci := r.CIRetry
+	if ci == nil {
+		return ""
+	}
+	by := "an earlier attempt"
+	if ci.Attempt > 0 {
+		by = fmt.Sprintf("attempt %d", ci.Attempt)
+	}
+	run := termtext.SanitizeLine(ci.Run)
+	switch ci.Action {
+	case verdict.CIReused:
+		return fmt.Sprintf("passed in run %s, started by %s: not run again", run, by)
+	case verdict.CIRerunFailed:
+		return fmt.Sprintf("the CI job was retried: the test cases that did not pass in run %s, started by %s, were rerun as run %s",
+			run, by, termtext.SanitizeLine(r.ShortID))
+	case verdict.CIWaited:
+		return fmt.Sprintf("run %s, started by %s, was still going: waited on, not started again", run, by)
+	}
+	return "the CI job was retried, but " + termtext.SanitizeLine(ci.Why) + ": started anew"
+}
+
+// retryWords says on which retry a flaky test case passed: "passed on
+// retry 1 of 2" (--retry-failed), or on the rerun a retried CI job made.
+func retryWords(r verdict.Run, c verdict.Case) string {
+	switch own := r.OwnRetry(c.Retry); {
+	case own > 0:
+		return fmt.Sprintf("passed on retry %d of %d", own, r.RetryLimit)
+	case own == 0:
+		return "passed when the CI job was retried"
+	}
+	return "passed on a retry made by an earlier attempt of the CI job"
+}

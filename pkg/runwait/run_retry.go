@@ -35,7 +35,7 @@ type rerunAnswer struct {
 // of a lost answer may take the service's visibility delay, and the other
 // runs and the live view must not wait for it. It reports whether it did.
 func (s *runState) startRetry(ctx context.Context, p retryPolicy) bool {
-	if len(s.earlier) >= p.limit || s.verdict().Class != verdict.RunFailed {
+	if s.ownRetries() >= p.limit || s.verdict().Class != verdict.RunFailed {
 		return false
 	}
 	failed, skipped := rerunNames(s.detail)
@@ -51,6 +51,24 @@ func (s *runState) startRetry(ctx context.Context, p retryPolicy) bool {
 		close(s.rerunDone)
 	}()
 	return true
+}
+
+// ownRetries is how many reruns --retry-failed made in this job: those a
+// retried CI job took up from its earlier attempt do not count.
+func (s *runState) ownRetries() int {
+	return max(0, s.record("").OwnRetry(len(s.earlier)))
+}
+
+// RerunOfFailures is the rerun request of the test cases of a finished
+// run that did not pass, as --retry-failed sends it, and what it reruns in
+// words; ok is false when every test case passed.
+func RerunOfFailures(ctx context.Context, c *api.Client, d *api.RunDetail) (req api.RerunRequest, what string, ok bool) {
+	failed, skipped := rerunNames(d)
+	if len(failed) == 0 {
+		return api.RerunRequest{}, "", false
+	}
+	req, what = rerunRequest(ctx, c, failed, skipped)
+	return req, what, true
 }
 
 // rerunNames are the names of the run's test cases that did not pass and
@@ -90,7 +108,7 @@ func rerunRequest(ctx context.Context, c *api.Client, failed, skipped []string) 
 func (s *runState) rerunStarted(events report.Reporter) poll.Outcome {
 	ans := <-s.rerunning
 	s.rerunning = nil
-	retry := len(s.earlier) + 1
+	retry := s.ownRetries() + 1
 	if ans.err != nil {
 		s.rerunErr = ans.err
 		// A refusal is a warning, the run's own result being the verdict,

@@ -57,7 +57,8 @@ type runState struct {
 }
 
 func newRunState(t RunTarget, now time.Time) *runState {
-	s := &runState{target: t, finished: map[string]string{}, poll: poll.Target{Name: "run " + t.ShortID}}
+	s := &runState{target: t, finished: map[string]string{}, poll: poll.Target{Name: "run " + t.ShortID},
+		earlier: t.Earlier}
 	s.failing = s.poll.Failures
 	if !t.CreatedAt.IsZero() {
 		// Only a run this machine created may be not visible yet; any
@@ -186,7 +187,7 @@ func caseKey(tc api.RunTestCase, i int) string {
 func (s *runState) record(stop verdict.Stop) verdict.Record {
 	r := verdict.Record{ShortID: s.target.ShortID, URL: s.target.URL, Plan: s.target.Plan, Detail: s.detail, Err: s.poll.Err(),
 		NotFoundYet: s.notFound && s.detail == nil, FinishedAfter: s.finishedAfter, AlreadyFinished: s.alreadyFinished,
-		Earlier: s.earlier, RetryLimit: s.retryLimit, RerunErr: s.rerunErr}
+		Earlier: s.earlier, RetryLimit: s.retryLimit, RerunErr: s.rerunErr, CIRetry: s.target.CIRetry}
 	// A run whose rerun was being started had not ended either.
 	if (r.Err == nil && !s.poll.Done()) || s.rerunning != nil {
 		r.Stop = stop

@@ -29,6 +29,11 @@ type RunTarget struct {
 	URL       string
 	Plan      verdict.Plan
 	CreatedAt time.Time
+	// Earlier are the runs a retried CI job took up before this one,
+	// oldest first (the earlier attempt's run and its reruns), and CIRetry
+	// what it did with them (--ci-retry); none outside a CI retry.
+	Earlier []verdict.Attempt
+	CIRetry *verdict.CIRetry
 }
 
 // Deps are what a wait uses: the streams, the client, the clock and the

@@ -32,6 +32,9 @@ type Step struct {
 	ended bool
 	// failures counts the new and known failures, when they were classed.
 	failures *failureCounts
+	// ciRetry is what run start did for each plan when the CI job is a
+	// retry ("reused r0a1b2, new r0c3d4"); "" for other commands.
+	ciRetry string
 }
 
 type failureCounts struct{ new, known int }
@@ -76,6 +79,17 @@ func (s *Step) SetFailures(classified bool, newFailures, known int) {
 	}
 }
 
+// SetCIRetry notes what run start did for each plan (--ci-retry): the
+// output ci-retry and the dotenv variable TESTCTL_CI_RETRY.
+func (s *Step) SetCIRetry(what string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ciRetry = what
+}
+
 // Wrote notes that the report of output name ("junit", "html") was
 // written to path: its output names it, and only then (a later step would
 // take a path for a report that is there).
@@ -107,6 +121,9 @@ func (s *Step) AppendGitHub(path string, end End) error {
 			if p := s.reports[name]; p != "" {
 				b.WriteString(GitHubOutput(name, p))
 			}
+		}
+		if s.ciRetry != "" {
+			b.WriteString(GitHubOutput("ci-retry", s.ciRetry))
 		}
 		s.mu.Unlock()
 	}
@@ -150,6 +167,8 @@ const (
 	// With a baseline or a quarantine file only.
 	DotenvNewFailures   = "TESTCTL_NEW_FAILURES"
 	DotenvKnownFailures = "TESTCTL_KNOWN_FAILURES"
+	// run start only: what --ci-retry did for each plan.
+	DotenvCIRetry = "TESTCTL_CI_RETRY"
 )
 
 // DotenvBudget bounds the dotenv file: GitLab refuses a dotenv report of
@@ -169,16 +188,20 @@ const DotenvBudget = 4096
 func (s *Step) WriteDotenv(path string, end End) (cut int, err error) {
 	var runs []Run
 	var failures *failureCounts
+	var ciRetry string
 	if s != nil {
 		s.mu.Lock()
 		runs = append(runs, s.runs...)
-		failures = s.failures
+		failures, ciRetry = s.failures, s.ciRetry
 		s.mu.Unlock()
 	}
 	head := fmt.Sprintf("%s=%d\n%s=%s\n%s=%d\n", DotenvExitCode, end.Code, DotenvVerdict, dotenvValue(end.Word),
 		DotenvRunCount, len(runs))
 	if failures != nil {
 		head += fmt.Sprintf("%s=%d\n%s=%d\n", DotenvNewFailures, failures.new, DotenvKnownFailures, failures.known)
+	}
+	if v := dotenvValue(ciRetry); v != "" {
+		head += DotenvCIRetry + "=" + v + "\n"
 	}
 	var ids, urls []string
 	size := len(head) + len(DotenvShortIDs) + len(DotenvURLs) + 4 // "=", "=" and two newlines

@@ -52,6 +52,52 @@ type Record struct {
 	// AlreadyFinished: it had ended before the wait began.
 	FinishedAfter   time.Duration
 	AlreadyFinished bool
+	// CIRetry is what a retried CI job did with the run of this plan its
+	// earlier attempt started (--ci-retry); nil when the job is no retry.
+	CIRetry *CIRetry
+}
+
+// The ways a retried CI job takes up the run its earlier attempt started.
+const (
+	CIReused      = "reused"       // it passed: nothing started, its verdict decided again
+	CIRerunFailed = "rerun-failed" // it failed: its failed test cases rerun
+	CIWaited      = "waited"       // it was still going: waited on
+	CINew         = "new"          // none to take up (Why says why): a new run
+)
+
+// CIRetry is what a retried CI job did with the run of a plan its earlier
+// attempt started.
+type CIRetry struct {
+	Action string // CIReused, CIRerunFailed, CIWaited or CINew
+	// Run is the earlier attempt's run taken up (the last of its chain);
+	// Attempt is the CI attempt that started it, 0 when the CI numbers
+	// none (GitLab).
+	Run     string
+	Attempt int
+	// Why is, for CINew, why no run was taken up.
+	Why string
+	// Inherited is how many runs of the record the earlier CI attempt
+	// made: the first Inherited of its attempts (with the last one when
+	// it was reused or waited on). They do not count against
+	// --retry-failed.
+	Inherited int
+}
+
+// OwnRetry is which --retry-failed retry of this job attempt index i of
+// the record is (1 for its first rerun): 0 for the rerun a retried CI job
+// made of its earlier attempt's failures, -1 for a run that earlier
+// attempt made.
+func (r Record) OwnRetry(i int) int {
+	ci := r.CIRetry
+	switch {
+	case ci == nil:
+		return i
+	case i < ci.Inherited:
+		return -1
+	case ci.Action == CIRerunFailed:
+		return i - ci.Inherited
+	}
+	return i - ci.Inherited + 1
 }
 
 // Stop is how a wait ended before a run did.

@@ -63,12 +63,26 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		// The baseline search goes on while the runs start and run.
 		o.WaitOptions.StartBaseline(ctx, client, o.Plans)
 	}
-	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
+	startNew := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
 		resp, err := reconcile.StartRun(ctx, rec, client, req)
 		return resp, withPlanHint(f, req, cmdutil.SignalError(ctx, err))
 	}
+	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, *takenUp, error) {
+		resp, err := startNew(ctx, req)
+		return resp, nil, err
+	}
+	if job := ciRetryJob(ctx, f, o, req); job != nil {
+		startOne = func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, *takenUp, error) {
+			return takeUpOrStart(ctx, job, client, rec, req, startNew)
+		}
+	}
 	results := startAll(ctx, reqs, startOne, func(s started) {
 		switch {
+		case s.taken != nil:
+			announceTakenUp(ios, s)
+			if s.err != nil && several && !o.Wait {
+				fmt.Fprintln(ios.ErrOut, startFailureLine(s))
+			}
 		case s.err == nil:
 			runwait.Announce(ios, s.resp.Run)
 		case several && !o.Wait:
@@ -100,8 +114,10 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 			continue
 		}
 		resps = append(resps, s.resp)
-		targets = append(targets, runwait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()))
+		created := s.taken == nil || s.taken.dec.Action == verdict.CINew || s.taken.dec.Action == verdict.CIRerunFailed
+		targets = append(targets, ciTarget(runwait.StartedTarget(s.resp.Run, len(o.TestCaseIDs) > 0, f.Clock.Now()), s.taken, created))
 	}
+	stepoutputs.FromContext(ctx).SetCIRetry(ciRetryOutput(results))
 	if len(resps) > 0 {
 		if err := runwait.PrintStarted(f, out, o.Quiet, o.Wait, resps); err != nil {
 			return err

@@ -18,13 +18,16 @@ import (
 const maxConcurrentStarts = 4
 
 // startFunc sends one start request.
-type startFunc func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error)
+// It may take up instead the run a retried CI job's earlier attempt
+// started for it (taken).
+type startFunc func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, *takenUp, error)
 
 // started is the outcome of one start request.
 type started struct {
 	req  api.StartRunRequest
-	resp *api.StartRunResponse
-	err  error
+	resp  *api.StartRunResponse
+	taken *takenUp // what a retried CI job did instead, nil outside one
+	err   error
 }
 
 // requests makes one start request per plan from the common one, or the
@@ -54,8 +57,8 @@ func startAll(ctx context.Context, reqs []api.StartRunRequest, start startFunc, 
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			resp, err := start(ctx, req)
-			s := started{req: req, resp: resp, err: err}
+			resp, taken, err := start(ctx, req)
+			s := started{req: req, resp: resp, taken: taken, err: err}
 			mu.Lock()
 			defer mu.Unlock()
 			out[i] = s

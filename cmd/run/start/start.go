@@ -5,6 +5,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/ciretry"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/codehost"
 	"github.com/testctl/testctl/pkg/completion"
@@ -29,6 +30,10 @@ type Options struct {
 	Notify           []string
 	Notifications    []api.Notification
 	NoNotify         bool
+
+	// CIRetry is --ci-retry: failed (take up a retried CI job's earlier
+	// runs) or all (start anew).
+	CIRetry string
 
 	DryRun      bool
 	Quiet       bool
@@ -133,10 +138,12 @@ exit code.`,
 	fs.StringVar(&opts.ParametersFile, "parameters", "", "JSON object with configs / configsByEnvironment from `FILE` (- for stdin)")
 	fs.StringArrayVar(&opts.Notify, "notify", nil, "notify `TYPE[:CHANNEL]` instead of the project's defaults, like slack:#qa (repeatable)")
 	fs.BoolVar(&opts.NoNotify, "no-notify", false, "suppress all notifications of this run, project defaults included")
+	fs.StringVar(&opts.CIRetry, "ci-retry", ciretry.Failed, "when the CI job is a retry: failed takes up its earlier attempt's run of each plan (passed: not run again; failed: its failures rerun; running: waited on), all starts anew")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the request (method, URL, JSON body) instead of sending it")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the run's short id on stdout")
 	fs.BoolVar(&opts.Wait, "wait", false, "wait for the run's verdict, as 'testctl run wait' does, and exit with its code")
 	runwait.AddFlags(fs, &opts.WaitOptions)
+	_ = cmd.RegisterFlagCompletionFunc("ci-retry", completion.CompleteEnum(ciretry.Modes...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", completion.CompleteEnum(runwait.FailOnValues...))
 	_ = cmd.RegisterFlagCompletionFunc("plan", completion.CompletePlans(f))
 	_ = cmd.RegisterFlagCompletionFunc("trigger", completion.CompleteEnum(api.TriggerAPI, api.TriggerCodehost))

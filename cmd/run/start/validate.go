@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/ciretry"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/runwait"
 )
@@ -42,6 +43,9 @@ func validate(ctx context.Context, o *Options, changed func(string) bool, baseUR
 		if missing := o.Meta.MissingFlags(); len(missing) > 0 {
 			return exitcode.FlagErrorf("--trigger CODEHOST needs %s (or --codehost to detect them)", strings.Join(missing, ", "))
 		}
+	}
+	if o.CIRetry = strings.ToLower(strings.TrimSpace(o.CIRetry)); !slices.Contains(ciretry.Modes, o.CIRetry) {
+		return exitcode.FlagErrorf("invalid --ci-retry %q: valid values are %s", o.CIRetry, strings.Join(ciretry.Modes, ", "))
 	}
 	if err := validateApplications(o); err != nil {
 		return err

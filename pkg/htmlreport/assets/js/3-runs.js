@@ -12,6 +12,7 @@ function run(r) {
   put(h, title, facts);
   put(sec, h);
   if (r.problem) put(sec, el('p', 'problem', r.problem));
+  if (r.note) put(sec, el('p', 'note', r.note));
   if (r.attempts && r.attempts.length) {
     var at = el('div', 'attempts');
     put(at, el('span', 'label', 'Attempts (--retry-failed): '));
