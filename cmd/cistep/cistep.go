@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/testctl/testctl/pkg/appready"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
@@ -121,7 +122,10 @@ func CommandLine(globals, args []string) string {
 		}
 		words = append(words, shellwords.Word(g))
 	}
-	for _, a := range args {
+	for i, a := range args {
+		if i > 0 && args[i-1] == "--app" {
+			a = appready.Redact(a) // a bypass token in the URL's query
+		}
 		words = append(words, shellwords.Word(a))
 	}
 	return strings.Join(words, " ")
@@ -160,6 +164,15 @@ func StartArgs(getenv func(string) string, dotenv string) ([]string, error) {
 		if spec := strings.TrimSpace(line); spec != "" {
 			args = append(args, "--app", spec)
 		}
+	}
+	if v := strings.TrimSpace(in("preview")); v != "" {
+		args = append(args, "--preview", v)
+	}
+	if v := strings.TrimSpace(in("wait-for-app")); v != "" {
+		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
+			return nil, usage("input wait-for-app is %q, not a duration like 10m", termtext.SanitizeLine(v))
+		}
+		args = append(args, "--wait-for-app", v)
 	}
 	wait, err := boolean("wait", in("wait"), true)
 	if err != nil {

@@ -48,6 +48,7 @@ func TestCIDocsListEveryComponentInput(t *testing.T) {
 		"api-key":      "the key is the masked CI/CD variable TESTCTL_API_KEY: inputs show in the pipeline's configuration",
 		"github-token": "GitHub's; the component's comment takes TESTCTL_GITLAB_TOKEN",
 		"wait":         "the job gates the pipeline: it always waits",
+		"preview":      "it reads GitHub deployments; wait-for-app waits for a url= in app on GitLab",
 	}
 	var missing []string
 	for name := range loadAction(t).Inputs {

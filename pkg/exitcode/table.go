@@ -39,8 +39,8 @@ var Table = []Info{
 		"also a wait whose `--timeout` passed before the service gave a single status of a run it was not known to exist; " +
 			"a lost answer to a start with several candidates, or with a candidate the run list shows without an id or without a field the request set; " +
 			"a rerun of `--retry-failed` whose answer was lost"},
-	{Timeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume)",
-		"`run wait --timeout` or `run start --wait --timeout`"},
+	{Timeout, "`--timeout` passed while a run was still in progress (the run goes on; the message says how to resume); an application or preview never became ready within `--wait-for-app` (nothing started)",
+		"`run wait --timeout` or `run start --wait --timeout`; `run start --wait-for-app` or `--preview` whose application did not answer 2xx, or whose deployment failed or did not succeed, in time"},
 	{Local, "a local failure: a file could not be read or written (config, `--junit`, the CI files), or the sandbox could not listen",
 		"an unreadable or invalid config file, a report that could not be written (never the pull request comment of `--comment`, which only prints a notice), a port in use; never 1, which a CI gate reads as \"tests failed\""},
 	{Interrupted, "interrupted by Ctrl-C (SIGINT) (the run goes on; the message says how to resume; reports already asked for are written)",

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/appready"
 )
 
 // appSpecKeys are the keys an --app spec takes after the application id, in
@@ -121,7 +122,7 @@ func ValidateApplication(app api.RunApplication) error {
 	if env.URL != "" {
 		u, err := url.Parse(env.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("url %q is not an absolute http(s) URL like https://staging.example.com", env.URL)
+			return fmt.Errorf("url %q is not an absolute http(s) URL like https://staging.example.com", appready.Redact(env.URL))
 		}
 	}
 	return nil

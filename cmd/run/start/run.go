@@ -39,13 +39,16 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		// On the workflow run's page too, where a CI user looks.
 		report.WriteWarningAnnotation(f.Getenv, ios.WorkflowCommands(), title, msg)
 	}
+	if err := o.prepareApps(ctx, f, &req); err != nil {
+		return err
+	}
 	reqs := requests(req, o.Plans)
 	if o.DryRun {
 		return runwait.PrintDryRun(f, out, "/v1/run", func(project string) []any {
 			bodies := make([]any, len(reqs))
 			for i, req := range reqs {
 				req.ProjectShortID = project // as StartRun would
-				bodies[i] = req
+				bodies[i] = concealed(req)
 			}
 			return bodies
 		})
@@ -54,6 +57,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
+	concealIn(client, req)
 	several := len(reqs) > 1
 	rec, err := reconcile.ForCommand(f, client)
 	if err != nil {

@@ -46,6 +46,8 @@ type Options struct {
 	// againFlags are the other flags of the command line, for the note
 	// of a start under --sandbox.
 	againFlags []string
+
+	AppWait // --wait-for-app, --preview
 }
 
 // NewCmdStart builds `run start`.
@@ -87,6 +89,8 @@ A comma that does not start a KEY= pair belongs to the url or name before it.
 (file or - for stdin). --notify TYPE[:CHANNEL] replaces the project's
 notifications for this run; --no-notify suppresses them all.
 
+` + appWaitHelp + `
+
 Several plans: --plan is repeatable, and each plan starts its own run, all at
 once (four requests at a time), with the same metadata, applications,
 notifications and parameters. Each run is announced as it exists; -q prints
@@ -110,6 +114,9 @@ exit code.`,
 
   # Several plans in one CI step, one verdict and one JUnit file
   testctl run start --plan pln-checkout_a1b2 --plan pln-search_c3d4 --codehost --wait --junit report.xml
+
+  # Test a pull request's Vercel preview once it is deployed and answers
+  testctl run start --plan pln-checkout_a1b2 --codehost --wait --app app_web --preview github:Preview
 
   # Only print the short id, for scripts
   id=$(testctl run start --plan pln-checkout_a1b2 -q)
@@ -150,5 +157,7 @@ exit code.`,
 	_ = cmd.RegisterFlagCompletionFunc("notify", cobra.FixedCompletions([]string{"slack:", "email", "webhook"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagFilename("applications", "json")
 	_ = cmd.MarkFlagFilename("parameters", "json")
+	addAppWaitFlags(fs, &opts.AppWait)
+	_ = cmd.RegisterFlagCompletionFunc("preview", cobra.FixedCompletions([]string{"github", "github:"}, cobra.ShellCompDirectiveNoSpace|cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

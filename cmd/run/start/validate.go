@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/appready"
 	"github.com/testctl/testctl/pkg/ciretry"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -48,6 +49,9 @@ func validate(ctx context.Context, o *Options, changed func(string) bool, baseUR
 		return exitcode.FlagErrorf("invalid --ci-retry %q: valid values are %s", o.CIRetry, strings.Join(ciretry.Modes, ", "))
 	}
 	if err := validateApplications(o); err != nil {
+		return err
+	}
+	if err := validateAppWait(o, changed); err != nil {
 		return err
 	}
 	if err := validateNotifications(o); err != nil {
@@ -96,7 +100,7 @@ func validateApplications(o *Options) error {
 	for _, spec := range o.AppSpecs {
 		app, err := ParseAppSpec(spec)
 		if err != nil {
-			return exitcode.FlagErrorf("--app %q: %v", spec, err)
+			return exitcode.FlagErrorf("--app %q: %v", appready.Redact(spec), err)
 		}
 		if slices.ContainsFunc(o.Applications, func(a api.RunApplication) bool { return a.ApplicationShortID == app.ApplicationShortID }) {
 			return exitcode.FlagErrorf("--app: application %s is given twice", app.ApplicationShortID)
