@@ -226,6 +226,13 @@ func StartArgs(getenv func(string) string, dotenv string) ([]string, error) {
 	default:
 		return nil, usage("input fail-on is %q: new (only failures the baseline run did not have fail the job) or any", termtext.SanitizeLine(v))
 	}
+	switch v := strings.TrimSpace(in("ci-retry")); v {
+	case "":
+	case "failed", "all":
+		args = append(args, "--ci-retry", v)
+	default:
+		return nil, usage("input ci-retry is %q: failed (a retried job takes up its earlier attempt's runs) or all (it starts anew)", termtext.SanitizeLine(v))
+	}
 	if wait {
 		// Without wait nothing is awaited or reported: the inputs of the
 		// wait, which have defaults (junit, html), are left out, as

@@ -39,6 +39,7 @@ func TestABadInputIsUsageWithItsOutputs(t *testing.T) {
 		{"unbalanced args", map[string]string{"args": `--commit-message "it's`}, `input args: the double quote at character 18 is never closed`},
 		{"key in args", map[string]string{"args": "--branch x --api-key=" + "sandbox-project-key"}, `input args: pass the key in the api-key input`},
 		{"fail-on", map[string]string{"fail-on": "all"}, `input fail-on is "all": new`},
+		{"ci-retry", map[string]string{"ci-retry": "none"}, `input ci-retry is "none": failed (a retried job takes up its earlier attempt's runs) or all`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := cmdtest.New(t)
@@ -111,12 +112,13 @@ func TestInputsBecomeTheRunStartCommandLine(t *testing.T) {
 		cistep.InputEnv("baseline"):        " main ",
 		cistep.InputEnv("fail-on"):         "new",
 		cistep.InputEnv("quarantine"):      ".ci/quarantine.yaml",
+		cistep.InputEnv("ci-retry"):        "all",
 	}
 	got, err := cistep.StartArgs(func(k string) string { return env[k] }, "testctl.env")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "run start --plan pln-a_1 --plan pln-b_2 --app app_x,name=Shop web --app app_y,env=env_z --fail-on-skipped --comment " +
+	want := "run start --plan pln-a_1 --plan pln-b_2 --app app_x,name=Shop web --app app_y,env=env_z --fail-on-skipped --comment --ci-retry all " +
 		"--wait --timeout 30m --interval 20s --retry-failed 2 --junit out/junit.xml --baseline main --quarantine .ci/quarantine.yaml --fail-on new --dotenv testctl.env --base-url https://api.example.com --project proj_1"
 	if strings.Join(got, " ") != want {
 		t.Errorf("args\n%q\nwant\n%s", got, want)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/shellwords"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -28,14 +28,14 @@ func withRunHint(ctx context.Context, client *api.Client, opts *Options, err err
 		return err
 	}
 	hinted := *he
-	hinted.Hint = runHint(run, opts)
+	hinted.Hint = runHint(run, opts, nextstep.From(ctx))
 	return &hinted
 }
 
 // runHint lists a run's test cases (short id, name, status) and the exact
 // command for the first that did not pass, else the first, with the flags
-// the user gave.
-func runHint(run *api.RunDetail, opts *Options) string {
+// the user gave, as steps renders it.
+func runHint(run *api.RunDetail, opts *Options, steps nextstep.Renderer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is a run, not a test case of a run. Its test cases:\n", termtext.SanitizeLine(opts.ShortID))
 	width := 0
@@ -53,8 +53,10 @@ func runHint(run *api.RunDetail, opts *Options) string {
 			pick, picked = tc, true
 		}
 	}
-	b.WriteString("Read one with: " + commandFor(pick.ShortID, opts))
-	return b.String()
+	if step := steps.Step(stepFor(pick.ShortID, opts)); step != "" {
+		b.WriteString("Read one with: " + step)
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func clipName(s string) string {
@@ -65,12 +67,12 @@ func clipName(s string) string {
 	return s
 }
 
-// commandFor is the logs command line of opts for another short id.
-func commandFor(shortID string, opts *Options) string {
-	args := []string{"testctl", "logs", shellwords.Word(shortID), "--kind", kindFlag(opts.Query.Kind)}
+// stepFor is the logs command line of opts for another short id.
+func stepFor(shortID string, opts *Options) nextstep.Step {
+	args := []string{"logs", shortID, "--kind", kindFlag(opts.Query.Kind)}
 	q := opts.Query
 	if q.URLPattern != "" {
-		args = append(args, "--url", shellwords.Word(q.URLPattern))
+		args = append(args, "--url", q.URLPattern)
 	}
 	if q.StatusFilter != "" {
 		args = append(args, "--status", q.StatusFilter)
@@ -84,7 +86,7 @@ func commandFor(shortID string, opts *Options) string {
 	if opts.Full {
 		args = append(args, "--full")
 	}
-	return strings.Join(args, " ")
+	return nextstep.Command(args...)
 }
 
 // kindFlag is the command line's spelling of a wire kind.

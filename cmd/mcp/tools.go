@@ -220,7 +220,9 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 	if len(in.Plans) == 0 && len(in.TestCases) == 0 {
 		return usage("give plans or test_cases: list_runs shows the plans of recent runs, list_test_cases the test case ids")
 	}
-	args := slices.Concat([]string{"run", "start"}, each("plan", in.Plans), each("test-case", in.TestCases), each("app", in.Apps))
+	// An agent's start is its own: never the take-up of an earlier CI
+	// attempt's run, even when the server runs in a retried CI job.
+	args := slices.Concat([]string{"run", "start", "--ci-retry=all"}, each("plan", in.Plans), each("test-case", in.TestCases), each("app", in.Apps))
 	if in.Codehost {
 		args = append(args, "--codehost")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/flagcheck"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
 	"github.com/testctl/testctl/pkg/stepoutputs"
@@ -166,7 +167,9 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(err.Error()))
 	runwait.NoteSandboxNotFound(f, err)
 	if _, ok := errors.AsType[*exitcode.FlagError](err); ok && cmd != nil {
-		fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		if usage := nextstep.From(ctx).Usage(cmd.CommandPath()); usage != "" {
+			fmt.Fprintln(errOut, usage)
+		}
 	}
 	return code
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/output"
-	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -140,21 +140,23 @@ func FirstLine(c Case) string {
 // any for this test case. An id the service gave that cannot be sent
 // (api.CheckID) gets no command, which would be refused; so there may be
 // none.
-func Commands(c Case) []string {
-	id, run := shellwords.Word(c.CaseShortID), shellwords.Word(c.RunShortID)
+func Commands(c Case) []string { return nextstep.Steps(nextstep.Shell{}, Steps(c)) }
+
+// Steps are the steps of Commands, for a renderer to word.
+func Steps(c Case) []nextstep.Step {
 	madeCalls := len(c.APICalls.Entries) > 0 || c.APICalls.Total > 0
 	unsure := c.APICalls.Unavailable != "" && len(c.Network.Entries)+len(c.Console.Entries) == 0
 	logs := api.CheckID("", c.CaseShortID) == nil
-	var out []string
+	var out []nextstep.Step
 	if logs && !madeCalls {
-		out = append(out, "testctl logs "+id+" --kind network --status errors",
-			"testctl logs "+id+" --kind console")
+		out = append(out, nextstep.Command("logs", c.CaseShortID, "--kind", "network", "--status", "errors"),
+			nextstep.Command("logs", c.CaseShortID, "--kind", "console"))
 	}
 	if logs && (madeCalls || unsure) {
-		out = append(out, "testctl logs "+id+" --kind api-calls --status errors")
+		out = append(out, nextstep.Command("logs", c.CaseShortID, "--kind", "api-calls", "--status", "errors"))
 	}
 	if (len(c.Issues.Entries) > 0 || c.Issues.Unavailable != "") && api.CheckID("", c.RunShortID) == nil {
-		out = append(out, "testctl run get "+run+" --issues")
+		out = append(out, nextstep.Command("run", "get", c.RunShortID, "--issues"))
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/shellwords"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
@@ -23,6 +24,9 @@ type Resume struct {
 	// Sandbox: the runs lived in the embedded sandbox, which ended with
 	// this process; there is nothing to resume.
 	Sandbox bool
+	// Steps words the next steps the terminal summary suggests (nil: as
+	// command lines; the MCP server's: as its tool calls).
+	Steps nextstep.Renderer
 }
 
 // pending are the runs that may still go on in the service (resumable):
@@ -90,8 +94,12 @@ func WriteResumeHint(w io.Writer, v verdict.Verdict, res Resume) {
 			what, strings.Join(states, ", "))
 		return
 	}
-	fmt.Fprintf(w, "\n%s: %s. The run goes on; resume waiting with:\n  %s\n",
-		what, strings.Join(states, ", "), shellwords.WaitCommand(res.Args, ids))
+	step := nextstep.Or(res.Steps).Step(nextstep.Wait(res.Args, ids))
+	if step == "" {
+		fmt.Fprintf(w, "\n%s: %s. The run goes on.\n", what, strings.Join(states, ", "))
+		return
+	}
+	fmt.Fprintf(w, "\n%s: %s. The run goes on; resume waiting with:\n  %s\n", what, strings.Join(states, ", "), step)
 }
 
 // stopWords say how a wait that did not time out ended.

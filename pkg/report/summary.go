@@ -3,14 +3,13 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
-	"github.com/testctl/testctl/pkg/shellwords"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -88,7 +87,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 		// change under test broke leads.
 		for _, c := range r.ByFailure() {
 			n++
-			writeFailure(w, st, width, n, r, c, ev, v.Classified)
+			writeFailure(w, st, width, n, r, c, ev, v.Classified, res)
 		}
 		for _, c := range r.Cases {
 			if c.Class != verdict.Skipped && c.Class != verdict.NotRun {
@@ -103,7 +102,7 @@ func WriteSummary(w io.Writer, st *iostreams.Styles, width int, v verdict.Verdic
 
 // writeFailure is one test case that did not pass: what it is, why the
 // evaluation says it failed, the evidence, and the commands that show more.
-func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run, c verdict.Case, ev Evidence, classified bool) {
+func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run, c verdict.Case, ev Evidence, classified bool, res Resume) {
 	icon, class := st.FailureIcon(), ""
 	if !c.FailsGate {
 		icon = st.WarningIcon()
@@ -128,7 +127,7 @@ func writeFailure(w io.Writer, st *iostreams.Styles, width, n int, r verdict.Run
 	} else {
 		e = evidence.Case{Target: evidence.TargetOf(c.RunShortID, r.Plan.Title(), c.RunTestCase)}
 	}
-	writeCommands(w, st, width, evidence.Commands(e))
+	writeCommands(w, st, width, nextstep.Steps(nextstep.Or(res.Steps), evidence.Steps(e)))
 }
 
 // writeCommands writes the commands that show more of a test case, each
@@ -174,18 +173,19 @@ func WriteNextSteps(w io.Writer, v verdict.Verdict, res Resume) {
 	if res.Sandbox {
 		return // the runs ended with the embedded sandbox
 	}
-	var ids []string
+	var steps []nextstep.Step
 	for _, r := range v.Runs {
 		if r.Class == verdict.RunFailed && r.ShortID != "" {
-			ids = append(ids, shellwords.Word(r.ShortID))
+			steps = append(steps, nextstep.Step{Service: res.Args, Args: []string{"run", "rerun", r.ShortID, "--failed-only", "--wait"}})
 		}
 	}
-	if len(ids) == 0 {
+	lines := nextstep.Steps(nextstep.Or(res.Steps), steps)
+	if len(lines) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nNext: rerun what failed with")
-	for _, id := range ids {
-		fmt.Fprintf(w, "  %s\n", strings.Join(slices.Concat([]string{"testctl"}, res.Args, []string{"run", "rerun", id, "--failed-only", "--wait"}), " "))
+	for _, line := range lines {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/shellwords"
@@ -106,6 +107,7 @@ func WaitDeps(ctx context.Context, f *cmdutil.Factory) (Deps, error) {
 	if f.Globals != nil {
 		d.Resume.Args, d.Resume.Sandbox = f.Globals.ServiceArgs(), f.Globals.Sandbox
 	}
+	d.Resume.Steps = nextstep.From(ctx)
 	return d, nil
 }
 

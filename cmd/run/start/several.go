@@ -24,7 +24,7 @@ type startFunc func(ctx context.Context, req api.StartRunRequest) (*api.StartRun
 
 // started is the outcome of one start request.
 type started struct {
-	req  api.StartRunRequest
+	req   api.StartRunRequest
 	resp  *api.StartRunResponse
 	taken *takenUp // what a retried CI job did instead, nil outside one
 	err   error
