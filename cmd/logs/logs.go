@@ -182,8 +182,11 @@ func logsRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 	switch {
 	case out.IsStructured():
 		err = output.Print(ios.Out, out, resp)
+		if beside := output.BesideStreams(out); err == nil && beside != nil && !empty {
+			_, err = printTable(beside, resp, opts.Full)
+		}
 	case !empty:
-		table, err = printTable(f, resp, opts.Full)
+		table, err = printTable(ios, resp, opts.Full)
 	}
 	if err != nil {
 		return err

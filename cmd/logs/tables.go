@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/evidence"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/output"
@@ -27,8 +26,7 @@ import (
 // the one the failure story uses too): the logs and the run test case
 // carry no application URL, and the application's own requests outnumber a
 // page's third parties (a tracker, fonts, a CDN) in every capture.
-func printTable(f *cmdutil.Factory, resp *api.LogsResponse, full bool) (*output.Table, error) {
-	ios := f.IOStreams
+func printTable(ios *iostreams.IOStreams, resp *api.LogsResponse, full bool) (*output.Table, error) {
 	st := ios.Styles()
 	var t *output.Table
 	switch resp.Kind {

@@ -5,6 +5,7 @@ package output
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/itchyny/gojq"
@@ -45,6 +46,10 @@ type Options struct {
 	// Chosen: the format was asked for (-o, TESTCTL_OUTPUT, a profile's
 	// output), not taken by default.
 	Chosen bool
+	// Beside, with a structured format, is where the command also renders
+	// the table it prints without one, as off a terminal: the text the MCP
+	// server gives beside the document. See BesideStreams.
+	Beside io.Writer
 }
 
 // Validate checks the flags before anything is sent to the service, so a

@@ -36,9 +36,10 @@ type List[T any] struct {
 }
 
 // Run prints one page, or every page with p.All, on ios.Out in the format
-// out asks for.
+// out asks for; a page's table also on out.Beside, which needs the items
+// decoded.
 func (l List[T]) Run(ctx context.Context, ios *iostreams.IOStreams, out output.Options, p Flags) error {
-	if l.Raw == nil || !out.IsStructured() {
+	if l.Raw == nil || !out.IsStructured() || out.Beside != nil {
 		return l.run(ctx, ios, out, p)
 	}
 	return List[api.RawItem]{Key: l.Key, Noun: l.Noun, ID: func(it api.RawItem) string { return it.ID },
@@ -64,6 +65,11 @@ func (l List[T]) run(ctx context.Context, ios *iostreams.IOStreams, out output.O
 		if err := output.Print(ios.Out, out, page.Doc); err != nil {
 			return err
 		}
+		if beside := output.BesideStreams(out); beside != nil {
+			if err := l.table(beside, out, page.Items); err != nil {
+				return err
+			}
+		}
 	} else {
 		lw := output.NewListWriter(ios, out, l.Key, l.Headers, l.Row)
 		if err := lw.Add(page.Items...); err != nil {
@@ -79,6 +85,16 @@ func (l List[T]) run(ctx context.Context, ios *iostreams.IOStreams, out output.O
 	}
 	moreHint(ios, out, p.Offset, len(page.Items), page.Total)
 	return nil
+}
+
+// table renders items as the table format does, on beside.
+func (l List[T]) table(beside *iostreams.IOStreams, out output.Options, items []T) error {
+	out.Format, out.JQ = output.FormatTable, ""
+	lw := output.NewListWriter(beside, out, l.Key, l.Headers, l.Row)
+	if err := lw.Add(items...); err != nil {
+		return err
+	}
+	return lw.Close(nil)
 }
 
 // all streams every page from p.Offset as one document (see

@@ -31,19 +31,11 @@ func WriteData(w io.Writer, ios *iostreams.IOStreams, o output.Options, v verdic
 	}
 	several := len(v.Runs) > 1
 	if o.IsStructured() {
-		switch {
-		case len(runs) == 0:
-			return nil
-		case !several:
-			return output.Print(w, o, runs[0])
-		}
-		doc, err := output.Array(runs) // each run's document as the service sent it
-		if err != nil {
+		if err := writeDocument(w, o, runs, several); err != nil || o.Beside == nil {
 			return err
 		}
-		return output.Print(w, o, doc)
-	}
-	if !o.Chosen && ios.SameTerminal() {
+		ios = output.BesideStreams(o)
+	} else if !o.Chosen && ios.SameTerminal() {
 		return nil
 	}
 	cases := make([]RunCases, 0, len(runs))
@@ -51,6 +43,21 @@ func WriteData(w io.Writer, ios *iostreams.IOStreams, o output.Options, v verdic
 		cases = append(cases, RunCases{RunShortID: d.ShortID, Cases: d.RunTestCases})
 	}
 	return WriteCaseTable(ios, several, cases...)
+}
+
+// writeDocument writes the runs' JSON or YAML document to w.
+func writeDocument(w io.Writer, o output.Options, runs []*api.RunDetail, several bool) error {
+	switch {
+	case len(runs) == 0:
+		return nil
+	case !several:
+		return output.Print(w, o, runs[0])
+	}
+	doc, err := output.Array(runs) // each run's document as the service sent it
+	if err != nil {
+		return err
+	}
+	return output.Print(w, o, doc)
 }
 
 // classesKey is the one key testctl adds to a run's document under -o json

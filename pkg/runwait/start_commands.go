@@ -49,10 +49,15 @@ func PrintStarted(f *cmdutil.Factory, out output.Options, quiet, waiting bool, r
 		return nil
 	case waiting:
 		return nil
-	case out.IsStructured() && len(resps) == 1:
-		return output.Print(ios.Out, out, resps[0])
 	case out.IsStructured():
-		return output.Print(ios.Out, out, resps)
+		var doc any = resps
+		if len(resps) == 1 {
+			doc = resps[0]
+		}
+		if err := output.Print(ios.Out, out, doc); err != nil || out.Beside == nil {
+			return err
+		}
+		ios = output.BesideStreams(out)
 	case ios.IsStdoutTTY() && ios.IsStderrTTY():
 		ids := make([]string, len(resps))
 		for i, r := range resps {

@@ -41,7 +41,10 @@ func getRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		fmt.Fprintf(ios.ErrOut, "JUnit report written to %s\n", termtext.SanitizeLine(o.JUnitFile))
 	}
 	if out.IsStructured() {
-		return output.Print(ios.Out, out, d)
+		if err := output.Print(ios.Out, out, d); err != nil || out.Beside == nil {
+			return err
+		}
+		ios = output.BesideStreams(out)
 	}
 	v := view{ios: ios, failedOnly: o.TestCases == TestCasesFailed}
 	if err := v.printRun(d); err != nil {

@@ -112,10 +112,16 @@ func createRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 		return err
 	}
 	ios := f.IOStreams
+	stdout := ios.Out
 	if out.IsStructured() {
 		err = output.Print(ios.Out, out, created) // the service's document, every field as sent
-	} else if created.ID != "" {
-		_, err = fmt.Fprintln(ios.Out, termtext.SanitizeLine(created.ID))
+		stdout = nil
+		if beside := output.BesideStreams(out); beside != nil {
+			stdout = beside.Out
+		}
+	}
+	if err == nil && stdout != nil && created.ID != "" {
+		_, err = fmt.Fprintln(stdout, termtext.SanitizeLine(created.ID))
 	}
 	if err != nil {
 		return err

@@ -121,7 +121,10 @@ func statusRun(ctx context.Context, f *cmdutil.Factory, opts *Options) error {
 func printStatus(f *cmdutil.Factory, out output.Options, runnerID string, st *api.TunnelStatus) error {
 	ios := f.IOStreams
 	if out.IsStructured() {
-		return output.Print(ios.Out, out, st)
+		if err := output.Print(ios.Out, out, st); err != nil || out.Beside == nil {
+			return err
+		}
+		ios = output.BesideStreams(out)
 	}
 	s := ios.Styles()
 	var b strings.Builder
