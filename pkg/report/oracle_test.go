@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +210,20 @@ func oracleRecord(rng *rand.Rand, id string) verdict.Record {
 	case rng.IntN(6) == 0:
 		r.RerunErr = pick(rng, oracleErrors)
 	}
+	if len(r.Earlier) > 0 && rng.IntN(3) == 0 {
+		// A retried CI job took up its earlier attempt's runs: reused or
+		// waited on (the last attempt its), or its failures rerun (some of
+		// Earlier its, the rest this job's own --retry-failed reruns). The
+		// verdict merges the attempts as --retry-failed's: the reference
+		// knows nothing of it.
+		ci := &verdict.CIRetry{Action: pick(rng, []string{verdict.CIReused, verdict.CIWaited, verdict.CIRerunFailed}), Run: "e-" + id, Attempt: 1}
+		ci.Inherited = len(r.Earlier) + 1
+		if ci.Action == verdict.CIRerunFailed {
+			ci.Inherited = 1 + rng.IntN(len(r.Earlier))
+		}
+		r.CIRetry = ci
+		r.RetryLimit = max(0, len(r.Earlier)-ci.Inherited) // the reruns this job made, no more
+	}
 	return r
 }
 
@@ -303,6 +318,11 @@ func oracleClasses(rng *rand.Rand, recs []verdict.Record) (verdict.Options, orac
 	return o, ref
 }
 
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
 func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.Options, ref oracleOptions) error {
 	want := 0
 	for _, r := range recs {
@@ -347,6 +367,15 @@ func checkOracle(dir string, stdout io.Writer, recs []verdict.Record, o verdict.
 		green := strings.Contains(sum.String(), "✓ Run "+r.ShortID+":")
 		if green != (r.Code == 0) {
 			return fmt.Errorf("run %s exit %d, summary marks it passed: %v\n%s", r.ShortID, r.Code, green, sum.String())
+		}
+		if r.CIRetry != nil && !strings.Contains(sum.String(), "  "+CIRetryText(r)+"\n") {
+			return fmt.Errorf("run %s was taken up by a retried CI job (%s), the summary does not say so:\n%s", r.ShortID, r.CIRetry.Action, sum.String())
+		}
+	}
+	// A retry is counted against --retry-failed only when this job made it.
+	for _, m := range regexp.MustCompile(`passed on retry (-?\d+) of (\d+)`).FindAllStringSubmatch(sum.String(), -1) {
+		if n, limit := atoi(m[1]), atoi(m[2]); n < 1 || n > limit {
+			return fmt.Errorf("%q: not a retry of this job's --retry-failed\n%s", m[0], sum.String())
 		}
 	}
 	// Every report of the end: the files first, the code the verdict's, a reader of
