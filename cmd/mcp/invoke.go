@@ -10,6 +10,7 @@ import (
 
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/iostreams"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/output"
 )
 
@@ -19,12 +20,15 @@ import (
 type Exec func(ctx context.Context, f *cmdutil.Factory, args []string) int
 
 // invocation is what one command line left: its stdout (the -o json
-// document), its stderr (progress, the summary with the failure story,
-// hints) and its exit code.
+// document), the table it prints without -o json (its data for the text),
+// its stderr (progress, the summary with the failure story, hints), its
+// exit code, and the next steps it suggested, as tool calls.
 type invocation struct {
 	stdout string
+	table  string
 	stderr string
 	code   int
+	steps  *toolSteps
 }
 
 // hiddenEnv are variables a tool's command must not see: they name files
@@ -36,13 +40,14 @@ var hiddenEnv = []string{"GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT", "TESTCTL_EXIT_C
 // invoke runs a command of the tree the way a user would type it, with the
 // server's own dependencies: the config (and the sandbox of --sandbox)
 // loaded once for the server, the client, the clock. Only the streams are
-// the call's, and the output is always the -o json document. Every line
+// the call's, and the output is always the -o json document, with the
+// table beside it; the next steps the command suggests name tools. Every line
 // the command writes to stderr goes to progress as it is written (the wait
 // prints one at each test case's end), so a long wait reports as it goes.
 func (s *server) invoke(ctx context.Context, args []string, progress func(line string)) invocation {
 	s.calls.Add(1)
 	defer s.calls.Done()
-	var stdout bytes.Buffer
+	var stdout, table bytes.Buffer
 	stderr := &lineWriter{onLine: progress}
 	ios := iostreams.New(strings.NewReader(""), &stdout, stderr)
 	ios.SetNoColorEnv(true)
@@ -56,12 +61,15 @@ func (s *server) invoke(ctx context.Context, args []string, progress func(line s
 		}
 		return s.f.LookupEnv(key)
 	}
-	child.Output = func() (output.Options, error) { return output.Options{Format: output.FormatJSON}, nil }
+	child.Output = func() (output.Options, error) {
+		return output.Options{Format: output.FormatJSON, Beside: &table}, nil
+	}
+	steps := newToolSteps()
 	cmdCtx, done := s.commandContext(ctx)
 	defer done()
-	code := s.exec(cmdCtx, &child, slices.Concat(s.serviceArgs, args))
+	code := s.exec(nextstep.With(cmdCtx, steps), &child, slices.Concat(s.serviceArgs, args))
 	stderr.flush()
-	return invocation{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	return invocation{stdout: stdout.String(), table: table.String(), stderr: stderr.String(), code: code, steps: steps}
 }
 
 // lineWriter keeps what is written and hands each complete line to onLine.

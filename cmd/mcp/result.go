@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -74,17 +75,28 @@ func (s *server) build(inv invocation, k kind, known []string, more moreFunc) (*
 	if storyCut != "" {
 		cuts = append(cuts, storyCut)
 	}
+	// The data, for clients that give the model only the text: the
+	// command's table in what the story leaves of the bound.
+	table, tableCut := boundTable(s.redact(termtext.Sanitize(inv.table)), maxTextBytes-len(story), more)
+	if tableCut != "" {
+		cuts = append(cuts, tableCut)
+	}
+	if table == "" && tableCut == "" && k == readKind && emptyList(res.Data) {
+		table = "No entries match.\n"
+	}
 	res.Cut = strings.Join(cuts, "; ")
 
 	var text strings.Builder
 	fmt.Fprintf(&text, "Verdict: %s (exit code %d).\n", res.Verdict, res.ExitCode)
-	if story != "" {
-		text.WriteString("\n" + strings.TrimRight(story, "\n") + "\n")
+	for _, part := range []string{table, story} {
+		if part != "" {
+			text.WriteString("\n" + strings.TrimRight(part, "\n") + "\n")
+		}
 	}
 	if res.Cut != "" {
 		fmt.Fprintf(&text, "\nCut: %s\n", res.Cut)
 	}
-	if next := nextSteps(inv.code, k, res.RunIDs); next != "" {
+	if next := nextSteps(inv.code, k, res.RunIDs, inv.steps); next != "" {
 		text.WriteString("\nNext: " + next + "\n")
 	}
 	return &mcp.CallToolResult{
@@ -130,27 +142,50 @@ func storyOf(stderr string) string {
 	return strings.TrimLeft(b.String(), "\n")
 }
 
-// nextSteps names the tool calls that follow from an outcome.
-func nextSteps(code int, k kind, ids []string) string {
-	runs := quoteIDs(ids)
+// nextSteps names the tool calls that follow from an outcome, as steps
+// words them: a call the command's own story suggested is not repeated.
+func nextSteps(code int, k kind, ids []string, steps *toolSteps) string {
+	if steps == nil {
+		steps = newToolSteps()
+	}
+	runs := ids
+	if len(runs) == 0 {
+		runs = []string{"RUN_ID"} // the run's short id
+	}
+	wait := steps.Step(nextstep.Wait(nil, runs))
+	if wait == "" {
+		wait = "the wait_run call above"
+	}
 	switch code {
 	case exitcode.OK:
 		if k == startKind {
-			return fmt.Sprintf("call wait_run with run_ids %s for the verdict.", runs)
+			return "wait for the verdict with " + wait + "."
 		}
 		return ""
 	case exitcode.Failed, exitcode.RunError:
-		return fmt.Sprintf("read the story above for each test case that did not pass; get_logs with its test case run id "+
-			"(kind network, console or api-calls) shows more; fix the cause, then call rerun_failed with the run_id of %s "+
-			"to run only what did not pass.", runs)
+		var reruns []nextstep.Step
+		for _, id := range runs {
+			reruns = append(reruns, nextstep.Command("run", "rerun", id, "--failed-only", "--wait"))
+		}
+		rerun := strings.Join(nextstep.Steps(steps, reruns), "; ")
+		if rerun == "" {
+			rerun = "the rerun_failed call above"
+		}
+		return "read the story above for each test case that did not pass (get_logs with its test case run id, " +
+			"kind network, console or api-calls, shows more); fix the cause, then rerun only what did not pass with " + rerun + "."
 	case exitcode.Timeout:
-		return fmt.Sprintf("the runs go on; call wait_run with run_ids %s (and a longer timeout) to resume the wait.", runs)
+		return "the runs go on; resume the wait (with a longer timeout) with " + wait + "."
 	case exitcode.Interrupted, exitcode.Terminated:
-		return fmt.Sprintf("the wait was cancelled but the runs go on; call wait_run with run_ids %s to resume it.", runs)
+		return "the wait was cancelled but the runs go on; resume it with " + wait + "."
 	case exitcode.Usage:
 		return "fix the argument the message names and call again: nothing was sent."
 	case exitcode.Auth:
-		return "the API key is missing or refused: the user must run `testctl auth login` (or set TESTCTL_API_KEY) and restart the server; an agent cannot fix it."
+		login := steps.Step(nextstep.Step{Args: []string{"auth", "login"}, ForUser: true})
+		if login == "" {
+			login = "as said above"
+		}
+		return "the API key is missing or refused, which an agent cannot fix: the user must store one " +
+			login + " (or set TESTCTL_API_KEY) and restart the server."
 	case exitcode.NotFound:
 		return "check the id: list_runs or list_test_cases show the ones that exist."
 	case exitcode.Service:
@@ -317,4 +352,67 @@ func boundText(text string, max int) (string, string) {
 		kept = kept[:i+1]
 	}
 	return kept, fmt.Sprintf("the story was cut after %d of %d bytes; run_report with a smaller evidence, or get_logs of one test case, reads the rest", len(kept), len(text))
+}
+
+// boundTable keeps a table within max bytes: its header and whole rows
+// from its top; the cut says how many rows were kept and, through more,
+// which call reads on.
+func boundTable(table string, limit int, more moreFunc) (string, string) {
+	if len(table) <= limit {
+		return table, ""
+	}
+	lines := strings.SplitAfter(strings.TrimRight(table, "\n"), "\n")
+	kept, n := "", 0
+	for _, line := range lines {
+		if len(kept)+len(line) > limit {
+			break
+		}
+		kept += line
+		n++
+	}
+	rows, total := max(n-1, 0), len(lines)-1
+	cut := fmt.Sprintf("the table: kept the first %d of %d rows (the text is bounded to %d KiB; the structured content holds more)",
+		rows, total, maxTextBytes>>10)
+	if more != nil {
+		if m := more("the table", rows, total); m != "" {
+			cut += "; " + m
+		}
+	}
+	return kept, cut
+}
+
+// emptyList reports whether a document is a list with no entries, or holds
+// one as its only list (a page of no runs, a log of no entries).
+func emptyList(doc any) bool {
+	if doc == nil {
+		return false
+	}
+	_, list, _ := longestList(&doc)
+	if l, ok := doc.([]any); ok {
+		return len(l) == 0
+	}
+	return list == nil && hasEmptyList(doc)
+}
+
+func hasEmptyList(doc any) bool {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, v := range m {
+		if l, ok := v.([]any); ok && len(l) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// firstRows is a table with its header and its first n rows, as the
+// document is cut to its first n entries.
+func firstRows(table string, n int) string {
+	lines := strings.SplitAfter(table, "\n")
+	if len(lines) <= n+1 {
+		return table
+	}
+	return strings.Join(lines[:n+1], "")
 }

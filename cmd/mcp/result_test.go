@@ -75,7 +75,7 @@ func TestCancelledWaitSaysHowToResume(t *testing.T) {
 	s := &server{keyRead: true}
 	res, out := s.build(invocation{stderr: "✓ Started run r9x8y7 (5 tests): https://x/runs/r9x8y7\ninterrupted\n", code: exitcode.Interrupted}, verdictKind, nil, nil)
 	b := []byte(res.Content[0].(*mcp.TextContent).Text)
-	if res.IsError || out.Verdict != "interrupted" || !strings.Contains(string(b), `call wait_run with run_ids ["r9x8y7"]`) {
+	if res.IsError || out.Verdict != "interrupted" || !strings.Contains(string(b), `resume it with wait_run {"run_ids": ["r9x8y7"]}`) {
 		t.Errorf("%+v %s", out, b)
 	}
 }
@@ -104,5 +104,32 @@ func TestOtherOriginsRefused(t *testing.T) {
 		if rec.Code != want {
 			t.Errorf("Origin %q: %d, want %d", origin, rec.Code, want)
 		}
+	}
+}
+
+// TestTableIsBounded: the text stays within the bound with the story, its
+// table kept from the top in whole rows, and the cut says so and which
+// call pages on (issue 42, point 1).
+func TestTableIsBounded(t *testing.T) {
+	s := &server{keyRead: true}
+	var table strings.Builder
+	table.WriteString("SHORT ID\tSTATUS\n")
+	for i := range 1000 {
+		fmt.Fprintf(&table, "r%05d\tCOMPLETED/PASSED\n", i)
+	}
+	story := strings.Repeat("a line of the story\n", 200)
+	res, out := s.build(invocation{stdout: `{"runs":[]}`, table: table.String(), stderr: story}, readKind, nil, pageOn("list_runs", 0))
+	text := res.Content[0].(*mcp.TextContent).Text
+	body := text[strings.Index(text, "SHORT ID"):strings.Index(text, "\nCut: ")]
+	if len(body) > maxTextBytes || !strings.Contains(text, story) {
+		t.Errorf("table and story in %d bytes, bound %d; the story whole: %v", len(body), maxTextBytes, strings.Contains(text, story))
+	}
+	rows := strings.Count(body, "\tCOMPLETED/PASSED\n")
+	want := fmt.Sprintf("the table: kept the first %d of 1000 rows", rows)
+	if rows == 0 || rows == 1000 || !strings.Contains(out.Cut, want) || !strings.Contains(out.Cut, fmt.Sprintf("call list_runs with offset %d", rows)) {
+		t.Errorf("%d rows kept; cut %q", rows, out.Cut)
+	}
+	if !strings.Contains(text, "Cut: "+out.Cut) {
+		t.Errorf("the text does not say what was cut:\n%s", text[len(text)-400:])
 	}
 }

@@ -117,7 +117,11 @@ func (s *server) call(ctx context.Context, req *mcp.CallToolRequest, args []stri
 // callKeep is call for a document whose longest list is cut to n entries
 // (get_logs: a log has no page size of its own).
 func (s *server) callKeep(ctx context.Context, req *mcp.CallToolRequest, args []string, n int, more moreFunc) (*mcp.CallToolResult, Result, error) {
-	res, out, _ := s.call(ctx, req, args, readKind, nil, more)
+	p := s.progress(ctx, req)
+	inv := s.invoke(ctx, args, p.send)
+	p.settle(ctx)
+	inv.table = firstRows(inv.table, n)
+	res, out := s.build(inv, readKind, nil, more)
 	if out.Data != nil {
 		doc := out.Data
 		if field, list, set := longestList(&doc); list != nil && len(list) > n {

@@ -122,6 +122,10 @@ const delivered = progress.filter(isEnd);
 check(delivered.length >= 5 && delivered.every((m, i) => m === sent[i]),
   `onprogress saw them in order, but those that crossed the result (${delivered.length} of ${sent.length})`, progress.join("\n"));
 check(started.structuredContent.data.shortId === runId, "structured content carries the run's -o json document");
+// The next steps are this server's tool calls, each once, never a shell command (issue 42, point 2).
+const rerunCall = `rerun_failed {"run_id": "${runId}"}`;
+check(story.includes(`get_logs {"test_case_run": "${runId}-3", "kind": "network", "status": "errors"}`) &&
+  story.split(rerunCall).length === 2 && !story.includes("testctl "), "the next steps name tools, each once", story);
 
 // --- every other tool
 const call = async (name, args, opts) => {
@@ -142,6 +146,9 @@ r = await call("get_logs", { test_case_run: `${runId}-3`, kind: "network", statu
 check(!r.res.isError && r.s.cut?.includes("kept the first 2"), "get_logs, bounded, saying what was cut", JSON.stringify(r.s));
 r = await call("tunnel_status", { runner_id: "runner-healthy" });
 check(!r.res.isError && r.s.verdict === "ok", "tunnel_status");
+// The data is in the text too, for clients that give the model only the text (issue 42, point 1).
+r = await call("tunnel_status", { runner_id: "runner-degraded" });
+check(!r.res.isError && r.s.data.status === "degraded" && r.t.includes("Health:       degraded"), "tunnel_status says degraded in its text", r.t);
 r = await call("create_test_case", { app: "app_sandbox-web", name: "Apply a coupon", goal: "Apply SPRING-2025 and see the discount" });
 check(!r.res.isError && /disabled/i.test(r.t), "create_test_case explains that it is created disabled", r.t);
 r = await call("rerun_failed", { run_id: runId, wait: false });

@@ -48,10 +48,6 @@ type Client struct {
 	// OnRetry is told of every pause longer than announcedPause before a
 	// retry, so a command never sits silent (nil: nobody is told).
 	OnRetry func(RetryPause)
-	// Conceal are old, new pairs (strings.NewReplacer's) of further text
-	// no answer or --debug line may show as it is: the query values of an
-	// application URL (a protection-bypass token).
-	Conceal []string
 }
 
 // UserAgent builds the User-Agent header value for a version.
@@ -222,10 +218,11 @@ func (c *Client) attempt(ctx context.Context, r request, target string, n int) (
 		return nil, errBodyTooLarge
 	}
 	forms := keyForms(c.APIKey) // worked out once for the body and every header
-	data = c.conceal(redact(data, forms))
+	hide := concealed(ctx)
+	data = []byte(hide.Replace(string(redact(data, forms))))
 	for _, values := range resp.Header {
 		for i, v := range values {
-			values[i] = string(c.conceal(redact([]byte(v), forms)))
+			values[i] = hide.Replace(string(redact([]byte(v), forms)))
 		}
 	}
 	c.logResponse(resp, data, time.Since(start))
@@ -270,16 +267,30 @@ func redact(data []byte, forms []string) []byte {
 
 // redactText is redact for text: an error (the HTTP layer quotes URLs,
 // and a redirect's Location can carry the key) or the --debug log.
-func (c *Client) redactText(s string) string {
-	return string(c.conceal(redact([]byte(s), keyForms(c.APIKey))))
+func (c *Client) redactText(s string) string { return string(redact([]byte(s), keyForms(c.APIKey))) }
+
+// concealKey holds the replacer of WithConcealed in a context.
+type concealKey struct{}
+
+// WithConcealed is ctx, whose requests' answers and --debug lines show
+// each old of pairs (old, new, old, new, …) as its new: further text
+// than the key that must not show, such as the query values of an
+// application URL (a protection-bypass token), which the evidence of a
+// tested page quotes.
+func WithConcealed(ctx context.Context, pairs ...string) context.Context {
+	if len(pairs) < 2 {
+		return ctx
+	}
+	return context.WithValue(ctx, concealKey{}, strings.NewReplacer(pairs...))
 }
 
-// conceal replaces the Conceal pairs in data.
-func (c *Client) conceal(data []byte) []byte {
-	if len(c.Conceal) < 2 {
-		return data
+// concealed is ctx's replacer of WithConcealed; one that changes nothing
+// when there is none.
+func concealed(ctx context.Context) *strings.Replacer {
+	if r, ok := ctx.Value(concealKey{}).(*strings.Replacer); ok {
+		return r
 	}
-	return []byte(strings.NewReplacer(c.Conceal...).Replace(string(data)))
+	return strings.NewReplacer()
 }
 
 func httpError(method, path string, resp *Response) *HTTPError {

@@ -48,7 +48,7 @@ func (c *Client) logRequest(req *http.Request, body []byte, attempt int) {
 		fmt.Fprintf(&b, "> %s: %s\n", name, c.redactText(value))
 	}
 	if len(body) > 0 {
-		fmt.Fprintf(&b, "> %s\n", c.redactText(clip(body)))
+		fmt.Fprintf(&b, "> %s\n", concealed(req.Context()).Replace(c.redactText(clip(body))))
 	}
 	c.debugWrite(b.String())
 }

@@ -48,8 +48,8 @@ func TestConcealedTextInAnswers(t *testing.T) {
 	c, _, _ := newTestClient(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte(`{"url":"https://pr.example/?t=bypass-token-1&x=true"}`))
 	})
-	c.Conceal = []string{"https://pr.example/?t=bypass-token-1&x=true", "https://pr.example/?t=***&x=***", "bypass-token-1", "***"}
-	resp, err := c.Raw(context.Background(), http.MethodGet, "/v1/run", nil, nil)
+	ctx := WithConcealed(context.Background(), "https://pr.example/?t=bypass-token-1&x=true", "https://pr.example/?t=***&x=***", "bypass-token-1", "***")
+	resp, err := c.Raw(ctx, http.MethodGet, "/v1/run", nil, nil)
 	if err != nil || string(resp.Body) != `{"url":"https://pr.example/?t=***&x=***"}` {
 		t.Fatalf("got %s, %v", resp.Body, err)
 	}

@@ -91,8 +91,10 @@ func validateAppWait(o *Options, changed func(string) bool) error {
 // prepareApps runs before anything is sent: it masks the query values of
 // the application URLs under GitHub Actions, finds the preview's URL, and
 // waits until every URL is ready. Its error (exit 2, 4 or 7) is said on
-// the workflow run's page as any refused start.
-func (o *Options) prepareApps(ctx context.Context, f *cmdutil.Factory, req *api.StartRunRequest) error {
+// the workflow run's page as any refused start. The context it returns
+// hides the URLs' query values in every answer of the service (the
+// evidence of a tested page quotes them).
+func (o *Options) prepareApps(ctx context.Context, f *cmdutil.Factory, req *api.StartRunRequest) (context.Context, error) {
 	err := o.AppWait.prepare(ctx, f, req)
 	if err != nil {
 		err = cmdutil.SignalError(ctx, err)
@@ -100,8 +102,9 @@ func (o *Options) prepareApps(ctx context.Context, f *cmdutil.Factory, req *api.
 		for _, problem := range report.WriteStartRefused(f.Getenv, ios.WorkflowCommands(), "run start", err) {
 			fmt.Fprintf(ios.ErrOut, "error: GitHub Actions: %s\n", termtext.Sanitize(problem))
 		}
+		return ctx, err
 	}
-	return err
+	return api.WithConcealed(ctx, appready.Replacements(urls(req.Applications))...), nil
 }
 
 func (w *AppWait) prepare(ctx context.Context, f *cmdutil.Factory, req *api.StartRunRequest) error {
@@ -190,10 +193,4 @@ func concealed(req api.StartRunRequest) api.StartRunRequest {
 	}
 	req.Applications = apps
 	return req
-}
-
-// concealIn makes client hide the query values of req's application URLs
-// wherever an answer echoes them.
-func concealIn(client *api.Client, req api.StartRunRequest) {
-	client.Conceal = append(client.Conceal, appready.Replacements(urls(req.Applications))...)
 }

@@ -39,7 +39,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 		// On the workflow run's page too, where a CI user looks.
 		report.WriteWarningAnnotation(f.Getenv, ios.WorkflowCommands(), title, msg)
 	}
-	if err := o.prepareApps(ctx, f, &req); err != nil {
+	if ctx, err = o.prepareApps(ctx, f, &req); err != nil {
 		return err
 	}
 	reqs := requests(req, o.Plans)
@@ -57,7 +57,6 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	if err != nil {
 		return err
 	}
-	concealIn(client, req)
 	several := len(reqs) > 1
 	rec, err := reconcile.ForCommand(f, client)
 	if err != nil {
