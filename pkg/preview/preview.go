@@ -26,6 +26,8 @@ import (
 const (
 	firstPause = 5 * time.Second
 	maxPause   = 30 * time.Second
+	// heartbeat is how often an unchanged wait says it still waits.
+	heartbeat = time.Minute
 )
 
 // Spec is --preview's value: github[:ENVIRONMENT].
@@ -106,6 +108,7 @@ type watch struct {
 	commit, env     string
 	start, deadline time.Time
 	said            string
+	saidAt          time.Time
 }
 
 func (w *watch) run(ctx context.Context) (Found, error) {
@@ -248,10 +251,12 @@ func (w *watch) refused(ae *apiError) error {
 		w.gh.repo, ae, fix)}
 }
 
+// sayOnce says line when what it says changed, or a heartbeat after a
+// minute of the same, so a long build never looks like a hang.
 func (w *watch) sayOnce(line string) {
 	key, _, _ := strings.Cut(line, " (")
-	if key != w.said {
-		w.said = key
+	if now := w.Clock.Now(); key != w.said || now.Sub(w.saidAt) >= heartbeat {
+		w.said, w.saidAt = key, now
 		w.say(line)
 	}
 }

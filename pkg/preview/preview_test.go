@@ -123,6 +123,9 @@ func TestFailedAndNeverSucceeded(t *testing.T) {
 	if waited := s.clock.Now().Sub(start); waited > 2*time.Minute {
 		t.Errorf("waited %s past the bound", waited)
 	}
+	if n := strings.Count(strings.Join(s.lines, "\n"), "is in_progress"); n < 2 || n > 3 {
+		t.Errorf("%d progress lines in 2 minutes, want one, then one a minute:\n%s", n, strings.Join(s.lines, "\n"))
+	}
 
 	s = newSetup(t)
 	_, err = s.find(t, "github:Preview", time.Minute)
