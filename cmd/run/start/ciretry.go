@@ -53,6 +53,11 @@ func ciRetryJob(ctx context.Context, f *cmdutil.Factory, o *Options, req api.Sta
 func takeUpOrStart(ctx context.Context, job *ciretry.Job, client *api.Client, rec reconcile.Reconciler, req api.StartRunRequest,
 	start func(context.Context, api.StartRunRequest) (*api.StartRunResponse, error)) (*api.StartRunResponse, *takenUp, error) {
 	t := &takenUp{dec: job.Decide(ctx, client, req)}
+	if ctx.Err() != nil {
+		// A signal while the earlier runs were read: nothing was sent,
+		// nothing is said to start anew.
+		return nil, nil, cmdutil.SignalError(ctx, ctx.Err())
+	}
 	switch t.dec.Action {
 	case verdict.CIReused, verdict.CIWaited:
 		return takenUpAnswer(t.dec.Last(), req, t.dec.Action), t, nil
