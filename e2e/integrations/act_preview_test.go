@@ -1,0 +1,94 @@
+package integrations_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/preview/previewtest"
+)
+
+// The Action under act on a deployment_status event, as Vercel sends it:
+// with preview github, the event's environment_url (never its target_url)
+// is the app's URL, asked until it answers before the run starts, and
+// --codehost sends the deployment's commit and branch. A deployment that
+// failed starts nothing: exit 7, said in the outputs.
+func TestActDeploymentStatusPreview(t *testing.T) {
+	needAct(t)
+	t.Parallel()
+	rel, sb := newRelease(t), startSandbox(t)
+	const token = "ghs_e2ePreviewToken0123456789"
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	gh := previewtest.New(t, token)
+	var asked atomic.Int32
+	var keySent atomic.Bool
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			keySent.Store(true)
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(app.Close)
+
+	payload := func(id int64, state string) map[string]any {
+		return map[string]any{"action": "created",
+			"deployment": map[string]any{"id": id, "sha": sha, "ref": "coupons", "environment": "Preview", "production_environment": false},
+			"deployment_status": map[string]any{"state": state, "environment_url": app.URL + "/",
+				"target_url": "https://vercel.example/octo/app/dpl_1"},
+			"repository": map[string]any{"full_name": previewtest.Repo, "name": "app", "owner": map[string]any{"login": "octo"}, "default_branch": "main"},
+			"sender":     map[string]any{"login": "vercel[bot]"}}
+	}
+	run := func(id int64, state string) actResult {
+		in := with(actInputs(rel, sb, "pln-passing_sandbox"), "app", "app_sandbox-web", "preview", "github",
+			"wait-for-app", "1m", "github-token", token)
+		return runAct(t, actWorkflow{Event: "deployment_status", Payload: payload(id, state), Jobs: map[string]any{"test": actJob(in)},
+			Env: map[string]string{"GITHUB_API_URL": gh.URL, "GITHUB_REPOSITORY": previewtest.Repo}})
+	}
+
+	ok := run(77, "success")
+	if ok.Code != 0 {
+		t.Fatalf("act exit %d, want 0\n%s", ok.Code, ok.Log)
+	}
+	cmdtest.WantValues(t, "the step after the Action", ok.outputs(t, "test"), map[string]string{"verdict": "passed", "exit-code": "0"})
+	for _, want := range []string{"deployment 77 of environment Preview (from the deployment_status event) succeeded",
+		app.URL + "/ is ready", "on coupons", "0123456789ab"} {
+		if !strings.Contains(ok.Log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, ok.Log)
+		}
+	}
+	if strings.Contains(ok.Log, "vercel.example") {
+		t.Error("the target_url was used")
+	}
+	if asked.Load() < 2 || keySent.Load() {
+		t.Errorf("the preview was asked %d times (want 2 or more), with a key: %v", asked.Load(), keySent.Load())
+	}
+	if len(gh.Requests()) != 0 {
+		t.Errorf("GitHub's API was asked %v: the event says it all", gh.Requests())
+	}
+	started := sb.Server.Stats().Requests["POST /v1/run"]
+
+	gh.Add(previewtest.Deployment{ID: 78, SHA: sha, Ref: "coupons", Environment: "Preview",
+		Statuses: []previewtest.Status{{State: "failure", Description: "Build failed"}}})
+	failed := run(78, "failure")
+	cmdtest.WantValues(t, "a failed deployment", failed.outputs(t, "test"), map[string]string{"verdict": "timeout", "exit-code": "7"})
+	if !strings.Contains(failed.Log, "deployment 78 of environment Preview ended in failure (Build failed)") {
+		t.Errorf("the log does not name the failed deployment:\n%s", failed.Log)
+	}
+	if n := sb.Server.Stats().Requests["POST /v1/run"]; n != started {
+		t.Errorf("%d runs started for a failed deployment", n-started)
+	}
+	for _, a := range gh.Authorizations() {
+		if a != "Bearer "+token {
+			t.Errorf("GitHub got Authorization %q, want the job's token only", a)
+		}
+	}
+	for _, res := range []actResult{ok, failed} {
+		if strings.Contains(res.Log, testKey) || strings.Contains(res.Log, token) {
+			t.Error("the key or the token appears in act's log")
+		}
+	}
+}
