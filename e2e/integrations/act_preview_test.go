@@ -3,9 +3,13 @@ package integrations_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/testctl/testctl/internal/cmdtest"
 	"github.com/testctl/testctl/pkg/preview/previewtest"
@@ -90,5 +94,74 @@ func TestActDeploymentStatusPreview(t *testing.T) {
 		if strings.Contains(res.Log, testKey) || strings.Contains(res.Log, token) {
 			t.Error("the key or the token appears in act's log")
 		}
+	}
+}
+
+// docs/ci.md's Vercel workflow runs as pasted: its job, its condition on
+// the event and its inputs, with only the plan and the application made
+// the sandbox's and the install pointed at the release served here; the
+// key and the base URL come from the secret and the variable it names.
+// A status that is not yet success skips the job.
+func TestActDocsVercelWorkflow(t *testing.T) {
+	needAct(t)
+	t.Parallel()
+	rel, sb := newRelease(t), startSandbox(t)
+	md, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	for _, m := range yamlBlock.FindAllStringSubmatch(string(md), -1) {
+		if strings.Contains(m[1], "on: deployment_status") {
+			if err := yaml.Unmarshal([]byte(m[1]), &doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if doc == nil {
+		t.Fatal("docs/ci.md has no workflow on deployment_status")
+	}
+	jobs, _ := doc["jobs"].(map[string]any)
+	job, _ := jobs["e2e"].(map[string]any)
+	steps, _ := job["steps"].([]any)
+	if job == nil || len(steps) != 1 {
+		t.Fatalf("the workflow's job e2e is not one step of the action: %v", doc)
+	}
+	step := steps[0].(map[string]any)
+	in := step["with"].(map[string]any)
+	in["plan"], in["app"] = "pln-passing_sandbox", "app_sandbox-web"
+	in["version"], in["download-base-url"], in["interval"] = releaseVersion, rel.URL, "100ms"
+	step["id"] = "t"
+	job["steps"] = append(steps, actionUse("e2e", nil)[1])
+
+	var asked atomic.Int32
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked.Add(1) }))
+	t.Cleanup(app.Close)
+	gh := previewtest.New(t, "ghs_docsToken0123456789")
+	event := func(state string) map[string]any {
+		return map[string]any{"action": "created",
+			"deployment":        map[string]any{"id": 90, "sha": "0123456789abcdef0123456789abcdef01234567", "ref": "coupons", "environment": "Preview"},
+			"deployment_status": map[string]any{"state": state, "environment_url": app.URL, "target_url": "https://vercel.example/dash"},
+			"repository":        map[string]any{"full_name": previewtest.Repo}, "sender": map[string]any{"login": "vercel[bot]"}}
+	}
+	run := func(state string) actResult {
+		return runAct(t, actWorkflow{Event: "deployment_status", Payload: event(state), Jobs: jobs,
+			Env:   map[string]string{"GITHUB_API_URL": gh.URL, "GITHUB_REPOSITORY": previewtest.Repo},
+			Flags: []string{"--secret", "TESTCTL_API_KEY=" + testKey, "--var", "TESTCTL_BASE_URL=" + sb.BaseURL}})
+	}
+	res := run("success")
+	if res.Code != 0 {
+		t.Fatalf("act exit %d, want 0\n%s", res.Code, res.Log)
+	}
+	cmdtest.WantValues(t, "the docs' workflow", res.outputs(t, "e2e"), map[string]string{"verdict": "passed", "exit-code": "0"})
+	if asked.Load() < 2 {
+		t.Errorf("the preview was asked %d times, want 2 or more", asked.Load())
+	}
+	started := sb.Server.Stats().Requests["POST /v1/run"]
+	if started != 1 {
+		t.Errorf("%d runs started, want 1", started)
+	}
+	if res = run("pending"); res.Code != 0 || sb.Server.Stats().Requests["POST /v1/run"] != started {
+		t.Errorf("a pending status: act exit %d, runs started %d; want the job skipped\n%s", res.Code, sb.Server.Stats().Requests["POST /v1/run"]-started, res.Log)
 	}
 }
