@@ -40,6 +40,17 @@ func (t *toolSteps) Step(s nextstep.Step) string {
 	return line
 }
 
+// Inline is the call, or the user's command, within a sentence.
+func (t *toolSteps) Inline(s nextstep.Step) string {
+	if call, ok := toolCall(s.Args); ok && !s.ForUser {
+		t.mu.Lock()
+		t.said[call] = true
+		t.mu.Unlock()
+		return call
+	}
+	return nextstep.Shell{}.Inline(nextstep.Step{Args: s.Args}) + " (for the user, in a shell)"
+}
+
 // Usage names the tool whose input schema lists the arguments, for a
 // command that is one.
 func (t *toolSteps) Usage(path string) string {

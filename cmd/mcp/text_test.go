@@ -108,13 +108,19 @@ func TestNextStepsNameTools(t *testing.T) {
 	cmdtest.Contains(t, "get_logs of a run's id", runWithLogs.text, `Read one with: get_logs {"test_case_run": "`+id+`-2", "kind": "network"}`)
 	usage := a.call(t, ctx, "start_run", map[string]any{"plans": []string{"pln-passing_sandbox"}, "apps": []string{"bad"}})
 	cmdtest.Contains(t, "a usage error", usage.text, "start_run")
+	caseAsRun := a.call(t, ctx, "get_run", map[string]any{"run_id": id + "-2"})
+	cmdtest.Contains(t, "get_run of a test case's id", caseAsRun.text, `get_run {"run_id": "`+id+`"} shows the run`,
+		`get_logs {"test_case_run": "`+id+`-2", "kind": "network"} the test case's requests`)
+	noPlan := a.call(t, ctx, "start_run", map[string]any{"plans": []string{"pln-nope_a1b2"}})
+	cmdtest.Contains(t, "start_run of no plan", noPlan.text, "list_runs {} shows the plans")
 
 	e.Setenv("TESTCTL_API_KEY", "not-a-key")
 	refused := connect(t, e, true).call(t, ctx, "list_runs", map[string]any{})
-	cmdtest.Contains(t, "an auth error", refused.text, "(for the user, in a shell: testctl auth login)")
+	cmdtest.Contains(t, "an auth error", refused.text, "(for the user, in a shell: testctl auth login)",
+		"Store one with `testctl auth login` (for the user, in a shell)")
 
 	schemas := inputSchemas(t, a)
-	for _, r := range []result{failed, timedOut, runWithLogs, usage} {
+	for _, r := range []result{failed, timedOut, runWithLogs, usage, caseAsRun, noPlan, refused} {
 		if cmds := shellCommands(r.text); len(cmds) > 0 {
 			t.Errorf("shell commands in the text: %q\n%s", cmds, r.text)
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/testctl/testctl/pkg/nextstep"
 )
 
 // announcedPause is the longest pause before a retry that goes unannounced:
@@ -58,10 +60,10 @@ func (c *Client) do(ctx context.Context, r request) (*Response, error) {
 			asked = retryAfterAsked(resp.Header.Get("Retry-After"), c.clock().Now())
 		}
 		if attempt > c.Retry.MaxRetries || !r.retryOn(status, err) {
-			return resp, c.failed(r.method, shown, resp, err, attempt, c.clock().Now().Sub(began))
+			return resp, c.failed(ctx, r.method, shown, resp, err, attempt, c.clock().Now().Sub(began))
 		}
 		if asked > maxOneShotRetryAfter {
-			he := c.failed(r.method, shown, resp, nil, attempt, c.clock().Now().Sub(began)).(*HTTPError)
+			he := c.failed(ctx, r.method, shown, resp, nil, attempt, c.clock().Now().Sub(began)).(*HTTPError)
 			he.Hint = fmt.Sprintf("The service asked to be called again in %s (Retry-After: %s), "+
 				"which is longer than testctl waits: try again then.", asked, excerpt([]byte(resp.Header.Get("Retry-After"))))
 			return resp, he
@@ -80,12 +82,12 @@ func (c *Client) do(ctx context.Context, r request) (*Response, error) {
 
 // failed is the error of a request that will not be repeated: an
 // *HTTPError for an answer, a *TransportError when there was none.
-func (c *Client) failed(method, path string, resp *Response, err error, attempts int, elapsed time.Duration) error {
+func (c *Client) failed(ctx context.Context, method, path string, resp *Response, err error, attempts int, elapsed time.Duration) error {
 	if err != nil {
 		return &TransportError{Method: method, Path: path, Err: err, Attempts: attempts, Elapsed: elapsed,
 			shown: c.redactText(cause(err))}
 	}
-	he := httpError(method, path, resp)
+	he := httpError(method, path, resp, nextstep.From(ctx))
 	// Redacted again once decoded: JSON may escape the key ("sk-a\/b").
 	he.Message, he.Hint = c.redactText(he.Message), c.redactText(he.Hint)
 	he.Attempts, he.Elapsed = attempts, elapsed

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/clock"
+	"github.com/testctl/testctl/pkg/nextstep"
 )
 
 // maxBodyBytes bounds what one response may make us hold in memory.
@@ -293,7 +294,7 @@ func concealed(ctx context.Context) *strings.Replacer {
 	return strings.NewReplacer()
 }
 
-func httpError(method, path string, resp *Response) *HTTPError {
+func httpError(method, path string, resp *Response, steps nextstep.Renderer) *HTTPError {
 	e := &HTTPError{StatusCode: resp.StatusCode, Method: method, Path: path}
 	var body ErrorBody
 	if json.Unmarshal(resp.Body, &body) == nil {
@@ -301,7 +302,7 @@ func httpError(method, path string, resp *Response) *HTTPError {
 	} else if len(resp.Body) > 0 {
 		e.Message = excerpt(resp.Body)
 	}
-	e.Hint = hintFor(e.StatusCode, path, e.Message)
+	e.Hint = hintFor(e.StatusCode, path, e.Message, steps)
 	return e
 }
 

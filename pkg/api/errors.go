@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -132,7 +133,7 @@ func excerpt(body []byte) string {
 // run's short id: a plan's id or a run test case's is the usual mistake,
 // and each gets the command it was likely meant for; an id shaped like a
 // run's gets where to look for it.
-func runNotFoundHint(path string) string {
+func runNotFoundHint(path string, steps nextstep.Renderer) string {
 	id, _, _ := strings.Cut(strings.TrimPrefix(path, "/v1/run/"), "/")
 	id, _, _ = strings.Cut(id, "?")
 	if unescaped, err := url.PathUnescape(id); err == nil {
@@ -140,12 +141,15 @@ func runNotFoundHint(path string) string {
 	}
 	id = termtext.SanitizeLine(id)
 	if strings.HasPrefix(id, "pln-") || strings.HasPrefix(id, "pln_") {
-		return fmt.Sprintf("%s is a test plan's id, not a run's: `testctl run list --plan %s` lists its runs, `testctl run start --plan %s` starts one.", id, id, id)
+		return fmt.Sprintf("%s is a test plan's id, not a run's: %s lists its runs, %s starts one.", id,
+			steps.Inline(nextstep.Command("run", "list", "--plan", id)), steps.Inline(nextstep.Command("run", "start", "--plan", id)))
 	}
 	if run, n, ok := strings.Cut(id, "-"); ok && run != "" && n != "" && strings.Trim(n, "0123456789") == "" {
-		return fmt.Sprintf("%s is a test case of run %s: `testctl run get %s` shows the run, `testctl logs %s --kind network` the test case's requests.", id, run, run, id)
+		return fmt.Sprintf("%s is a test case of run %s: %s shows the run, %s the test case's requests.", id, run,
+			steps.Inline(nextstep.Command("run", "get", run)), steps.Inline(nextstep.Command("logs", id, "--kind", "network")))
 	}
-	return fmt.Sprintf("No run %s in this project: check the project (--project) and the base URL; `testctl run list` shows this project's recent runs.", id)
+	return fmt.Sprintf("No run %s in this project: check the project (--project) and the base URL; %s shows this project's recent runs.", id,
+		steps.Inline(nextstep.Command("run", "list")))
 }
 
 // orgKeyHint completes the service's "projectShortId is required", which
@@ -154,17 +158,19 @@ const orgKeyHint = "The API key is organization-scoped: name the project with --
 	"or save it with `testctl config set project proj_…`."
 
 // hintFor says what the user can do about an answer: by its status, and for
-// the organization key's 400, by the service's message.
-func hintFor(status int, path, message string) string {
+// the organization key's 400, by the service's message; steps words the
+// commands it names.
+func hintFor(status int, path, message string, steps nextstep.Renderer) string {
 	if status == http.StatusBadRequest && strings.Contains(message, "projectShortId") && strings.Contains(message, "required") {
 		return orgKeyHint
 	}
 	if status == http.StatusNotFound && strings.HasPrefix(path, "/v1/run/") {
-		return runNotFoundHint(path)
+		return runNotFoundHint(path, steps)
 	}
 	switch status {
 	case http.StatusUnauthorized:
-		return "The API key is missing or invalid. Store one with `testctl auth login`, or set TESTCTL_API_KEY or --api-key."
+		return "The API key is missing or invalid. Store one with " + steps.Inline(nextstep.Step{Args: []string{"auth", "login"}, ForUser: true}) +
+			", or set TESTCTL_API_KEY or --api-key."
 	case http.StatusForbidden:
 		return "The key is not allowed to do this (or the organization is suspended). Check the key's scope and the project (--project)."
 	case http.StatusPaymentRequired:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"testing"
+
+	"github.com/testctl/testctl/pkg/nextstep"
 )
 
 // FuzzDecodeResponses feeds arbitrary bodies to every response decoder and to
@@ -34,7 +36,7 @@ func FuzzDecodeResponses(f *testing.F) {
 				t.Fatalf("untyped decode error %T: %v", err, err)
 			}
 		}
-		he := httpError("GET", "/v1/x", resp)
+		he := httpError("GET", "/v1/x", resp, nextstep.Shell{})
 		_ = he.Error()
 		if code := he.ExitCode(); code < 2 || code > 6 {
 			t.Fatalf("exit code %d out of range for status %d", code, status)

@@ -42,9 +42,11 @@ func Wait(service, ids []string) Step {
 
 // Renderer words the steps of one command's output for its reader.
 type Renderer interface {
-	// Step is s as its reader takes it; "" leaves it out (it was
-	// suggested already).
+	// Step is s as its reader takes it, on a line of its own; "" leaves
+	// it out (it was suggested already).
 	Step(s Step) string
+	// Inline is s within a sentence, never left out.
+	Inline(s Step) string
 	// Usage points to the usage of the command at path (cobra's
 	// CommandPath) after a usage error; "" says nothing.
 	Usage(path string) string
@@ -61,6 +63,9 @@ func (Shell) Step(s Step) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// Inline is the command line in backquotes.
+func (sh Shell) Inline(s Step) string { return "`" + sh.Step(s) + "`" }
 
 func (Shell) Usage(path string) string { return fmt.Sprintf("Run '%s --help' for usage.", path) }
 

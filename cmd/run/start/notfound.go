@@ -6,13 +6,14 @@ import (
 
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
+	"github.com/testctl/testctl/pkg/nextstep"
 )
 
 // withPlanHint completes the service's 404 for a plan it does not know
 // with where plan ids are found: a newcomer's first guess at an id (from
 // the help's pln_… or a plan's name) is usually wrong. The exit code stays
 // the 404's.
-func withPlanHint(f *cmdutil.Factory, req api.StartRunRequest, err error) error {
+func withPlanHint(f *cmdutil.Factory, steps nextstep.Renderer, req api.StartRunRequest, err error) error {
 	var he *api.HTTPError
 	if req.TestPlanShortID == "" || !errors.As(err, &he) || !api.IsNotFound(err) || he.Hint != "" {
 		return err
@@ -26,6 +27,7 @@ func withPlanHint(f *cmdutil.Factory, req api.StartRunRequest, err error) error 
 		he.Hint = "The sandbox's plans: " + strings.Join(ids, ", ") + "."
 		return err
 	}
-	he.Hint = "Plan ids look like pln_<id> or pln-<slug>_<id>; `testctl run list` shows the plans of recent runs (the PLAN column)."
+	he.Hint = "Plan ids look like pln_<id> or pln-<slug>_<id>; " + steps.Inline(nextstep.Command("run", "list")) +
+		" shows the plans of recent runs (the PLAN column)."
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/report"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -68,7 +69,7 @@ func startRun(ctx context.Context, f *cmdutil.Factory, o *Options) error {
 	}
 	startNew := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, error) {
 		resp, err := reconcile.StartRun(ctx, rec, client, req)
-		return resp, withPlanHint(f, req, cmdutil.SignalError(ctx, err))
+		return resp, withPlanHint(f, nextstep.From(ctx), req, cmdutil.SignalError(ctx, err))
 	}
 	startOne := func(ctx context.Context, req api.StartRunRequest) (*api.StartRunResponse, *takenUp, error) {
 		resp, err := startNew(ctx, req)
