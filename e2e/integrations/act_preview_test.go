@@ -97,12 +97,15 @@ func TestActDeploymentStatusPreview(t *testing.T) {
 	}
 }
 
-// docs/ci.md's Vercel workflow runs as pasted: its job, its condition on
-// the event and its inputs, with only the plan and the application made
-// the sandbox's and the install pointed at the release served here; the
-// key and the base URL come from the secret and the variable it names.
-// A status that is not yet success skips the job.
-func TestActDocsVercelWorkflow(t *testing.T) {
+// docs/ci.md's Vercel workflows run as pasted: their job, its condition
+// on the event and its inputs, with only the plan and the application id
+// made the sandbox's and the install pointed at the release served here;
+// the key, the base URL and Vercel's bypass token come from the secrets
+// and the variable they name. With preview, the event's environment_url is
+// tested; behind Deployment Protection, the bypass token in app's URL gets
+// testctl past it and never shows in the log. A status that is not yet
+// success skips the job.
+func TestActDocsVercelWorkflows(t *testing.T) {
 	needAct(t)
 	t.Parallel()
 	rel, sb := newRelease(t), startSandbox(t)
@@ -110,58 +113,81 @@ func TestActDocsVercelWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc map[string]any
+	var docs []map[string]any
 	for _, m := range yamlBlock.FindAllStringSubmatch(string(md), -1) {
 		if strings.Contains(m[1], "on: deployment_status") {
+			var doc map[string]any
 			if err := yaml.Unmarshal([]byte(m[1]), &doc); err != nil {
 				t.Fatal(err)
 			}
+			docs = append(docs, doc)
 		}
 	}
-	if doc == nil {
-		t.Fatal("docs/ci.md has no workflow on deployment_status")
+	if len(docs) != 2 {
+		t.Fatalf("docs/ci.md has %d workflows on deployment_status, want 2 (preview, protected preview)", len(docs))
 	}
-	jobs, _ := doc["jobs"].(map[string]any)
-	job, _ := jobs["e2e"].(map[string]any)
-	steps, _ := job["steps"].([]any)
-	if job == nil || len(steps) != 1 {
-		t.Fatalf("the workflow's job e2e is not one step of the action: %v", doc)
-	}
-	step := steps[0].(map[string]any)
-	in := step["with"].(map[string]any)
-	in["plan"], in["app"] = "pln-passing_sandbox", "app_sandbox-web"
-	in["version"], in["download-base-url"], in["interval"] = releaseVersion, rel.URL, "100ms"
-	step["id"] = "t"
-	job["steps"] = append(steps, actionUse("e2e", nil)[1])
-
-	var asked atomic.Int32
-	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked.Add(1) }))
+	const bypass = "vercelBypassSecret0123456789"
+	var passed atomic.Int32
+	var protected atomic.Bool
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("x-vercel-protection-bypass") == bypass {
+			http.SetCookie(w, &http.Cookie{Name: "_vercel_jwt", Value: "ok", Path: "/"})
+			http.Redirect(w, r, r.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
+		if c, err := r.Cookie("_vercel_jwt"); protected.Load() && (err != nil || c.Value != "ok") {
+			http.Redirect(w, r, "https://vercel.example/login", http.StatusFound)
+			return
+		}
+		passed.Add(1)
+	}))
 	t.Cleanup(app.Close)
 	gh := previewtest.New(t, "ghs_docsToken0123456789")
 	event := func(state string) map[string]any {
 		return map[string]any{"action": "created",
 			"deployment":        map[string]any{"id": 90, "sha": "0123456789abcdef0123456789abcdef01234567", "ref": "coupons", "environment": "Preview"},
-			"deployment_status": map[string]any{"state": state, "environment_url": app.URL, "target_url": "https://vercel.example/dash"},
+			"deployment_status": map[string]any{"state": state, "environment_url": app.URL + "/", "target_url": "https://vercel.example/dash"},
 			"repository":        map[string]any{"full_name": previewtest.Repo}, "sender": map[string]any{"login": "vercel[bot]"}}
 	}
-	run := func(state string) actResult {
-		return runAct(t, actWorkflow{Event: "deployment_status", Payload: event(state), Jobs: jobs,
-			Env:   map[string]string{"GITHUB_API_URL": gh.URL, "GITHUB_REPOSITORY": previewtest.Repo},
-			Flags: []string{"--secret", "TESTCTL_API_KEY=" + testKey, "--var", "TESTCTL_BASE_URL=" + sb.BaseURL}})
-	}
-	res := run("success")
-	if res.Code != 0 {
-		t.Fatalf("act exit %d, want 0\n%s", res.Code, res.Log)
-	}
-	cmdtest.WantValues(t, "the docs' workflow", res.outputs(t, "e2e"), map[string]string{"verdict": "passed", "exit-code": "0"})
-	if asked.Load() < 2 {
-		t.Errorf("the preview was asked %d times, want 2 or more", asked.Load())
-	}
-	started := sb.Server.Stats().Requests["POST /v1/run"]
-	if started != 1 {
-		t.Errorf("%d runs started, want 1", started)
-	}
-	if res = run("pending"); res.Code != 0 || sb.Server.Stats().Requests["POST /v1/run"] != started {
-		t.Errorf("a pending status: act exit %d, runs started %d; want the job skipped\n%s", res.Code, sb.Server.Stats().Requests["POST /v1/run"]-started, res.Log)
+	for i, doc := range docs {
+		jobs, _ := doc["jobs"].(map[string]any)
+		job, _ := jobs["e2e"].(map[string]any)
+		steps, _ := job["steps"].([]any)
+		if job == nil || len(steps) != 1 {
+			t.Fatalf("workflow %d: the job e2e is not one step of the action: %v", i+1, doc)
+		}
+		step := steps[0].(map[string]any)
+		in := step["with"].(map[string]any)
+		in["plan"] = "pln-passing_sandbox"
+		in["app"] = strings.Replace(in["app"].(string), "app_web", "app_sandbox-web", 1)
+		in["version"], in["download-base-url"], in["interval"] = releaseVersion, rel.URL, "100ms"
+		step["id"] = "t"
+		job["steps"] = append(steps, actionUse("e2e", nil)[1])
+		protected.Store(in["preview"] == nil)
+		run := func(state string) actResult {
+			return runAct(t, actWorkflow{Event: "deployment_status", Payload: event(state), Jobs: jobs,
+				Env: map[string]string{"GITHUB_API_URL": gh.URL, "GITHUB_REPOSITORY": previewtest.Repo},
+				Flags: []string{"--secret", "TESTCTL_API_KEY=" + testKey, "--secret", "VERCEL_AUTOMATION_BYPASS_SECRET=" + bypass,
+					"--var", "TESTCTL_BASE_URL=" + sb.BaseURL}})
+		}
+		before, okBefore := sb.Server.Stats().Requests["POST /v1/run"], passed.Load()
+		res := run("success")
+		if res.Code != 0 {
+			t.Fatalf("workflow %d: act exit %d, want 0\n%s", i+1, res.Code, res.Log)
+		}
+		cmdtest.WantValues(t, "the docs' workflow", res.outputs(t, "e2e"), map[string]string{"verdict": "passed", "exit-code": "0"})
+		if n := passed.Load() - okBefore; n < 2 {
+			t.Errorf("workflow %d: the preview let testctl in %d times, want 2 or more", i+1, n)
+		}
+		if n := sb.Server.Stats().Requests["POST /v1/run"] - before; n != 1 {
+			t.Errorf("workflow %d: %d runs started, want 1", i+1, n)
+		}
+		if strings.Contains(res.Log, bypass) {
+			t.Errorf("workflow %d: the bypass token shows in the log", i+1)
+		}
+		started := sb.Server.Stats().Requests["POST /v1/run"]
+		if res = run("pending"); res.Code != 0 || sb.Server.Stats().Requests["POST /v1/run"] != started {
+			t.Errorf("workflow %d, a pending status: act exit %d, want the job skipped\n%s", i+1, res.Code, res.Log)
+		}
 	}
 }
