@@ -1,6 +1,7 @@
 package integrations_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/internal/cmdtest"
+	"github.com/testctl/testctl/pkg/api"
 )
 
 // "Re-run failed jobs" under act (GITHUB_RUN_ATTEMPT=2): a first attempt
@@ -44,12 +46,34 @@ func TestActRetriedJobTakesUpTheEarlierAttempt(t *testing.T) {
 		fmt.Fprintf(w, `{"run_attempt":%s,"run_started_at":%q}`, attempt, at.UTC().Format(time.RFC3339))
 	}))
 	t.Cleanup(gh.Close)
+	// The sandbox's clock runs 100 times faster than this one: when each
+	// attempt began is said in its time, from the runs it lists (attempt
+	// 1 began a second before its first run, a retry a second after the
+	// last).
+	client := &api.Client{BaseURL: sb.BaseURL, APIKey: testKey}
+	runsOf := func(plan string) (first, last time.Time) {
+		list, err := client.ListRuns(context.Background(), api.ListRunsOptions{TestPlanShortID: plan, CommitHash: sha})
+		if err != nil || len(list.Runs) == 0 {
+			t.Fatalf("listing the runs of %s: %v", plan, err)
+		}
+		for _, r := range list.Runs {
+			at := api.Time(&r.CreatedAt)
+			if first.IsZero() || at.Before(first) {
+				first = at
+			}
+			if at.After(last) {
+				last = at
+			}
+		}
+		return first, last
+	}
 	attempt := func(workflowRun string, n int, plan string) actResult {
-		mu.Lock()
-		// Seconds, as GitHub gives them: attempt 1 began before its runs,
-		// a retry after them.
-		began[fmt.Sprintf("%s/%d", workflowRun, n)] = time.Now().Add(time.Duration(2*n-3) * time.Second).Truncate(time.Second)
-		mu.Unlock()
+		if n > 1 {
+			first, last := runsOf(plan)
+			mu.Lock()
+			began[workflowRun+"/1"], began[fmt.Sprintf("%s/%d", workflowRun, n)] = first.Add(-time.Second), last.Add(time.Second)
+			mu.Unlock()
+		}
 		in := with(actInputs(rel, sb, plan), "github-token", token, "args", "--commit "+sha+" --branch main")
 		return runAct(t, actWorkflow{Jobs: map[string]any{"test": actJob(in)},
 			Env: map[string]string{"GITHUB_API_URL": gh.URL, "GITHUB_REPOSITORY": "octo/shop",
