@@ -111,6 +111,11 @@ var commandTools = map[string]commandTool{
 		"limit": {name: "limit", kind: intArg}, "offset": {name: "offset", kind: intArg}}},
 	"run start": {name: "start_run", flags: map[string]toolArg{
 		"plan": {name: "plans", kind: listArg}, "test-case": {name: "test_cases", kind: listArg}, "app": {name: "apps", kind: listArg}}},
+	"testcase create": {name: "create_test_case", flags: map[string]toolArg{
+		"app": {name: "app"}, "name": {name: "name"}, "goal": {name: "goal"}, "expected-result": {name: "expected_result"},
+		"config": {name: "configs", kind: listArg}, "scenario": {name: "scenario"}, "resume-from": {name: "resume_from"},
+		"wait-for": {name: "wait_for", kind: listArg}}},
+	"tunnel status": {name: "tunnel_status", ids: "runner_id"},
 }
 
 // toolCall is the tool call of a command line, its arguments in the order
