@@ -121,7 +121,7 @@ func run(ctx context.Context, f *cmdutil.Factory, exec Exec, opts *Options) erro
 	defer func() { <-loaded }()
 	srv, s := newServer(ctx, f, exec, opts.ReadOnly)
 	if opts.HTTP != "" {
-		return serveHTTP(ctx, f, srv, &s.calls, opts.HTTP)
+		return serveHTTP(ctx, f, srv, s, opts.HTTP)
 	}
 	return serveStdio(ctx, f, srv, &s.calls)
 }
@@ -194,12 +194,12 @@ const (
 
 // serveHTTP serves streamable HTTP at /mcp on a loopback address until ctx
 // ends (Ctrl-C).
-func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, calls *sync.WaitGroup, addr string) error {
+func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, s *server, addr string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return &exitcode.Error{Code: exitcode.Local, Err: fmt.Errorf("listening on %s: %w", addr, err)}
 	}
-	handler := sameOrigin(ln.Addr().String(), mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	handler := s.httpHandler(srv, ln.Addr().String(), true)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -213,7 +213,7 @@ func serveHTTP(ctx context.Context, f *cmdutil.Factory, srv *mcp.Server, calls *
 		// The calls in progress end with the signal too and send their
 		// results; a client's open event stream, which never ends by
 		// itself, is not waited for.
-		callsAnswered(calls)
+		callsAnswered(&s.calls)
 		_ = hs.Close()
 		return ctx.Err()
 	}

@@ -33,6 +33,12 @@ type server struct {
 	keyMu   sync.Mutex
 	keyRead bool
 	apiKey  string
+
+	// ledger remembers the calls that create, for the calls that repeat
+	// them; streams, over HTTP, tells a lost response stream from a call
+	// the client cancelled.
+	ledger  ledger
+	streams *streams
 }
 
 // NewServer is the MCP server of testctl on f, its tools running the

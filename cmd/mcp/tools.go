@@ -30,7 +30,8 @@ type StartRunInput struct {
 	HTML      string   `json:"html,omitempty" jsonschema:"with wait: write a self-contained HTML report to this path, relative to the server's working directory and inside it"`
 	CTRF      string   `json:"ctrf,omitempty" jsonschema:"with wait: write a CTRF (Common Test Report Format) JSON report to this path, relative to the server's working directory and inside it"`
 
-	PassWithNoTests bool `json:"pass_with_no_tests,omitempty" jsonschema:"with wait: let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
+	PassWithNoTests bool   `json:"pass_with_no_tests,omitempty" jsonschema:"with wait: let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
+	IdempotencyKey  string `json:"idempotency_key,omitempty" jsonschema:"a key of yours (a UUID) that makes a retry safe: another call with the same key within an hour returns, or waits on, what the first created, and never creates again"`
 }
 
 // WaitRunInput are wait_run's arguments.
@@ -83,7 +84,8 @@ type RerunFailedInput struct {
 	HTML      string   `json:"html,omitempty" jsonschema:"with wait: write a self-contained HTML report to this path, relative to the working directory and inside it"`
 	CTRF      string   `json:"ctrf,omitempty" jsonschema:"with wait: write a CTRF (Common Test Report Format) JSON report to this path, relative to the working directory and inside it"`
 
-	PassWithNoTests bool `json:"pass_with_no_tests,omitempty" jsonschema:"with wait: let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
+	PassWithNoTests bool   `json:"pass_with_no_tests,omitempty" jsonschema:"with wait: let a run that ran no test case (an empty plan, every test case disabled) pass instead of failing"`
+	IdempotencyKey  string `json:"idempotency_key,omitempty" jsonschema:"a key of yours (a UUID) that makes a retry safe: another call with the same key within an hour returns, or waits on, what the first created, and never creates again"`
 }
 
 // ListTestCasesInput are list_test_cases' arguments.
@@ -105,6 +107,7 @@ type CreateTestCaseInput struct {
 	Scenario       string   `json:"scenario,omitempty" jsonschema:"scenario of the test (scenario_ID)"`
 	ResumeFrom     string   `json:"resume_from,omitempty" jsonschema:"continue the browser session of this test case (UUID)"`
 	WaitFor        []string `json:"wait_for,omitempty" jsonschema:"start only after these test cases passed (UUIDs)"`
+	IdempotencyKey string   `json:"idempotency_key,omitempty" jsonschema:"a key of yours (a UUID) that makes a retry safe: another call with the same key within an hour returns, or waits on, what the first created, and never creates again"`
 }
 
 // GetLogsInput are get_logs' arguments.
@@ -230,17 +233,21 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 		return usage("pass_with_no_tests goes with wait: drop it or set wait to true")
 	}
 	k := startKind
+	var wait []string
 	if in.Wait == nil || *in.Wait {
 		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML, in.CTRF)
 		if err != nil {
 			return usage(err.Error())
 		}
-		args = slices.Concat(args, []string{"--wait"}, w, passWithNoTests(in.PassWithNoTests))
+		wait = slices.Concat(w, passWithNoTests(in.PassWithNoTests))
+		args = slices.Concat(args, []string{"--wait"}, wait)
 		k = verdictKind
 	} else if in.Timeout != "" || in.JUnit != "" || in.HTML != "" || in.CTRF != "" {
 		return usage("timeout, junit, html and ctrf go with wait: drop them or set wait to true")
 	}
-	return s.call(ctx, req, args, k, nil, nil)
+	what, all := in.identity()
+	return s.create(ctx, req, creatingCall{tool: "start_run", key: in.IdempotencyKey, what: what, all: all,
+		expect: max(len(in.Plans), 1), wait: k == verdictKind, waitArgs: wait, args: args, k: k})
 }
 
 func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in RerunFailedInput) (*mcp.CallToolResult, Result, error) {
@@ -251,15 +258,19 @@ func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in R
 		args = append(args, "--failed-only")
 	}
 	k := startKind
+	var wait []string
 	if in.Wait == nil || *in.Wait {
 		w, err := waitArgs(in.Timeout, in.JUnit, in.HTML, in.CTRF)
 		if err != nil {
 			return usage(err.Error())
 		}
-		args = slices.Concat(args, []string{"--wait"}, w, passWithNoTests(in.PassWithNoTests))
+		wait = slices.Concat(w, passWithNoTests(in.PassWithNoTests))
+		args = slices.Concat(args, []string{"--wait"}, wait)
 		k = verdictKind
 	}
-	return s.call(ctx, req, append(args, "--", in.RunID), k, nil, nil)
+	what, all := in.identity()
+	return s.create(ctx, req, creatingCall{tool: "rerun_failed", key: in.IdempotencyKey, what: what, all: all,
+		expect: 1, wait: k == verdictKind, waitArgs: wait, args: append(args, "--", in.RunID), k: k})
 }
 
 func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitRunInput) (*mcp.CallToolResult, Result, error) {
@@ -342,7 +353,8 @@ func (s *server) createTestCase(ctx context.Context, req *mcp.CallToolRequest, i
 	args := slices.Concat([]string{"testcase", "create", "--app=" + in.App, "--name=" + in.Name, "--goal=" + in.Goal},
 		optional("expected-result", in.ExpectedResult), each("config", in.Configs), optional("scenario", in.Scenario),
 		optional("resume-from", in.ResumeFrom), each("wait-for", in.WaitFor))
-	return s.call(ctx, req, args, readKind, nil, nil)
+	what, all := in.identity()
+	return s.create(ctx, req, creatingCall{tool: "create_test_case", key: in.IdempotencyKey, what: what, all: all, args: args, k: readKind})
 }
 
 func (s *server) getLogs(ctx context.Context, req *mcp.CallToolRequest, in GetLogsInput) (*mcp.CallToolResult, Result, error) {
