@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
+	"github.com/testctl/testctl/pkg/reconcile"
 	"github.com/testctl/testctl/pkg/termtext"
 	"github.com/testctl/testctl/pkg/verdict"
 )
@@ -59,6 +60,13 @@ func (j *Job) Decide(ctx context.Context, c *api.Client, req api.StartRunRequest
 	what := describe(req)
 	if j.Unknown != "" {
 		return Decision{Action: verdict.CINew, Why: j.Unknown}
+	}
+	if j.Maybe && reconcile.RunLikeStart(req).Unshown != "" {
+		// Only a run found says a GitLab job is a retry, and the run list
+		// cannot tell this job's earlier run from another job's of the
+		// same plan and commit with another URL, environment or device:
+		// taking that up would be a verdict about something else.
+		return Decision{Action: verdict.CINew}
 	}
 	runs, err := j.candidates(ctx, c, req)
 	if err != nil {

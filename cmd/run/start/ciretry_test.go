@@ -346,6 +346,12 @@ func TestCIRetryGitLab(t *testing.T) {
 	if got := cmdtest.ReadDotenv(t, dotenv)["TESTCTL_CI_RETRY"]; got != "reused:"+id {
 		t.Errorf("TESTCTL_CI_RETRY %q", got)
 	}
+	// Another job of the pipeline tests the same plan and commit against
+	// another URL, which the run list does not show: it is no retry.
+	r = e.Run(startArgs(sandbox.PlanPassing, "--wait", "--app", "app_sandbox-web,url=https://prod.example.com")...).Expect(t, 0)
+	if n := e.Requests(postRun); n != 2 || strings.Contains(r.Stderr, "not run again") {
+		t.Errorf("a job with a URL override took up another job's run (%d starts):\n%s", n, r.Stderr)
+	}
 }
 
 // A run of test case ids is known by its test count; several plans are
