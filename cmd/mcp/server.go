@@ -39,6 +39,8 @@ type server struct {
 	// the client cancelled.
 	ledger  ledger
 	streams *streams
+	// reports are the files the calls wrote, which resources/read serves.
+	reports reportFiles
 }
 
 // NewServer is the MCP server of testctl on f, its tools running the
@@ -60,10 +62,11 @@ func newServer(ctx context.Context, f *cmdutil.Factory, exec Exec, readOnly bool
 		Instructions: instructions,
 		// No logging capability: logs go to stderr, never to the client.
 		// The tools are the same for the server's life: no list_changed.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		// Every tool has the same output type: its schema is inferred once.
 		SchemaCache: mcp.NewSchemaCache(),
 	})
+	s.addResources(srv)
 	ready := make(chan struct{})
 	go func() {
 		defer close(ready)

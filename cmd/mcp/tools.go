@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/testctl/testctl/pkg/runwait"
@@ -246,8 +247,8 @@ func (s *server) startRun(ctx context.Context, req *mcp.CallToolRequest, in Star
 		return usage("timeout, junit, html and ctrf go with wait: drop them or set wait to true")
 	}
 	what, all := in.identity()
-	return s.create(ctx, req, creatingCall{tool: "start_run", key: in.IdempotencyKey, what: what, all: all,
-		expect: max(len(in.Plans), 1), wait: k == verdictKind, waitArgs: wait, args: args, k: k})
+	return s.withReports(time.Now(), in.JUnit, in.HTML, in.CTRF)(s.create(ctx, req, creatingCall{tool: "start_run", key: in.IdempotencyKey, what: what, all: all,
+		expect: max(len(in.Plans), 1), wait: k == verdictKind, waitArgs: wait, args: args, k: k}))
 }
 
 func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in RerunFailedInput) (*mcp.CallToolResult, Result, error) {
@@ -269,8 +270,8 @@ func (s *server) rerunFailed(ctx context.Context, req *mcp.CallToolRequest, in R
 		k = verdictKind
 	}
 	what, all := in.identity()
-	return s.create(ctx, req, creatingCall{tool: "rerun_failed", key: in.IdempotencyKey, what: what, all: all,
-		expect: 1, wait: k == verdictKind, waitArgs: wait, args: append(args, "--", in.RunID), k: k})
+	return s.withReports(time.Now(), in.JUnit, in.HTML, in.CTRF)(s.create(ctx, req, creatingCall{tool: "rerun_failed", key: in.IdempotencyKey, what: what, all: all,
+		expect: 1, wait: k == verdictKind, waitArgs: wait, args: append(args, "--", in.RunID), k: k}))
 }
 
 func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitRunInput) (*mcp.CallToolResult, Result, error) {
@@ -281,7 +282,8 @@ func (s *server) waitRun(ctx context.Context, req *mcp.CallToolRequest, in WaitR
 	if err != nil {
 		return usage(err.Error())
 	}
-	return s.call(ctx, req, slices.Concat([]string{"run", "wait"}, w, passWithNoTests(in.PassWithNoTests), []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
+	return s.withReports(time.Now(), in.JUnit, in.HTML, in.CTRF)(s.call(ctx, req,
+		slices.Concat([]string{"run", "wait"}, w, passWithNoTests(in.PassWithNoTests), []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil))
 }
 
 func (s *server) getRun(ctx context.Context, req *mcp.CallToolRequest, in GetRunInput) (*mcp.CallToolResult, Result, error) {
@@ -321,7 +323,7 @@ func (s *server) runReport(ctx context.Context, req *mcp.CallToolRequest, in Run
 	if in.Evidence != nil {
 		args = append(args, "--evidence="+strconv.Itoa(*in.Evidence))
 	}
-	return s.call(ctx, req, slices.Concat(args, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil)
+	return s.withReports(time.Now(), in.JUnit, in.HTML, in.CTRF)(s.call(ctx, req, slices.Concat(args, []string{"--"}, in.RunIDs), verdictKind, in.RunIDs, nil))
 }
 
 func (s *server) listRuns(ctx context.Context, req *mcp.CallToolRequest, in ListRunsInput) (*mcp.CallToolResult, Result, error) {
