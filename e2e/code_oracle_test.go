@@ -262,6 +262,20 @@ func runOracleCase(t *testing.T, bin string, c oracleCase) {
 				case <-h.sent:
 				case <-ctx.Done():
 				}
+				// Answering before testctl has seen the signal (a loaded
+				// machine is slow to deliver it) would let the command go
+				// on to its reports, and the signal would come after them,
+				// where it changes nothing: not the case under test. A poll
+				// is called off by the signal, which the request shows; a
+				// start's request is not, so it is given time.
+				settle := time.After(5 * time.Second)
+				if at == "list" || at == "post" {
+					settle = time.After(300 * time.Millisecond)
+				}
+				select {
+				case <-r.Context().Done():
+				case <-settle:
+				}
 				r = r.WithContext(context.WithoutCancel(r.Context()))
 			}
 		}
