@@ -54,6 +54,12 @@ the command's -o json document with a short text: the verdict first, the
 story of what did not pass, then what to call next. --read-only offers no
 tool that starts, reruns or creates.
 
+The reports a call wrote come back as resource links; runs and test case
+logs are resources (testctl://runs/{id},
+testctl://runs/{id}/test-cases/{rtc}/logs/{kind}). start_run, rerun_failed
+and create_test_case take an idempotency_key, and a call re-issued after its
+response stream was lost waits on what the first started.
+
 'testctl mcp config --client claude|cursor|vscode' prints the snippet that
 adds this server to a client. See docs/agents.md.`,
 		Example: `  # Rehearse with an agent against the embedded sandbox
