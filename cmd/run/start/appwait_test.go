@@ -55,6 +55,12 @@ func TestWaitForAppNeedsAURL(t *testing.T) {
 	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--preview", "github").Expect(t, 2)
 	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--app", "app_sandbox-web", "--preview", "gitlab").Expect(t, 2)
 	e.Run("run", "start", "--plan", "pln-passing_sandbox", "--app", "app_sandbox-web,url=https://x.example", "--wait-for-app", "0s").Expect(t, 2)
+	apps := e.WriteFile("apps.json", `[{"applicationShortId":"app_sandbox-web","environment":{"shortId":"env_sandbox-staging"}}]`)
+	r = e.Run("run", "start", "--plan", "pln-passing_sandbox", "--applications", apps, "--wait-for-app", "1m").Expect(t, 2)
+	cmdtest.Contains(t, "stderr", r.Stderr, "the entries of --applications have no url")
+	if e.Requests(postRun) != 0 {
+		t.Fatal("a run was started")
+	}
 }
 
 // Never ready: exit 7, nothing POSTed, progress on stderr with the query's
