@@ -152,14 +152,16 @@ func nextSteps(code int, k kind, ids []string, steps *toolSteps) string {
 	if len(runs) == 0 {
 		runs = []string{"RUN_ID"} // the run's short id
 	}
-	wait := steps.Step(nextstep.Wait(nil, runs))
-	if wait == "" {
-		wait = "the wait_run call above"
+	wait := func() string {
+		if call := steps.Step(nextstep.Wait(nil, runs)); call != "" {
+			return call
+		}
+		return "the wait_run call above"
 	}
 	switch code {
 	case exitcode.OK:
 		if k == startKind {
-			return "wait for the verdict with " + wait + "."
+			return "wait for the verdict with " + wait() + "."
 		}
 		return ""
 	case exitcode.Failed, exitcode.RunError:
@@ -174,9 +176,9 @@ func nextSteps(code int, k kind, ids []string, steps *toolSteps) string {
 		return "read the story above for each test case that did not pass (get_logs with its test case run id, " +
 			"kind network, console or api-calls, shows more); fix the cause, then rerun only what did not pass with " + rerun + "."
 	case exitcode.Timeout:
-		return "the runs go on; resume the wait (with a longer timeout) with " + wait + "."
+		return "the runs go on; resume the wait (with a longer timeout) with " + wait() + "."
 	case exitcode.Interrupted, exitcode.Terminated:
-		return "the wait was cancelled but the runs go on; resume it with " + wait + "."
+		return "the wait was cancelled but the runs go on; resume it with " + wait() + "."
 	case exitcode.Usage:
 		return "fix the argument the message names and call again: nothing was sent."
 	case exitcode.Auth:
