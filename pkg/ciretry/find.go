@@ -95,17 +95,9 @@ func (j *Job) Decide(ctx context.Context, c *api.Client, req api.StartRunRequest
 	}
 	last := chain[len(chain)-1]
 	dec := Decision{Chain: chain, Attempt: j.AttemptOf(api.Time(&runs[len(runs)-1].CreatedAt))}
-	status, result := last.Detail.Status, last.Detail.ResultOrEmpty()
-	switch {
-	case !api.IsTerminalStatus(status):
-		dec.Action = verdict.CIWaited
-	case status == api.StatusCompleted && result == api.ResultFailed:
-		dec.Action = verdict.CIRerunFailed
-	case status == api.StatusCompleted:
-		dec.Action = verdict.CIReused
-	default:
+	if dec.Action = verdict.TakeUp(last.Detail); dec.Action == verdict.CINew {
 		return Decision{Action: verdict.CINew, Why: fmt.Sprintf("run %s of %s %s ended %s", termtext.SanitizeLine(last.ShortID), what,
-			startedBy(dec.Attempt), termtext.SanitizeLine(status))}
+			startedBy(dec.Attempt), termtext.SanitizeLine(last.Detail.Status))}
 	}
 	return dec
 }
@@ -190,36 +182,13 @@ func matches(req api.StartRunRequest, trigger string, s api.RunSummary) bool {
 
 // isChain reports whether the runs, oldest first, are one run and the
 // reruns of its failures, as --retry-failed leaves them: each after the
-// first created once the one before had finished FAILED, running test
-// cases of it (by name, each as often as it ran there: the service adds
-// the dependencies of those named), one at least that did not pass there
-// (failed, errored, skipped or not run). Matrix jobs' runs of the plan
-// start together: none was created after another finished.
+// first created once the one before had finished, and a rerun of it
+// (verdict.Reran). Matrix jobs' runs of the plan start together: none was
+// created after another finished.
 func isChain(runs []verdict.Attempt, listed []api.RunSummary) bool {
 	for i := 1; i < len(runs); i++ {
-		prev, next := runs[i-1].Detail, runs[i].Detail
-		if prev.Status != api.StatusCompleted || prev.ResultOrEmpty() != api.ResultFailed || len(next.RunTestCases) == 0 {
-			return false
-		}
-		if ended, created := api.Time(listed[i-1].FinishedAt), api.Time(&listed[i].CreatedAt); ended.IsZero() || created.Before(ended) {
-			return false
-		}
-		ran, notPassed := map[string]int{}, map[string]bool{}
-		for _, tc := range prev.RunTestCases {
-			ran[tc.Name]++
-			if c := verdict.ClassOf(tc, true); c != verdict.Passed && c != verdict.Flaky {
-				notPassed[tc.Name] = true
-			}
-		}
-		rerun := false
-		for _, tc := range next.RunTestCases {
-			if ran[tc.Name] == 0 {
-				return false
-			}
-			ran[tc.Name]--
-			rerun = rerun || notPassed[tc.Name]
-		}
-		if !rerun {
+		ended, created := api.Time(listed[i-1].FinishedAt), api.Time(&listed[i].CreatedAt)
+		if ended.IsZero() || created.Before(ended) || !verdict.Reran(runs[i-1].Detail, runs[i].Detail) {
 			return false
 		}
 	}
