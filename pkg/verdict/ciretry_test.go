@@ -6,7 +6,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 )
 
-func detail(status, result string, cases ...api.RunTestCase) *api.RunDetail {
+func runDetail(status, result string, cases ...api.RunTestCase) *api.RunDetail {
 	d := &api.RunDetail{Status: status, RunTestCases: cases}
 	if result != "" {
 		d.Result = &result
@@ -14,7 +14,7 @@ func detail(status, result string, cases ...api.RunTestCase) *api.RunDetail {
 	return d
 }
 
-func tc(name, status, result string) api.RunTestCase {
+func caseOf(name, status, result string) api.RunTestCase {
 	return api.RunTestCase{Name: name, Status: status, Result: result}
 }
 
@@ -23,13 +23,13 @@ func TestTakeUp(t *testing.T) {
 		d    *api.RunDetail
 		want string
 	}{
-		{detail("RUNNING", ""), CIWaited},
-		{detail("INITIATED", ""), CIWaited},
-		{detail("COMPLETED", "PASSED"), CIReused},
-		{detail("COMPLETED", "SKIPPED"), CIReused},
-		{detail("COMPLETED", "FAILED"), CIRerunFailed},
-		{detail("ERROR", ""), CINew},
-		{detail("CANCELLED", ""), CINew},
+		{runDetail("RUNNING", ""), CIWaited},
+		{runDetail("INITIATED", ""), CIWaited},
+		{runDetail("COMPLETED", "PASSED"), CIReused},
+		{runDetail("COMPLETED", "SKIPPED"), CIReused},
+		{runDetail("COMPLETED", "FAILED"), CIRerunFailed},
+		{runDetail("ERROR", ""), CINew},
+		{runDetail("CANCELLED", ""), CINew},
 	} {
 		if got := TakeUp(c.d); got != c.want {
 			t.Errorf("%s %v: %s, want %s", c.d.Status, c.d.Result, got, c.want)
@@ -38,21 +38,21 @@ func TestTakeUp(t *testing.T) {
 }
 
 func TestReran(t *testing.T) {
-	failed := detail("COMPLETED", "FAILED", tc("Login", "COMPLETED", "PASSED"), tc("Pay", "COMPLETED", "FAILED"),
-		tc("Email", "COMPLETED", "SKIPPED"), tc("Pay", "COMPLETED", "PASSED"))
+	failed := runDetail("COMPLETED", "FAILED", caseOf("Login", "COMPLETED", "PASSED"), caseOf("Pay", "COMPLETED", "FAILED"),
+		caseOf("Email", "COMPLETED", "SKIPPED"), caseOf("Pay", "COMPLETED", "PASSED"))
 	for _, c := range []struct {
 		name       string
 		prev, next *api.RunDetail
 		want       bool
 	}{
-		{"its failure", failed, detail("COMPLETED", "PASSED", tc("Pay", "COMPLETED", "PASSED")), true},
-		{"its skipped one, with a dependency that passed", failed, detail("COMPLETED", "PASSED", tc("Login", "COMPLETED", "PASSED"), tc("Email", "COMPLETED", "PASSED")), true},
-		{"only what passed there", failed, detail("COMPLETED", "PASSED", tc("Login", "COMPLETED", "PASSED")), false},
-		{"a test case it did not run", failed, detail("COMPLETED", "PASSED", tc("Pay", "COMPLETED", "PASSED"), tc("Search", "COMPLETED", "PASSED")), false},
-		{"a name more often than it ran", failed, detail("COMPLETED", "PASSED", tc("Pay", "", ""), tc("Pay", "", ""), tc("Pay", "", "")), false},
-		{"nothing", failed, detail("RUNNING", ""), false},
-		{"after a run that passed", detail("COMPLETED", "PASSED", tc("Pay", "COMPLETED", "PASSED")), detail("RUNNING", "", tc("Pay", "", "")), false},
-		{"after a run in error", detail("ERROR", "", tc("Pay", "ERROR", "")), detail("RUNNING", "", tc("Pay", "", "")), false},
+		{"its failure", failed, runDetail("COMPLETED", "PASSED", caseOf("Pay", "COMPLETED", "PASSED")), true},
+		{"its skipped one, with a dependency that passed", failed, runDetail("COMPLETED", "PASSED", caseOf("Login", "COMPLETED", "PASSED"), caseOf("Email", "COMPLETED", "PASSED")), true},
+		{"only what passed there", failed, runDetail("COMPLETED", "PASSED", caseOf("Login", "COMPLETED", "PASSED")), false},
+		{"a test case it did not run", failed, runDetail("COMPLETED", "PASSED", caseOf("Pay", "COMPLETED", "PASSED"), caseOf("Search", "COMPLETED", "PASSED")), false},
+		{"a name more often than it ran", failed, runDetail("COMPLETED", "PASSED", caseOf("Pay", "", ""), caseOf("Pay", "", ""), caseOf("Pay", "", "")), false},
+		{"nothing", failed, runDetail("RUNNING", ""), false},
+		{"after a run that passed", runDetail("COMPLETED", "PASSED", caseOf("Pay", "COMPLETED", "PASSED")), runDetail("RUNNING", "", caseOf("Pay", "", "")), false},
+		{"after a run in error", runDetail("ERROR", "", caseOf("Pay", "ERROR", "")), runDetail("RUNNING", "", caseOf("Pay", "", "")), false},
 	} {
 		if got := Reran(c.prev, c.next); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
