@@ -71,6 +71,7 @@ func (s *server) addResources(srv *mcp.Server) {
 		Description: "The network, console or api-calls log (kind) of one test case (rtc, as r7k2p9-3) of run id, as get_logs returns it."}, s.readLogs)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{Name: "report", Title: "A report a call wrote", URITemplate: fileTemplate,
 		Description: "A JUnit, HTML or CTRF report that a tool call of this server wrote in its working directory (the links of its result)."}, s.readReport)
+	s.addApp(srv)
 }
 
 // withReports adds to a result a resource_link for each report the call

@@ -157,7 +157,7 @@ func (s *server) addTools(srv *mcp.Server, readOnly bool) {
 		"wait false, a cancelled or timed-out wait, or CI) and return their verdict and the failure story, with progress notifications."}, s.waitRun)
 	mcp.AddTool(srv, &mcp.Tool{Name: "get_run", Annotations: read, Description: "The current state of a run and its test cases, " +
 		"without waiting; the verdict is given once the run ended."}, s.getRun)
-	mcp.AddTool(srv, &mcp.Tool{Name: "run_report", Annotations: read, Description: "The verdict of finished runs with the failure " +
+	mcp.AddTool(srv, &mcp.Tool{Name: "run_report", Annotations: read, Meta: reportAppMeta(), Description: "The verdict of finished runs with the failure " +
 		"story of every test case that did not pass (the evidence the terminal summary shows), and optional JUnit/HTML/CTRF files."}, s.runReport)
 	mcp.AddTool(srv, &mcp.Tool{Name: "list_runs", Annotations: read, Description: "Recent runs, newest first, filtered by plan, " +
 		"status, result, branch or trigger; a page of at most 50, with offset to page on."}, s.listRuns)
