@@ -7,7 +7,6 @@ package ciretry
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -26,13 +25,11 @@ const (
 var Modes = []string{Failed, All}
 
 // Env is what the detection reads: the CI's variables, an HTTP client for
-// the CI's own API (GitHub's attempts), the clock, and where --debug
-// traces its requests (nil: nowhere).
+// the CI's own API (GitHub's attempts; nil is the default) and the clock.
 type Env struct {
 	Getenv func(string) string
 	HTTP   *http.Client
 	Now    time.Time
-	Debug  io.Writer
 }
 
 // Job is a CI job that is a retry, as its CI says.

@@ -21,7 +21,7 @@ func TestDetect(t *testing.T) {
 		{"GitHub, attempt 2, no token", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "1"},
 			true, "when attempt 1 began could not be read (GITHUB_TOKEN is not set", time.Time{}},
 		{"GitHub, a malformed run id", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "1/../x", "GITHUB_TOKEN": "t"},
-			true, "is malformed", time.Time{}},
+			true, "is not a workflow run's id", time.Time{}},
 		{"GitHub, a token over plain http", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "1", "GITHUB_TOKEN": "t",
 			"GITHUB_API_URL": "http://ghe.example.com/api/v3"}, true, "plain http: the token would travel in clear", time.Time{}},
 		{"GitLab", map[string]string{"GITLAB_CI": "true", "CI_PIPELINE_CREATED_AT": "2026-12-07T11:50:00Z"}, true, "", now.Add(-10 * time.Minute)},

@@ -19,6 +19,7 @@ import (
 	"github.com/testctl/testctl/pkg/api"
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/githubrest"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -93,7 +94,7 @@ func (f *Finder) Find(ctx context.Context, spec Spec, repo, commit string, deadl
 	if commit == "" {
 		return Found{}, exitcode.UsageErrorf("--preview needs the commit whose deployment to look for: pass --codehost or --commit")
 	}
-	gh, err := newGitHub(f.Getenv, cmp.Or(f.Getenv("GITHUB_REPOSITORY"), repo), f.Transport, f.Clock.Now)
+	gh, err := githubrest.New(f.Getenv, cmp.Or(f.Getenv("GITHUB_REPOSITORY"), repo), f.Transport, f.Clock.Now)
 	if err != nil {
 		return Found{}, exitcode.UsageErrorf("--preview: %v", err)
 	}
@@ -104,7 +105,7 @@ func (f *Finder) Find(ctx context.Context, spec Spec, repo, commit string, deadl
 // watch is one wait for a deployment to succeed.
 type watch struct {
 	*Finder
-	gh              *gitHub
+	gh              *githubrest.Repo
 	commit, env     string
 	start, deadline time.Time
 	said            string
@@ -119,21 +120,21 @@ func (w *watch) run(ctx context.Context) (Found, error) {
 			return Found{}, err
 		}
 		pause := api.Backoff(attempt, firstPause, maxPause)
-		var ae *apiError
+		var ae *githubrest.Error
 		switch {
 		case err == nil && state == "":
 			return found, nil
 		case err == nil:
 			last = state
-		case errors.As(err, &ae) && ae.rateLimited:
+		case errors.As(err, &ae) && ae.RateLimited:
 			last = "GitHub's rate limit"
-			pause = max(ae.wait, pause)
-			if w.Clock.Now().Add(ae.wait).After(w.deadline) {
-				return Found{}, w.timedOut(fmt.Sprintf("GitHub's rate limit asks to wait %s, past the bound", ae.wait.Round(time.Second)))
+			pause = max(ae.Wait, pause)
+			if w.Clock.Now().Add(ae.Wait).After(w.deadline) {
+				return Found{}, w.timedOut(fmt.Sprintf("GitHub's rate limit asks to wait %s, past the bound", ae.Wait.Round(time.Second)))
 			}
-		case errors.As(err, &ae) && (ae.status == http.StatusUnauthorized || ae.status == http.StatusForbidden || ae.status == http.StatusNotFound):
+		case errors.As(err, &ae) && (ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound):
 			return Found{}, w.refused(ae)
-		case errors.As(err, &ae) && ae.status >= 500, !errors.As(err, &ae) && exitcode.Of(err) == exitcode.Failed:
+		case errors.As(err, &ae) && ae.Status >= 500, !errors.As(err, &ae) && exitcode.Of(err) == exitcode.Failed:
 			last = "GitHub failed: " + err.Error() // tried again within the bound
 		case errors.As(err, &ae):
 			return Found{}, &exitcode.Error{Code: exitcode.Usage, Err: fmt.Errorf("--preview: GitHub refused to list the deployments of commit %s (%s)", short(w.commit), ae)}
@@ -156,7 +157,7 @@ func (w *watch) run(ctx context.Context) (Found, error) {
 // for; an error for a deployment that failed, an environment that is not
 // clear, or a request that failed.
 func (w *watch) look(ctx context.Context) (Found, string, error) {
-	all, err := w.gh.deployments(ctx, w.commit, w.env)
+	all, err := deployments(ctx, w.gh, w.commit, w.env)
 	if err != nil {
 		return Found{}, "", err
 	}
@@ -189,7 +190,7 @@ func (w *watch) look(ctx context.Context) (Found, string, error) {
 	if newest == nil {
 		return Found{}, fmt.Sprintf("no deployment of the commit to %s yet", describe(env)), nil
 	}
-	statuses, err := w.gh.statuses(ctx, newest.ID)
+	statuses, err := statuses(ctx, w.gh, newest.ID)
 	if err != nil {
 		return Found{}, "", err
 	}
@@ -241,14 +242,14 @@ func (w *watch) timedOut(last string) error {
 		w.what(), w.deadline.Sub(w.start).Round(time.Second), last)}
 }
 
-func (w *watch) refused(ae *apiError) error {
+func (w *watch) refused(ae *githubrest.Error) error {
 	fix := "give the job `permissions: deployments: read` and the step `env: GITHUB_TOKEN: ${{ github.token }}`"
-	if w.gh.token == "" {
+	if !w.gh.HasToken() {
 		fix = "GITHUB_TOKEN is not set: " + fix
 	}
 	return &exitcode.Error{Code: exitcode.Auth, Err: fmt.Errorf(
 		"--preview: GitHub refused to list the deployments of %s (%s): the token needs the permission deployments: read; %s",
-		w.gh.repo, ae, fix)}
+		w.gh.Repository(), ae, fix)}
 }
 
 // sayOnce says line when what it says changed, or a heartbeat after a

@@ -34,11 +34,7 @@ func ciRetryJob(ctx context.Context, f *cmdutil.Factory, o *Options, req api.Sta
 	if o.CIRetry == ciretry.All || req.CommitHash == "" {
 		return nil
 	}
-	env := ciretry.Env{Getenv: f.Getenv, Now: f.Clock.Now()}
-	if f.Globals != nil && f.Globals.Debug {
-		env.Debug = f.IOStreams.ErrOut
-	}
-	job := ciretry.Detect(ctx, env)
+	job := ciretry.Detect(ctx, ciretry.Env{Getenv: f.Getenv, Now: f.Clock.Now()})
 	if job == nil {
 		return nil
 	}

@@ -223,7 +223,7 @@ func TestCIRetryStartsAnewSayingWhy(t *testing.T) {
 		api.down = true
 		api.mu.Unlock()
 		r := e.Run(startArgs(sandbox.PlanPassing, "--wait")...).Expect(t, 0)
-		cmdtest.Contains(t, "stderr", r.Stderr, "when attempt 1 began could not be read (attempt 1: HTTP 502): starting anew")
+		cmdtest.Contains(t, "stderr", r.Stderr, "when attempt 1 began could not be read (attempt 1: HTTP 502: Server Error): starting anew")
 		if n := e.Requests(postRun); n != 2 {
 			t.Errorf("%d starts", n)
 		}
