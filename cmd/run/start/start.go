@@ -98,6 +98,12 @@ one short id a line, in the order of the plans. A plan given twice is refused.
 If a start fails for good, the runs already started go on (and are waited
 for), and the exit code is the larger of that error's and the verdicts'.
 
+A retried CI job (GitHub's GITHUB_RUN_ATTEMPT above 1, a job retried in its
+GitLab pipeline) takes up, for each plan, the run its earlier attempt started
+on the same commit: passed, nothing starts; failed, its failed test cases are
+rerun; still going, it is waited on; none or several, a new run, saying why.
+--ci-retry all starts anew. See 'A retried job' in docs/ci.md.
+
 With --wait the command then behaves as ` + "`testctl run wait`" + ` on every run started: one
 live view, one summary, one JUnit file with a suite per run, and the largest
 exit code.`,
