@@ -18,6 +18,7 @@ import (
 	"github.com/testctl/testctl/pkg/exitcode"
 	"github.com/testctl/testctl/pkg/iostreams"
 	"github.com/testctl/testctl/pkg/keyring"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/output"
 	"github.com/testctl/testctl/pkg/sandbox"
 	"github.com/testctl/testctl/pkg/termtext"
@@ -207,8 +208,7 @@ func (w *wiring) client(needKey bool) (*api.Client, error) {
 	// trimmed here, it is also the key an answer quoting it is redacted of.
 	key = strings.TrimSpace(key)
 	if needKey && key == "" {
-		return nil, &exitcode.AuthError{Err: fmt.Errorf("no API key configured. Run `testctl auth login`, " +
-			"set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)")}
+		return nil, &exitcode.AuthError{Err: noKeyError{}}
 	}
 	project := cfg.Get(config.KeyProject)
 	if project != "" {
@@ -296,4 +296,15 @@ func (w *wiring) transport() http.RoundTripper {
 		w.tr.MaxConnsPerHost = evidence.DefaultConcurrency + besideEvidence
 	}
 	return w.tr
+}
+
+// noKeyError is a client that needs a key and has none: the fix is the
+// user's, whoever reads it (under the MCP server, an agent).
+type noKeyError struct{}
+
+func (e noKeyError) Error() string { return e.Worded(nextstep.Shell{}) }
+
+func (noKeyError) Worded(r nextstep.Renderer) string {
+	return "no API key configured. Run " + r.Inline(nextstep.Step{Args: []string{"auth", "login"}, ForUser: true}) +
+		", set TESTCTL_API_KEY, or pass --api-key (or try --sandbox)"
 }

@@ -118,9 +118,12 @@ func TestNextStepsNameTools(t *testing.T) {
 	refused := connect(t, e, true).call(t, ctx, "list_runs", map[string]any{})
 	cmdtest.Contains(t, "an auth error", refused.text, "(for the user, in a shell: testctl auth login)",
 		"Store one with `testctl auth login` (for the user, in a shell)")
+	e.Setenv("TESTCTL_API_KEY", "")
+	keyless := connect(t, e, true).call(t, ctx, "list_runs", map[string]any{})
+	cmdtest.Contains(t, "no key", keyless.text, "no API key configured. Run `testctl auth login` (for the user, in a shell)")
 
 	schemas := inputSchemas(t, a)
-	for _, r := range []result{failed, timedOut, runWithLogs, usage, caseAsRun, noPlan, refused} {
+	for _, r := range []result{failed, timedOut, runWithLogs, usage, caseAsRun, noPlan, refused, keyless} {
 		if cmds := shellCommands(r.text); len(cmds) > 0 {
 			t.Errorf("shell commands in the text: %q\n%s", cmds, r.text)
 		}

@@ -163,8 +163,12 @@ func handleError(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, er
 		fmt.Fprintln(errOut, "interrupted")
 		return code
 	}
+	msg := err.Error()
+	if w, ok := errors.AsType[nextstep.Worded](err); ok && w.Error() == msg {
+		msg = w.Worded(nextstep.From(ctx))
+	}
 	// Error messages can carry the service's text: never let it drive the terminal.
-	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(err.Error()))
+	fmt.Fprintf(errOut, "error: %s\n", termtext.Sanitize(msg))
 	runwait.NoteSandboxNotFound(f, err)
 	if _, ok := errors.AsType[*exitcode.FlagError](err); ok && cmd != nil {
 		if usage := nextstep.From(ctx).Usage(cmd.CommandPath()); usage != "" {

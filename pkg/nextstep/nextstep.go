@@ -80,6 +80,13 @@ func Steps(r Renderer, steps []Step) []string {
 	return out
 }
 
+// Worded is an error whose message names steps: Error words them for a
+// shell; where it is printed, Worded words them for the reader.
+type Worded interface {
+	error
+	Worded(r Renderer) string
+}
+
 type rendererKey struct{}
 
 // With is ctx carrying r, for the commands run on it.
