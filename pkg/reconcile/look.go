@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/testctl/testctl/pkg/exitcode"
-	"github.com/testctl/testctl/pkg/shellwords"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -144,19 +144,29 @@ func unnamed[T any](r Reconciler, w Write[T], found []Found[T]) error {
 	}
 	fmt.Fprintf(&b, "\n%s was not sent again: it may have been carried out, and sending it again could create a second %s.", w.Request, w.Noun)
 	if w.Where != nil {
-		fmt.Fprintf(&b, "\nLook for %s with:\n  %s", it, command(r.WaitArgs, w.Where()))
+		fmt.Fprintf(&b, "\nLook for %s with:\n  %s", it, r.command(w.Where()))
 	}
 	return &exitcode.Error{Code: exitcode.Service, Err: fmt.Errorf("%s", b.String())}
 }
 
-// command is the testctl command line args, after the global flags that
-// chose the service (already quoted), each argument quoted for a shell.
-func command(service, args []string) string {
-	words := slices.Concat([]string{"testctl"}, service)
-	for _, a := range args {
-		words = append(words, shellwords.Word(a))
+// command is the step of the testctl command line args, after the global
+// flags that chose the service, as the reader takes it (r.word).
+func (r Reconciler) command(args []string) string {
+	return r.word(nextstep.Step{Service: r.WaitArgs, Args: args})
+}
+
+// word is a step as the command's reader takes it: a shell's command line,
+// or under the MCP server the tool call. A step said already elsewhere is
+// still said here, where the message needs it.
+func (r Reconciler) word(s nextstep.Step) string {
+	rnd := r.steps
+	if rnd == nil {
+		rnd = nextstep.Shell{}
 	}
-	return strings.Join(words, " ")
+	if line := rnd.Step(s); line != "" {
+		return line
+	}
+	return rnd.Inline(s)
 }
 
 func unsure[T any](found []Found[T]) bool {
@@ -191,7 +201,7 @@ func named[T any](r Reconciler, w Write[T], found []Found[T], sent int) error {
 			b.WriteString("\nIf one of them is this job's, take it up with:")
 		}
 		for _, f := range found {
-			fmt.Fprintf(&b, "\n  %s", w.TakeUp(r.WaitArgs, f.ID))
+			fmt.Fprintf(&b, "\n  %s", r.word(w.TakeUp(r.WaitArgs, f.ID)))
 		}
 	case w.Where != nil:
 		if len(found) == 1 {
@@ -199,7 +209,7 @@ func named[T any](r Reconciler, w Write[T], found []Found[T], sent int) error {
 		} else {
 			b.WriteString("\nIf one of them is this job's, use it; they are listed by:")
 		}
-		fmt.Fprintf(&b, "\n  %s", command(r.WaitArgs, w.Where()))
+		fmt.Fprintf(&b, "\n  %s", r.command(w.Where()))
 	}
 	if sent == 1 {
 		b.WriteString("\nOtherwise send the request again: it was sent only once.")

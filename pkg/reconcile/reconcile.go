@@ -27,6 +27,7 @@ import (
 	"github.com/testctl/testctl/pkg/clock"
 	"github.com/testctl/testctl/pkg/cmdutil"
 	"github.com/testctl/testctl/pkg/exitcode"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -61,7 +62,7 @@ type Write[T any] struct {
 	// global flags that chose the service (`testctl run wait ID`): for a
 	// match named, not adopted. Nil when there is none: Where names the
 	// command that lists it.
-	TakeUp func(service []string, id string) string
+	TakeUp func(service []string, id string) nextstep.Step
 }
 
 // Reconciler holds what every write shares.
@@ -77,6 +78,9 @@ type Reconciler struct {
 	// command lines that take up or list what is named, not adopted
 	// (`testctl run wait ID`).
 	WaitArgs []string
+	// steps words those for the command's reader (the renderer its
+	// context carries, set by Do): a shell's lines, or tool calls.
+	steps nextstep.Renderer
 }
 
 // looksPerDelay is how many times the list is read within the delay, after
@@ -91,6 +95,7 @@ const clockSkew = 5 * time.Minute
 // the package comment). The error carries the contract's exit code.
 func Do[T any](ctx context.Context, r Reconciler, w Write[T]) (T, error) {
 	var zero T
+	r.steps = nextstep.From(ctx)
 	before, listErr := w.Find(ctx)
 	if ctx.Err() != nil {
 		return zero, ctx.Err()
@@ -173,7 +178,7 @@ func maybeCreated[T any](r Reconciler, w Write[T], err error) *MaybeCreatedError
 	e := &MaybeCreatedError{Err: err}
 	if w.Where != nil {
 		if args := w.Where(); len(args) > 0 {
-			e.Where = command(r.WaitArgs, args)
+			e.Where = r.command(args)
 		}
 	}
 	return e

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/testctl/testctl/pkg/api"
-	"github.com/testctl/testctl/pkg/shellwords"
+	"github.com/testctl/testctl/pkg/nextstep"
 	"github.com/testctl/testctl/pkg/termtext"
 )
 
@@ -29,9 +29,9 @@ func StartRun(ctx context.Context, r Reconciler, c *api.Client, req api.StartRun
 		TakeUp: waitRun})
 }
 
-// waitRun is the run wait line that takes up the run id.
-func waitRun(service []string, id string) string {
-	return shellwords.WaitCommand(service, []string{id})
+// waitRun is the run wait that takes up the run id.
+func waitRun(service []string, id string) nextstep.Step {
+	return nextstep.Wait(service, []string{id})
 }
 
 // listRuns is the run list command that shows the runs like: where to look
