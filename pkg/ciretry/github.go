@@ -56,6 +56,10 @@ func gitHubAttempts(ctx context.Context, env Env, job *Job) error {
 			RunStartedAt time.Time `json:"run_started_at"`
 		}
 		if err := gh.Get(ctx, fmt.Sprintf("/actions/runs/%s/attempts/%d", id, n), nil, &doc); err != nil {
+			if ge, ok := errors.AsType[*githubrest.Error](err); ok && !ge.RateLimited &&
+				(ge.Status == http.StatusForbidden || ge.Status == http.StatusNotFound) {
+				return fmt.Errorf("attempt %d: %w; the token needs the permission actions: read", n, err)
+			}
 			return fmt.Errorf("attempt %d: %w", n, err)
 		}
 		if doc.RunStartedAt.IsZero() {

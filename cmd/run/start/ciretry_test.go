@@ -22,8 +22,10 @@ type attemptsAPI struct {
 	mu     sync.Mutex
 	starts map[int]time.Time
 	down   bool
-	reads  int
-	auth   []string
+	// forbidden: the token may not read the workflow's attempts.
+	forbidden bool
+	reads     int
+	auth      []string
 }
 
 func newAttemptsAPI(t *testing.T) (*attemptsAPI, *httptest.Server) {
@@ -35,6 +37,10 @@ func newAttemptsAPI(t *testing.T) (*attemptsAPI, *httptest.Server) {
 		a.auth = append(a.auth, r.Header.Get("Authorization"))
 		const prefix = "/repos/octo/shop/actions/runs/4242/attempts/"
 		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, prefix))
+		if a.forbidden {
+			http.Error(w, `{"message":"Resource not accessible by integration"}`, http.StatusForbidden)
+			return
+		}
 		if a.down {
 			http.Error(w, `{"message":"Server Error"}`, http.StatusBadGateway)
 			return
@@ -158,11 +164,23 @@ func TestCIRetryReusesAPassedRun(t *testing.T) {
 
 	// Without --wait the reused run is named and the step passes.
 	e.Clock.Advance(time.Minute)
-	ciAttempt(e, api, srv, 3)
+	out = ciAttempt(e, api, srv, 3)
 	r = e.Run(startArgs(sandbox.PlanPassing, "-q")...).Expect(t, 0)
 	if r.Stdout != id+"\n" || e.Requests(postRun) != 1 {
 		t.Errorf("attempt 3: stdout %q, %d starts", r.Stdout, e.Requests(postRun))
 	}
+	cmdtest.WantValues(t, "attempt 3's outputs", cmdtest.ReadGitHubOutput(t, out),
+		map[string]string{"ci-retry": "reused:" + id, "run_short_id": id, "exit-code": "0", "verdict": "started"})
+
+	// A token that may not read the workflow's attempts: said, with the
+	// permission it needs, and a new run.
+	e.Clock.Advance(time.Minute)
+	ciAttempt(e, api, srv, 4)
+	api.mu.Lock()
+	api.forbidden = true
+	api.mu.Unlock()
+	r = e.Run(startArgs(sandbox.PlanPassing)...).Expect(t, 0)
+	cmdtest.Contains(t, "stderr", r.Stderr, "(attempt 1: HTTP 403: Resource not accessible by integration; the token needs the permission actions: read): starting anew")
 }
 
 // The first attempt was cancelled while its run went on: the retry waits
