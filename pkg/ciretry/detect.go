@@ -54,8 +54,8 @@ type Job struct {
 
 // Detect says whether the job is a retry: GitHub Actions'
 // GITHUB_RUN_ATTEMPT above 1 (the attempts' start times read from its
-// API with GITHUB_TOKEN), GitLab's pipeline (CI_PIPELINE_CREATED_AT: a
-// retry only if an earlier run is found), Azure Pipelines'
+// API with GITHUB_TOKEN), GitLab's pipeline (CI_PIPELINE_CREATED_AT to
+// CI_JOB_STARTED_AT: a retry only if an earlier run is found), Azure Pipelines'
 // SYSTEM_JOBATTEMPT above 1 (SYSTEM_PIPELINESTARTTIME), Buildkite's
 // BUILDKITE_RETRY_COUNT above 0 (which gives no start time). Nil: no
 // retry.
@@ -83,6 +83,11 @@ func Detect(ctx context.Context, env Env) *Job {
 			return nil // nothing says this is a retry: start as always
 		}
 		job.Since = t
+		// The job's own start ends the window: a run another job of the
+		// pipeline started since is not this job's earlier one.
+		if started, err := time.Parse(time.RFC3339, get("CI_JOB_STARTED_AT")); err == nil && started.After(t) && started.Before(env.Now) {
+			job.Until = started
+		}
 		return job
 	case get("TF_BUILD") == "True" || get("TF_BUILD") == "true":
 		n, _ := strconv.Atoi(get("SYSTEM_JOBATTEMPT"))

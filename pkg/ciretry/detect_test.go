@@ -25,6 +25,8 @@ func TestDetect(t *testing.T) {
 		{"GitHub, a token over plain http", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "1", "GITHUB_TOKEN": "t",
 			"GITHUB_API_URL": "http://ghe.example.com/api/v3"}, true, "plain http: the token would travel in clear", time.Time{}},
 		{"GitLab", map[string]string{"GITLAB_CI": "true", "CI_PIPELINE_CREATED_AT": "2026-12-07T11:50:00Z"}, true, "", now.Add(-10 * time.Minute)},
+		{"GitLab, the window ends when the job began", map[string]string{"GITLAB_CI": "true", "CI_PIPELINE_CREATED_AT": "2026-12-07T11:50:00Z",
+			"CI_JOB_STARTED_AT": "2026-12-07T11:58:00Z"}, true, "", now.Add(-10 * time.Minute)},
 		{"GitLab without the pipeline's time", map[string]string{"GITLAB_CI": "true"}, false, "", time.Time{}},
 		{"Azure, attempt 2", map[string]string{"TF_BUILD": "True", "SYSTEM_JOBATTEMPT": "2", "SYSTEM_PIPELINESTARTTIME": "2026-12-07 11:40:00+00:00"}, true, "", now.Add(-20 * time.Minute)},
 		{"Azure, attempt 1", map[string]string{"TF_BUILD": "True", "SYSTEM_JOBATTEMPT": "1"}, false, "", time.Time{}},
@@ -42,8 +44,12 @@ func TestDetect(t *testing.T) {
 			if tc.unknown == "" && job.Unknown != "" || !strings.Contains(job.Unknown, tc.unknown) {
 				t.Errorf("Unknown %q, want %q", job.Unknown, tc.unknown)
 			}
-			if tc.unknown == "" && (!job.Since.Equal(tc.since) || !job.Until.Equal(now)) {
-				t.Errorf("window %s – %s, want %s – %s", job.Since, job.Until, tc.since, now)
+			until := now
+			if s := tc.env["CI_JOB_STARTED_AT"]; s != "" {
+				until, _ = time.Parse(time.RFC3339, s)
+			}
+			if tc.unknown == "" && (!job.Since.Equal(tc.since) || !job.Until.Equal(until)) {
+				t.Errorf("window %s – %s, want %s – %s", job.Since, job.Until, tc.since, until)
 			}
 		})
 	}
