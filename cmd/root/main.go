@@ -31,10 +31,11 @@ func Main() int {
 	ctx := context.Background()
 	if !instant(os.Args[1:]) {
 		// A second signal ends the process at once: the one os.Exit besides
-		// main's, since the command it interrupts does not return.
-		var stop func()
-		ctx, stop = cmdutil.SignalContext(ctx, os.Exit)
-		defer stop()
+		// main's, since the command it interrupts does not return. The
+		// signals stay caught until the process has exited (no stop): one
+		// that comes once the code is settled and stated, while the process
+		// ends, must not end it with another status by the default action.
+		ctx, _ = cmdutil.SignalContext(ctx, os.Exit)
 		// A closed stdout pipe is then a write that writes nothing (see
 		// iostreams.Stdout), not the end of the process by SIGPIPE: the
 		// reports, the exit code file and the command's code survive
