@@ -142,21 +142,6 @@ func TestPairwiseCoversEveryPair(t *testing.T) {
 	}
 }
 
-// oracleBinary is testctl built once for the oracle's subprocesses.
-var oracleBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "testctl-oracle-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "testctl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
 type oracleCase struct{ outcome, signal, sink, jq string }
 
 func (c oracleCase) String() string {
@@ -167,7 +152,7 @@ func TestEveryReportStatesTheExitCode(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("signals and FIFOs are POSIX's")
 	}
-	bin, err := oracleBinary()
+	bin, err := testctlBinary()
 	if err != nil {
 		t.Fatal(err)
 	}

