@@ -147,7 +147,7 @@ func (j *Job) candidates(ctx context.Context, c *api.Client, req api.StartRunReq
 	})
 	// A run of test case ids is known by its size: the first of a chain
 	// ran them all, its reruns fewer.
-	if tests := distinct(req.TestCaseIDs); tests > 0 {
+	if tests := reconcile.RunLikeStart(req).Tests; tests > 0 {
 		for len(out) > 0 && out[0].TotalCount != tests {
 			out = out[1:]
 		}
@@ -165,12 +165,7 @@ func matches(req api.StartRunRequest, trigger string, s api.RunSummary) bool {
 	if !shown(plan, req.TestPlanShortID) || s.Trigger != trigger || !shown(s.Branch, req.Branch) || !shown(s.CommitHash, req.CommitHash) {
 		return false
 	}
-	var apps []string
-	for _, a := range req.Applications {
-		if a.ApplicationShortID != "" && !slices.Contains(apps, a.ApplicationShortID) {
-			apps = append(apps, a.ApplicationShortID)
-		}
-	}
+	apps := slices.Clone(reconcile.RunLikeStart(req).Apps) // the applications named, once each
 	if len(apps) == 0 {
 		return true
 	}
@@ -201,15 +196,6 @@ func describe(req api.StartRunRequest) string {
 		return termtext.SanitizeLine(req.TestPlanShortID)
 	}
 	return "these test cases"
-}
-
-// distinct counts ids as the service does: once each, whatever the case.
-func distinct(ids []string) int {
-	seen := map[string]bool{}
-	for _, id := range ids {
-		seen[strings.ToLower(strings.TrimSpace(id))] = true
-	}
-	return len(seen)
 }
 
 func firstLine(s string) string {
